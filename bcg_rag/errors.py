@@ -1,0 +1,61 @@
+"""One exception hierarchy: callers catch ``BCGError`` or a precise subclass.
+
+Every validation happens before anything is written, so an exception means
+the memory is exactly as it was before the call.
+"""
+
+
+class BCGError(Exception):
+    """Base class of every error bcg-rag raises on purpose."""
+
+
+class InvalidInputError(BCGError, ValueError):
+    """The caller passed something we cannot store."""
+
+
+class InvalidStanceError(InvalidInputError):
+    """Stance outside [-1, 1] or not a finite number."""
+
+
+class InvalidWeightError(InvalidInputError):
+    """Weight outside [0, 1] or not a finite number."""
+
+
+class InvalidTimestampError(InvalidInputError):
+    """A timestamp that does not parse as ISO 8601."""
+
+
+class EmptyTextError(InvalidInputError):
+    """Evidence text is empty or whitespace only."""
+
+
+class MissingUserError(InvalidInputError):
+    """A write or read without a user_id (reads may opt in to global scope)."""
+
+
+class UnknownRelationError(InvalidInputError):
+    """An edge type outside the five the belief context graph allows."""
+
+
+class UnknownSourceTypeError(InvalidInputError):
+    """A source type the policy has no weight for."""
+
+
+class NotFoundError(BCGError, KeyError):
+    """A belief, evidence, entity or merge id that does not exist (for this user)."""
+
+
+class ConfigError(BCGError):
+    """A policy or configuration file that cannot be used."""
+
+
+class StoreError(BCGError):
+    """The storage backend refused or failed an operation."""
+
+
+class ExtractionError(BCGError):
+    """Claim extraction failed (e.g. an LLM kept returning malformed output)."""
+
+
+class AccessDeniedError(BCGError, PermissionError):
+    """A caller asked for data outside its user or agent scope."""

@@ -1,0 +1,348 @@
+"""SQLite backend: the embedded, durable default (WAL, one file under the memory dir).
+
+A thin, explicit layer: one table per node kind, one edge table whose CHECK
+constraint admits only the five relations of the belief context graph.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterable, Iterator, Sequence
+
+from .errors import StoreError
+from .models import RELATIONS, Edge, check_relation
+
+SCHEMA_VERSION = 1
+
+_RELATION_CHECK = ", ".join(f"'{r}'" for r in sorted(RELATIONS))
+
+SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS entity (
+    id TEXT PRIMARY KEY, user_id TEXT NOT NULL, name TEXT NOT NULL,
+    entity_type TEXT NOT NULL, canonical_id TEXT
+);
+CREATE TABLE IF NOT EXISTS alias (
+    user_id TEXT NOT NULL, alias_norm TEXT NOT NULL, entity_id TEXT NOT NULL,
+    PRIMARY KEY (user_id, alias_norm)
+);
+CREATE INDEX IF NOT EXISTS alias_entity ON alias(entity_id);
+CREATE TABLE IF NOT EXISTS event (id TEXT PRIMARY KEY, event_type TEXT NOT NULL, timestamp TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS context (
+    id TEXT PRIMARY KEY, context_type TEXT NOT NULL, context_value TEXT NOT NULL, parent TEXT
+);
+CREATE TABLE IF NOT EXISTS evidence (
+    id TEXT PRIMARY KEY, seq INTEGER NOT NULL, text TEXT NOT NULL, source TEXT NOT NULL,
+    source_type TEXT NOT NULL, timestamp TEXT NOT NULL, event_id TEXT NOT NULL,
+    user_id TEXT NOT NULL, agent_id TEXT, embedding_key TEXT NOT NULL, context TEXT,
+    private INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS evidence_user ON evidence(user_id, timestamp);
+CREATE TABLE IF NOT EXISTS claim (
+    evidence_id TEXT NOT NULL, idx INTEGER NOT NULL, user_id TEXT NOT NULL,
+    subject TEXT NOT NULL, predicate TEXT NOT NULL, value TEXT NOT NULL,
+    stance REAL NOT NULL, weight REAL NOT NULL, source_type TEXT NOT NULL,
+    context TEXT, timestamp TEXT NOT NULL, origin TEXT NOT NULL DEFAULT 'caller',
+    PRIMARY KEY (evidence_id, idx)
+);
+CREATE INDEX IF NOT EXISTS claim_user ON claim(user_id, timestamp);
+CREATE TABLE IF NOT EXISTS belief (
+    id TEXT PRIMARY KEY, user_id TEXT NOT NULL, subject_id TEXT NOT NULL,
+    predicate TEXT NOT NULL, value TEXT NOT NULL, context_key TEXT NOT NULL,
+    contexts TEXT NOT NULL, confidence REAL NOT NULL CHECK (confidence BETWEEN -1 AND 1),
+    last_updated TEXT NOT NULL, history TEXT NOT NULL, status TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS belief_slot ON belief(user_id, subject_id, predicate, context_key);
+CREATE TABLE IF NOT EXISTS edge (
+    src TEXT NOT NULL, dst TEXT NOT NULL,
+    relation TEXT NOT NULL CHECK (relation IN ({_RELATION_CHECK})),
+    weight REAL, value REAL, valid_from TEXT, valid_until TEXT, reason TEXT, source_type TEXT,
+    PRIMARY KEY (src, dst, relation)
+);
+CREATE INDEX IF NOT EXISTS edge_dst ON edge(dst, relation);
+CREATE TABLE IF NOT EXISTS audit (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, action TEXT NOT NULL,
+    target TEXT, user_id TEXT, reason TEXT, actor TEXT, detail TEXT
+);
+"""
+
+_BELIEF_JSON = ("contexts", "history")
+
+
+class SQLiteStore:
+    """GraphStore over one SQLite file (or ``:memory:``)."""
+
+    def __init__(self, path: str | Path = ":memory:", synchronous: str = "FULL", busy_timeout_ms: int = 30000):
+        self.path = str(path)
+        # One connection shared by threads (async callers run us in a thread pool); the
+        # lock keeps transactions whole. Writers in other processes wait on SQLite's lock.
+        self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=busy_timeout_ms / 1000)
+        self._conn.row_factory = sqlite3.Row
+        self._lock = threading.RLock()
+        self._depth = 0
+        if self.path != ":memory:":
+            self._conn.execute("PRAGMA journal_mode=WAL")
+        self._conn.execute(f"PRAGMA synchronous={synchronous}")
+        self._conn.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+        with self.transaction():
+            for statement in SCHEMA.split(";"):
+                if statement.strip():
+                    self._conn.execute(statement)
+            self._conn.execute(
+                "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
+            )
+
+    # --- transactions ---------------------------------------------------------------
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """A write transaction; nested calls join the outer one. BEGIN IMMEDIATE takes the
+        write lock up front so that two processes serialise instead of deadlocking."""
+        with self._lock:
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield
+                finally:
+                    self._depth -= 1
+                return
+            self._conn.execute("BEGIN IMMEDIATE")
+            self._depth = 1
+            try:
+                yield
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            else:
+                self._conn.execute("COMMIT")
+            finally:
+                self._depth = 0
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def execute(self, sql: str, params: Sequence = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            try:
+                return self._conn.execute(sql, params).fetchall()
+            except sqlite3.Error as exc:
+                raise StoreError(f"{exc} in {sql.split()[0]} statement") from exc
+
+    # --- meta ------------------------------------------------------------------------
+    def get_meta(self, key: str) -> str | None:
+        rows = self.execute("SELECT value FROM meta WHERE key = ?", (key,))
+        return rows[0]["value"] if rows else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
+
+    # --- nodes -----------------------------------------------------------------------
+    def insert_node(self, kind: str, row: dict) -> bool:
+        table = _table(kind)
+        if kind == "belief":
+            raise StoreError("beliefs are written with upsert_belief")
+        if kind == "evidence" and "seq" not in row:
+            row = dict(row, seq=self._next_seq())
+        cols = ", ".join(row)
+        marks = ", ".join("?" for _ in row)
+        with self._lock:
+            cur = self._conn.execute(f"INSERT OR IGNORE INTO {table} ({cols}) VALUES ({marks})", tuple(row.values()))
+            return cur.rowcount == 1
+
+    def _next_seq(self) -> int:
+        return self.execute("SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM evidence")[0]["n"]
+
+    def upsert_belief(self, row: dict) -> None:
+        row = dict(row)
+        for key in _BELIEF_JSON:
+            row[key] = json.dumps(row[key], ensure_ascii=False)
+        cols = ", ".join(row)
+        marks = ", ".join("?" for _ in row)
+        self.execute(f"INSERT OR REPLACE INTO belief ({cols}) VALUES ({marks})", tuple(row.values()))
+
+    def delete_beliefs(self, ids: Sequence[str]) -> None:
+        for chunk in _chunks(ids):
+            marks = ",".join("?" * len(chunk))
+            self.execute(f"DELETE FROM belief WHERE id IN ({marks})", chunk)
+
+    def get_nodes(self, kind: str, ids: Sequence[str]) -> dict[str, dict]:
+        table = _table(kind)
+        out: dict[str, dict] = {}
+        for chunk in _chunks(list(dict.fromkeys(ids))):
+            marks = ",".join("?" * len(chunk))
+            for r in self.execute(f"SELECT * FROM {table} WHERE id IN ({marks})", chunk):
+                out[r["id"]] = _decode(kind, r)
+        return out
+
+    def get_node(self, kind: str, node_id: str) -> dict | None:
+        return self.get_nodes(kind, [node_id]).get(node_id)
+
+    def find_beliefs(self, user_id: str | None, **filters) -> list[dict]:
+        where, params = [], []
+        if user_id is not None:
+            where.append("user_id = ?")
+            params.append(user_id)
+        for key in ("subject_id", "predicate", "context_key", "status"):
+            if filters.get(key) is not None:
+                where.append(f"{key} = ?")
+                params.append(filters[key])
+        sql = "SELECT * FROM belief" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY id"
+        return [_decode("belief", r) for r in self.execute(sql, params)]
+
+    def slot_beliefs(self, user_id: str, subject_id: str, predicate: str, context_key: str) -> list[dict]:
+        return self.find_beliefs(user_id, subject_id=subject_id, predicate=predicate, context_key=context_key)
+
+    def evidence_ids(self, user_id: str | None = None) -> list[str]:
+        if user_id is None:
+            return [r["id"] for r in self.execute("SELECT id FROM evidence ORDER BY seq")]
+        return [r["id"] for r in self.execute("SELECT id FROM evidence WHERE user_id = ? ORDER BY seq", (user_id,))]
+
+    def evidence_for_user(self, user_id: str) -> list[dict]:
+        rows = self.execute("SELECT * FROM evidence WHERE user_id = ? ORDER BY timestamp, id", (user_id,))
+        return [_decode("evidence", r) for r in rows]
+
+    def users(self) -> list[str]:
+        return [r["user_id"] for r in self.execute("SELECT DISTINCT user_id FROM evidence ORDER BY user_id")]
+
+    def count(self, kind: str) -> int:
+        return self.execute(f"SELECT COUNT(*) AS n FROM {_table(kind)}")[0]["n"]
+
+    # --- claims ----------------------------------------------------------------------
+    def insert_claim(self, row: dict) -> None:
+        cols = ", ".join(row)
+        marks = ", ".join("?" for _ in row)
+        self.execute(f"INSERT OR IGNORE INTO claim ({cols}) VALUES ({marks})", tuple(row.values()))
+
+    def claims_for_user(self, user_id: str) -> list[dict]:
+        rows = self.execute("SELECT * FROM claim WHERE user_id = ? ORDER BY timestamp, evidence_id, idx", (user_id,))
+        return [dict(r) for r in rows]
+
+    def claims_for_evidence(self, evidence_ids: Sequence[str]) -> list[dict]:
+        out = []
+        for chunk in _chunks(list(evidence_ids)):
+            marks = ",".join("?" * len(chunk))
+            out += [dict(r) for r in self.execute(f"SELECT * FROM claim WHERE evidence_id IN ({marks}) ORDER BY evidence_id, idx", chunk)]
+        return out
+
+    def next_claim_idx(self, evidence_id: str) -> int:
+        return self.execute("SELECT COALESCE(MAX(idx), -1) + 1 AS n FROM claim WHERE evidence_id = ?", (evidence_id,))[0]["n"]
+
+    # --- edges -----------------------------------------------------------------------
+    def put_edge(self, edge: Edge) -> None:
+        check_relation(edge.relation)
+        self.execute(
+            "INSERT OR REPLACE INTO edge (src, dst, relation, weight, value, valid_from, valid_until, reason, source_type)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (edge.src, edge.dst, edge.relation, edge.weight, edge.value, edge.valid_from, edge.valid_until,
+             edge.reason, edge.source_type),
+        )
+
+    def delete_edges(self, edges: Iterable[tuple[str, str, str]]) -> None:
+        for src, dst, relation in edges:
+            self.execute("DELETE FROM edge WHERE src = ? AND dst = ? AND relation = ?", (src, dst, relation))
+
+    def delete_edges_touching(self, node_ids: Sequence[str]) -> None:
+        for chunk in _chunks(list(node_ids)):
+            marks = ",".join("?" * len(chunk))
+            self.execute(f"DELETE FROM edge WHERE src IN ({marks}) OR dst IN ({marks})", chunk + chunk)
+
+    def edges_to(self, dst_ids: Sequence[str], relations: Sequence[str]) -> list[Edge]:
+        return self._edges("dst", dst_ids, relations)
+
+    def edges_from(self, src_ids: Sequence[str], relations: Sequence[str]) -> list[Edge]:
+        return self._edges("src", src_ids, relations)
+
+    def _edges(self, column: str, ids: Sequence[str], relations: Sequence[str]) -> list[Edge]:
+        rels = list(relations)
+        out: list[Edge] = []
+        for chunk in _chunks(list(dict.fromkeys(ids))):
+            marks = ",".join("?" * len(chunk))
+            rmarks = ",".join("?" * len(rels))
+            rows = self.execute(
+                f"SELECT * FROM edge WHERE {column} IN ({marks}) AND relation IN ({rmarks}) ORDER BY src, dst, relation",
+                chunk + rels,
+            )
+            out += [Edge(**dict(r)) for r in rows]
+        return out
+
+    def all_edges(self) -> list[Edge]:
+        return [Edge(**dict(r)) for r in self.execute("SELECT * FROM edge ORDER BY src, dst, relation")]
+
+    def all_rows(self, kind: str) -> list[dict]:
+        return [_decode(kind, r) for r in self.execute(f"SELECT * FROM {_table(kind)} ORDER BY id")]
+
+    # --- aliases ---------------------------------------------------------------------
+    def get_alias(self, user_id: str, alias_norm: str) -> str | None:
+        rows = self.execute("SELECT entity_id FROM alias WHERE user_id = ? AND alias_norm = ?", (user_id, alias_norm))
+        return rows[0]["entity_id"] if rows else None
+
+    def set_alias(self, user_id: str, alias_norm: str, entity_id: str | None) -> None:
+        if entity_id is None:
+            self.execute("DELETE FROM alias WHERE user_id = ? AND alias_norm = ?", (user_id, alias_norm))
+        else:
+            self.execute(
+                "INSERT OR REPLACE INTO alias (user_id, alias_norm, entity_id) VALUES (?, ?, ?)",
+                (user_id, alias_norm, entity_id),
+            )
+
+    def aliases_of(self, entity_id: str) -> list[str]:
+        return [r["alias_norm"] for r in self.execute("SELECT alias_norm FROM alias WHERE entity_id = ? ORDER BY alias_norm", (entity_id,))]
+
+    def set_canonical(self, entity_id: str, canonical_id: str | None) -> None:
+        self.execute("UPDATE entity SET canonical_id = ? WHERE id = ?", (canonical_id, entity_id))
+
+    # --- audit -----------------------------------------------------------------------
+    def append_audit(self, row: dict) -> int:
+        row = dict(row)
+        if isinstance(row.get("detail"), (dict, list)):
+            row["detail"] = json.dumps(row["detail"], ensure_ascii=False)
+        cols = ", ".join(row)
+        marks = ", ".join("?" for _ in row)
+        with self._lock:
+            cur = self._conn.execute(f"INSERT INTO audit ({cols}) VALUES ({marks})", tuple(row.values()))
+            return int(cur.lastrowid)
+
+    def audit(self, **filters) -> list[dict]:
+        where, params = [], []
+        for key in ("action", "target", "user_id"):
+            if filters.get(key) is not None:
+                where.append(f"{key} = ?")
+                params.append(filters[key])
+        sql = "SELECT * FROM audit" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY id"
+        out = []
+        for r in self.execute(sql, params):
+            d = dict(r)
+            if d.get("detail"):
+                try:
+                    d["detail"] = json.loads(d["detail"])
+                except ValueError:
+                    pass
+            out.append(d)
+        return out
+
+
+def _table(kind: str) -> str:
+    if kind not in ("entity", "event", "context", "evidence", "belief"):
+        raise StoreError(f"unknown node kind {kind!r}")
+    return kind
+
+
+def _decode(kind: str, row: sqlite3.Row) -> dict:
+    d = dict(row)
+    if kind == "belief":
+        for key in _BELIEF_JSON:
+            d[key] = json.loads(d[key])
+    if kind == "evidence":
+        d["private"] = bool(d["private"])
+        d.pop("seq", None)
+    return d
+
+
+def _chunks(items: list, size: int = 500) -> Iterator[list]:
+    items = list(items)
+    for i in range(0, len(items), size):
+        yield items[i : i + size]
