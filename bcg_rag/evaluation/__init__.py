@@ -1,0 +1,1 @@
+"""Evaluation cases (``cases``) and converters for public data sets (``convert``)."""
