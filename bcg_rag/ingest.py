@@ -1,0 +1,228 @@
+"""From chat messages to linked evidence.
+
+Only ``extract`` may call an LLM (when one is configured). Everything after it is
+deterministic: subjects and predicates are linked by alias table, normalisation
+and embedding similarity; then a generic restatement rule links statements that
+repeat an earlier one with one span changed ("... plays the position of defender"
+then "... of linebacker"): the later statement refutes the earlier value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Sequence
+
+import numpy as np
+
+from .extract import restatement_diff, statement_key
+from .ids import normalise_key
+from .models import Claim, ObserveResult
+
+if TYPE_CHECKING:
+    from .memory import BeliefMemory
+
+RESTATEMENT_NEIGHBOURS = 5
+RECENT_WITHOUT_INDEX = 50  # without a vector index, compare with this many latest statements
+AMBIGUITY_MARGIN = 0.02
+
+
+@dataclass
+class MessageResult(ObserveResult):
+    """What one message became: the extracted claims, and per claim the belief it
+    touched with old -> new confidence (``links``). ``ambiguous`` lists subjects that
+    resembled several known entities and were therefore not merged."""
+
+    links: list[dict] = field(default_factory=list)
+    ambiguous: list[dict] = field(default_factory=list)
+
+
+def add_messages(memory: "BeliefMemory", messages: Sequence[dict]) -> list[MessageResult]:
+    """Extract claims from each message, link them, and write everything in one batch."""
+    items, notes_per_item = [], []
+    for m in messages:
+        m = dict(m)
+        text, user_id = m.get("text"), m.get("user_id")
+        speaker = m.pop("speaker", "user")
+        if speaker != "user" and "source_type" not in m:
+            m["source_type"] = "model_inferred"  # what an assistant says about the user is weaker evidence
+        claims, notes = [], []
+        if isinstance(text, str) and text.strip() and isinstance(user_id, str) and user_id.strip():
+            known_predicates = _known_predicates(memory, user_id)
+            known_entities = _known_entities(memory, user_id)
+            raw = memory.extractor.extract(
+                text, user_id=user_id, speaker=speaker, context=m.get("context"),
+                known_predicates=known_predicates, known_entities=known_entities,
+            )
+            for c in raw:
+                c, note = _link(memory, c, user_id, known_predicates, known_entities)
+                claims.append(c)
+                if note:
+                    notes.append(note)
+        notes_per_item.append(notes)
+        items.append(dict(m, claims=claims))
+    results = memory.observe_many(items)
+    out = []
+    for r, notes in zip(results, notes_per_item):
+        out.append(MessageResult(r.evidence_id, r.duplicate, list(r.changes), r.claims, ambiguous=notes))
+    for r in out:
+        if not r.duplicate:
+            r.changes += link_restatements(memory, r.evidence_id)
+        r.links = _links(memory, r)
+    return out
+
+
+def _links(memory: "BeliefMemory", r: MessageResult) -> list[dict]:
+    by_belief = {c.belief_id: c for c in r.changes}
+    out = []
+    for e in memory.store.edges_from([r.evidence_id], ("SUPPORTS", "REFUTES")):
+        ch = by_belief.get(e.dst)
+        belief = memory.store.get_node("belief", e.dst)
+        out.append(dict(
+            belief_id=e.dst, predicate=belief["predicate"] if belief else None, value=belief["value"] if belief else None,
+            relation=e.relation, reason=e.reason, old=ch.old if ch else None,
+            new=ch.new if ch else (belief["confidence"] if belief else None),
+        ))
+    return out
+
+
+# --- linking -----------------------------------------------------------------------------
+def _known_predicates(memory: "BeliefMemory", user_id: str) -> list[str]:
+    rows = memory.store.execute("SELECT DISTINCT predicate FROM claim WHERE user_id = ? ORDER BY predicate", (user_id,))
+    return [r["predicate"] for r in rows]
+
+
+def _known_entities(memory: "BeliefMemory", user_id: str) -> list[str]:
+    rows = memory.store.execute(
+        "SELECT name FROM entity WHERE user_id = ? AND canonical_id IS NULL AND entity_type != 'user' ORDER BY name",
+        (user_id,),
+    )
+    return [r["name"] for r in rows]
+
+
+def _link(memory: "BeliefMemory", c: Claim, user_id: str, predicates: list[str], entities: list[str]) -> tuple[Claim, dict | None]:
+    """Canonical subject and predicate for a claim. Exact names and aliases win; then
+    embedding similarity above the policy's threshold; a tie is reported, not merged."""
+    note = None
+    subject = c.subject
+    if memory.resolve_entity(user_id, subject) is None and entities:
+        match, candidates = _nearest(memory, subject, entities, memory.policy.section("linking").get("entity_similarity", 0.86))
+        if match:
+            subject = match
+        elif len(candidates) > 1:
+            note = dict(subject=c.subject, candidates=candidates)
+    predicate = c.predicate
+    if predicate not in predicates and predicates:
+        match, _ = _nearest(memory, predicate, predicates, memory.policy.section("linking").get("predicate_similarity", 0.86), humanise=True)
+        if match:
+            predicate = match
+    if (subject, predicate) == (c.subject, c.predicate):
+        return c, note
+    return Claim(subject, predicate, c.value, c.stance, c.source_type, c.context), note
+
+
+def _nearest(memory: "BeliefMemory", name: str, known: list[str], threshold: float, humanise: bool = False):
+    if memory.index is None:
+        return None, []
+    show = (lambda s: s.replace("_", " ").replace(":", " ")) if humanise else (lambda s: s)
+    vectors = _embed_cached(memory, [show(name)] + [show(k) for k in known])
+    sims = vectors[1:] @ vectors[0]
+    order = np.argsort(-sims, kind="stable")
+    above = [known[i] for i in order if sims[i] >= threshold]
+    if not above:
+        return None, []
+    if len(above) > 1 and sims[order[0]] - sims[order[1]] < AMBIGUITY_MARGIN:
+        return None, above
+    return above[0], above
+
+
+def _embed_cached(memory: "BeliefMemory", texts: list[str]) -> np.ndarray:
+    cache = memory.__dict__.setdefault("_name_vectors", {})
+    missing = [t for t in dict.fromkeys(texts) if t not in cache]
+    if missing:
+        for t, v in zip(missing, memory.index.embed(missing)):
+            v = np.asarray(v, dtype=np.float32)
+            cache[t] = v / (np.linalg.norm(v) or 1.0)
+    return np.stack([cache[t] for t in texts])
+
+
+# --- the generic restatement rule ----------------------------------------------------------
+def link_restatements(memory: "BeliefMemory", evidence_id: str) -> list:
+    """Pair a statement with earlier or later ones of the same user that differ in one
+    span; the later of each pair refutes the earlier value (or, when the only change is
+    a negation, the statement itself). Pairs are found from either side, so the result
+    does not depend on arrival order."""
+    ev = memory.store.get_node("evidence", evidence_id)
+    changes = []
+    for other in _neighbours(memory, ev):
+        older, newer = sorted((ev, other), key=lambda e: (e["timestamp"], e["id"]))
+        if older["timestamp"] == newer["timestamp"]:
+            continue
+        diff = restatement_diff(older["text"], newer["text"])
+        if diff is None:
+            continue
+        changes += _apply_restatement(memory, older, newer, diff)
+    return changes
+
+
+def _neighbours(memory: "BeliefMemory", ev: dict) -> list[dict]:
+    if memory.index is not None:
+        vector = memory.index.embed([ev["text"]])[0]
+        hits = memory.index.query(vector, ev["user_id"], RESTATEMENT_NEIGHBOURS + 1)
+        threshold = memory.policy.section("linking").get("restatement_similarity", 0.75)
+        ids = [eid for eid, dist in hits if eid != ev["id"] and 1.0 - dist >= threshold]
+    else:
+        rows = memory.store.execute(
+            "SELECT id FROM evidence WHERE user_id = ? AND id != ? ORDER BY seq DESC LIMIT ?",
+            (ev["user_id"], ev["id"], RECENT_WITHOUT_INDEX),
+        )
+        ids = [r["id"] for r in rows]
+    found = memory.store.get_nodes("evidence", ids)
+    return [found[i] for i in ids if i in found]
+
+
+def _apply_restatement(memory: "BeliefMemory", older: dict, newer: dict, diff) -> list:
+    user_id = newer["user_id"]
+    old_claims = memory.store.claims_for_evidence([older["id"]])
+    new_claims = memory.store.claims_for_evidence([newer["id"]])
+    if diff.negated:
+        positive, negative = (older, newer) if _longer(newer["text"], older["text"]) else (newer, older)
+        if positive is not older:
+            return []  # "not X" then "X": the later plain statement reasserts; the fold handles it
+        targets = [c for c in old_claims if c["stance"] > 0] or None
+        if targets is None:
+            slot = Claim(user_id, "stmt:" + statement_key(older["text"]), "true", 1.0)
+            changes = _add_once(memory, older["id"], [slot])
+            return changes + _add_once(memory, newer["id"], [Claim(user_id, slot.predicate, "true", -0.8)])
+        return _add_once(memory, newer["id"], [Claim(c["subject"], c["predicate"], c["value"], -0.8) for c in targets])
+    old_key, new_key = normalise_key(diff.old_value), normalise_key(diff.new_value)
+    if not old_key or not new_key:
+        return []
+    # Claims that the extractor already found for the changed span: refute the old value.
+    pairs = [
+        (o, n) for o in old_claims for n in new_claims
+        if o["stance"] > 0 and n["stance"] > 0 and o["predicate"] == n["predicate"]
+        and _same_entity(memory, user_id, o["subject"], n["subject"])
+        and old_key in normalise_key(o["value"]) and new_key in normalise_key(n["value"])
+    ]
+    if pairs:
+        return _add_once(memory, newer["id"], [Claim(o["subject"], o["predicate"], o["value"], -1.0) for o, _ in pairs])
+    # Nothing parsed: the statement template itself is the slot (single-valued by policy: "slot:*").
+    predicate = "slot:" + diff.template
+    changes = _add_once(memory, older["id"], [Claim(user_id, predicate, diff.old_value, 1.0)])
+    return changes + _add_once(memory, newer["id"], [Claim(user_id, predicate, diff.new_value, 1.0)])
+
+
+def _longer(a: str, b: str) -> bool:
+    return len(a) > len(b)
+
+
+def _same_entity(memory: "BeliefMemory", user_id: str, a: str, b: str) -> bool:
+    return memory.resolve_entity(user_id, a) == memory.resolve_entity(user_id, b)
+
+
+def _add_once(memory: "BeliefMemory", evidence_id: str, claims: list[Claim]) -> list:
+    """Rules may fire again for the same pair, and the extractor may already have said
+    the same: a claim on a (subject, predicate, value) the evidence already speaks to is skipped."""
+    have = {(c["subject"], c["predicate"], normalise_key(c["value"])) for c in memory.store.claims_for_evidence([evidence_id])}
+    fresh = [c for c in claims if (c.subject, c.predicate, normalise_key(c.value)) not in have]
+    return memory.add_claims(evidence_id, fresh, origin="restatement") if fresh else []

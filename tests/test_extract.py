@@ -1,0 +1,526 @@
+"""Claim extraction: offline rules, restatement diffs, and the LLM extractor with a scripted LLM."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import pytest
+
+from bcg_rag.errors import ConfigError, ExtractionError, InvalidInputError
+from bcg_rag.extract import (
+    Extractor,
+    Lexicon,
+    LLMExtractor,
+    OfflineExtractor,
+    SlotDiff,
+    restatement_diff,
+    statement_key,
+)
+from bcg_rag.models import Claim
+
+USER = "u1"
+
+
+@pytest.fixture(scope="module")
+def extractor() -> OfflineExtractor:
+    return OfflineExtractor()
+
+
+def triples(extractor: OfflineExtractor, text: str, **kwargs: Any) -> list[tuple[str, str, str, float]]:
+    kwargs.setdefault("user_id", USER)
+    return [(c.subject, c.predicate, c.value, c.stance) for c in extractor.extract(text, **kwargs)]
+
+
+# ------------------------------------------------------------------ seed stories
+
+
+def test_seed_story_chinese(extractor):
+    assert triples(extractor, "我爱喝美式咖啡，每天都要来一杯") == [(USER, "prefers_coffee_type", "americano", 1.0)]
+    later = triples(extractor, "最近开始戒咖啡因了，先把美式停掉")
+    assert (USER, "prefers_coffee_type", "americano", -0.8) in later
+    assert (USER, "consumes", "caffeine", -0.8) in later
+
+
+def test_seed_story_english(extractor):
+    assert triples(extractor, "I love Americano, I have one every day.") == [
+        (USER, "prefers_coffee_type", "americano", 1.0)
+    ]
+    later = triples(extractor, "I've quit caffeine, no more Americano for me.")
+    assert (USER, "prefers_coffee_type", "americano", -0.8) in later
+    assert (USER, "consumes", "caffeine", -0.8) in later
+
+
+def test_both_languages_name_the_same_slot(extractor):
+    assert triples(extractor, "我爱喝美式咖啡") == triples(extractor, "I love americanos")
+    assert triples(extractor, "我喜欢拿铁") == [(USER, "prefers_coffee_type", "latte", 1.0)]
+
+
+def test_claims_carry_context_and_are_claim_objects(extractor):
+    claims = extractor.extract("I like tea", user_id=USER, context="topic:drinks")
+    assert claims == [Claim(USER, "likes", "tea", 1.0, context="topic:drinks")]
+
+
+# ------------------------------------------------------------------ stance
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Maybe I like tea", (USER, "likes", "tea", 0.5)),
+        ("I think I like tea", (USER, "likes", "tea", 0.5)),
+        ("I probably like tea", (USER, "likes", "tea", 0.5)),
+        ("我可能喜欢茶", (USER, "likes", "tea", 0.5)),
+        ("我好像喜欢茶", (USER, "likes", "tea", 0.5)),
+        ("I probably don't like tea", (USER, "likes", "tea", -0.4)),  # hedge keeps the sign
+    ],
+)
+def test_hedges_halve_the_magnitude(extractor, text, expected):
+    assert triples(extractor, text) == [expected]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("I don't like tea", (USER, "likes", "tea", -0.8)),
+        ("I do not like tea", (USER, "likes", "tea", -0.8)),
+        ("我不喜欢茶", (USER, "likes", "tea", -0.8)),
+        ("I don't drink coffee anymore", (USER, "drinks", "coffee", -0.8)),
+        ("我不喝咖啡了", (USER, "drinks", "coffee", -0.8)),
+        ("我不再喝咖啡了", (USER, "drinks", "coffee", -0.8)),
+        ("I no longer live in Berlin", (USER, "lives_in", "Berlin", -0.8)),
+        ("I stopped drinking coffee", (USER, "drinks", "coffee", -0.8)),
+        ("I quit caffeine", (USER, "consumes", "caffeine", -0.8)),
+        ("I gave up meat", (USER, "consumes", "meat", -0.8)),
+        ("我不吃肉", (USER, "eats", "meat", -0.8)),
+        ("我戒咖啡了", (USER, "consumes", "coffee", -0.8)),
+        ("no more latte for me", (USER, "prefers_coffee_type", "latte", -0.8)),
+    ],
+)
+def test_negation_and_cessation(extractor, text, expected):
+    assert triples(extractor, text) == [expected]
+
+
+def test_negated_cessation_affirms(extractor):
+    assert triples(extractor, "I didn't quit coffee") == [(USER, "consumes", "coffee", 1.0)]
+    assert triples(extractor, "我没有戒咖啡") == [(USER, "consumes", "coffee", 1.0)]
+
+
+# ------------------------------------------------------------------ attributes and states
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("I moved to Berlin last month", (USER, "lives_in", "Berlin", 1.0)),
+        ("I live in Paris", (USER, "lives_in", "Paris", 1.0)),
+        ("I've been living in Berlin since 2019", (USER, "lives_in", "Berlin", 1.0)),
+        ("I'm moving to Tokyo next year", (USER, "lives_in", "Tokyo", 1.0)),
+        ("我上个月搬到了柏林", (USER, "lives_in", "柏林", 1.0)),
+        ("我最近住在上海", (USER, "lives_in", "上海", 1.0)),
+        ("I work at Google", (USER, "works_at", "Google", 1.0)),
+        ("I work for the Bank of England", (USER, "works_at", "Bank of England", 1.0)),
+        ("I joined Acme Corp recently", (USER, "works_at", "Acme Corp", 1.0)),
+        ("我在腾讯工作", (USER, "works_at", "腾讯", 1.0)),
+    ],
+)
+def test_states_without_time_phrases(extractor, text, expected):
+    assert triples(extractor, text) == [expected]
+
+
+def test_also_is_ignored(extractor):
+    assert triples(extractor, "I like tea") == [(USER, "likes", "tea", 1.0)]
+    assert triples(extractor, "I also like coffee") == [(USER, "likes", "coffee", 1.0)]
+    assert triples(extractor, "我也喜欢咖啡") == [(USER, "likes", "coffee", 1.0)]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("my favorite color is blue", (USER, "attr:favorite_color", "blue", 1.0)),
+        ("My favourite colour is blue.", (USER, "attr:favorite_color", "blue", 1.0)),
+        ("My shoe size is 42", (USER, "attr:shoe_size", "42", 1.0)),
+        ("我最喜欢的颜色是蓝色", (USER, "attr:favorite_color", "蓝色", 1.0)),
+        ("我的名字是小明", (USER, "attr:name", "小明", 1.0)),
+        ("我的名字不是小红", (USER, "attr:name", "小红", -0.8)),
+        ("my name is not Bob", (USER, "attr:name", "Bob", -0.8)),
+    ],
+)
+def test_my_x_is_y(extractor, text, expected):
+    assert triples(extractor, text) == [expected]
+
+
+# ------------------------------------------------------------------ third person
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        (
+            "Alex Song plays the position of defender.",
+            ("Alex Song", "plays_the_position_of", "defender", 1.0),
+        ),
+        (
+            "Alex Song no longer plays the position of defender.",
+            ("Alex Song", "plays_the_position_of", "defender", -0.8),
+        ),
+        ("Marie Curie was born in Warsaw", ("Marie Curie", "was_born_in", "Warsaw", 1.0)),
+        ("Paris is the capital of France", ("Paris", "is_the_capital_of", "France", 1.0)),
+        ("Alex doesn't play for Arsenal", ("Alex", "plays_for", "Arsenal", -0.8)),
+        ("Alex Song isn't a defender", ("Alex Song", "is", "defender", -0.8)),
+        ("Sarah moved to Berlin in 2019", ("Sarah", "lives_in", "Berlin", 1.0)),  # lexicon predicate
+        ("The capital of Australia is Canberra", ("Australia", "capital", "Canberra", 1.0)),
+        (
+            "The original broadcaster of Grey's Anatomy is American Broadcasting Company",
+            ("Grey's Anatomy", "original_broadcaster", "American Broadcasting Company", 1.0),
+        ),
+        ("Grey's Anatomy's original broadcaster is ABC", ("Grey's Anatomy", "original_broadcaster", "ABC", 1.0)),
+        ("小张住在上海", ("小张", "lives_in", "上海", 1.0)),
+        ("王先生住在北京", ("王先生", "lives_in", "北京", 1.0)),
+        ("小张喜欢喝茶", ("小张", "drinks", "tea", 1.0)),
+        ("小张是医生", ("小张", "is", "医生", 1.0)),
+        ("小张的生日是五月", ("小张", "birthday", "五月", 1.0)),
+        ("我觉得小张住在北京", ("小张", "lives_in", "北京", 0.5)),
+    ],
+)
+def test_third_person_facts(extractor, text, expected):
+    assert triples(extractor, text) == [expected]
+
+
+def test_known_entities_are_subjects_and_keep_their_spelling(extractor):
+    assert triples(extractor, "bob lives in paris", known_entities=["Bob", "Paris"]) == [
+        ("Bob", "lives_in", "Paris", 1.0)
+    ]
+
+
+def test_pronouns_follow_the_speaker(extractor):
+    assert triples(extractor, "You love tea", speaker="assistant") == [(USER, "likes", "tea", 1.0)]
+    assert triples(extractor, "I love tea", speaker="assistant") == [("assistant", "likes", "tea", 1.0)]
+    assert triples(extractor, "You love tea") == []  # the user talking about the assistant
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["hmm ok", "thanks!", "lol", "Sounds good", "Hi there", "I have one every day", "今天天气不错",
+     "今天的天气是晴天", "他住在北京", "I like it", "Can you help me with my code?", "The weather is nice today",
+     "", "   "],
+)
+def test_unparseable_messages_give_no_claims(extractor, text):
+    assert extractor.extract(text, user_id=USER) == []
+
+
+def test_several_clauses_and_duplicates(extractor):
+    assert triples(extractor, "I like tea but I don't like coffee. I like tea!") == [
+        (USER, "likes", "tea", 1.0),
+        (USER, "likes", "coffee", -0.8),
+    ]
+    assert triples(extractor, "Alex likes tea and lives in Paris") == [("Alex", "likes", "tea", 1.0)]
+    assert triples(extractor, "I prefer tea over coffee") == [(USER, "likes", "tea", 1.0)]
+
+
+def test_known_predicates_keep_the_callers_spelling(extractor):
+    assert triples(extractor, "I live in Rome", known_predicates=["Lives In"]) == [(USER, "Lives In", "Rome", 1.0)]
+    assert triples(extractor, "I live in Rome", known_predicates=["live in"]) == [(USER, "live in", "Rome", 1.0)]
+    assert triples(extractor, "我住在罗马", known_predicates=["住在"]) == [(USER, "住在", "罗马", 1.0)]
+    assert triples(
+        extractor, "Alex Song plays the position of defender", known_predicates=["Plays the position of"]
+    ) == [("Alex Song", "Plays the position of", "defender", 1.0)]
+    assert triples(extractor, "I live in Rome", known_predicates=["works_at"]) == [(USER, "lives_in", "Rome", 1.0)]
+
+
+def test_deterministic(extractor):
+    text = "我爱喝美式咖啡，最近开始戒咖啡因了。I moved to Berlin last month, my favorite color is blue."
+    first = extractor.extract(text, user_id=USER)
+    assert len(first) == 4
+    assert all(OfflineExtractor().extract(text, user_id=USER) == first for _ in range(3))
+
+
+def test_invalid_input(extractor):
+    with pytest.raises(InvalidInputError):
+        extractor.extract("I like tea", user_id="")
+    with pytest.raises(InvalidInputError):
+        extractor.extract(None, user_id=USER)  # type: ignore[arg-type]
+
+
+def test_offline_extractor_satisfies_protocol(extractor):
+    assert isinstance(extractor, Extractor)
+
+
+# ------------------------------------------------------------------ lexicon
+
+
+def test_lexicon_extension_by_dict(extractor):
+    assert triples(extractor, "I fancy matcha") == []
+    lexicon = Lexicon.load().extend(
+        {
+            "predicates": {"likes": ["fancy"], "plays": ["play", "打"]},
+            "values": {"matcha": ["抹茶", "matcha latte"], "basketball": ["篮球"]},
+            "value_predicates": {"prefers_tea_type": {"values": ["matcha"], "from": ["likes"]}},
+        }
+    )
+    custom = OfflineExtractor(lexicon)
+    assert triples(custom, "I fancy matcha") == [(USER, "prefers_tea_type", "matcha", 1.0)]
+    assert triples(custom, "she fancies matcha latte", speaker="assistant") == []  # "she": no name
+    assert triples(custom, "Alex fancies matcha latte") == [("Alex", "prefers_tea_type", "matcha", 1.0)]
+    assert triples(custom, "我每天都打篮球") == [(USER, "plays", "basketball", 1.0)]
+    # the original lexicon and extractor are unchanged
+    assert triples(custom, "I love Americano") == triples(extractor, "I love Americano")
+    assert triples(extractor, "I fancy matcha") == []
+
+
+def test_lexicon_extension_by_user_toml(tmp_path):
+    path = tmp_path / "mine.toml"
+    path.write_text('[predicates]\nlikes = ["dig"]\n[values]\n"oolong tea" = ["乌龙", "oolong"]\n', encoding="utf-8")
+    custom = OfflineExtractor(Lexicon.load(path))
+    assert triples(custom, "I dig oolong") == [(USER, "likes", "oolong tea", 1.0)]
+    assert triples(custom, "我喜欢乌龙") == [(USER, "likes", "oolong tea", 1.0)]
+    assert triples(custom, "I love Americano") == [(USER, "prefers_coffee_type", "americano", 1.0)]
+
+
+def test_lexicon_replacement_and_bad_files(tmp_path):
+    only = tmp_path / "only.toml"
+    only.write_text('[predicates]\nlikes = ["like"]\n[subjects]\nfirst_person = ["i"]\n', encoding="utf-8")
+    replaced = OfflineExtractor(Lexicon.load(only, extend_default=False))
+    assert triples(replaced, "I like tea") == [(USER, "likes", "tea", 1.0)]
+    assert triples(replaced, "I love tea") == []
+
+    broken = tmp_path / "broken.toml"
+    broken.write_text("[predicates\n", encoding="utf-8")
+    with pytest.raises(ConfigError):
+        Lexicon.load(broken)
+    with pytest.raises(ConfigError):
+        Lexicon.load(tmp_path / "missing.toml")
+    with pytest.raises(ConfigError, match="unknown lexicon section"):
+        Lexicon.load().extend({"predicatez": {"likes": ["dig"]}})
+    with pytest.raises(ConfigError):
+        Lexicon.load().extend({"predicates": {"likes": [""]}})
+    with pytest.raises(ConfigError):
+        Lexicon.load().extend({"predicates": {"likes": "dig"}})  # a string where a list is
+    with pytest.raises(ConfigError):
+        Lexicon.load().extend({"stance": {"negated": -3}})
+    with pytest.raises(ConfigError):
+        Lexicon({"predicates": {"likes": "dig"}})  # a whole lexicon is checked the same way
+
+
+# ------------------------------------------------------------------ restatement diff
+
+
+def test_restatement_diff_replaces_a_span():
+    assert restatement_diff(
+        "Alex Song plays the position of defender.", "Alex Song plays the position of linebacker."
+    ) == SlotDiff("alex song plays the position of {}", "defender", "linebacker", False)
+    diff = restatement_diff(
+        "The original broadcaster of Grey's Anatomy is American Broadcasting Company",
+        "The original broadcaster of Grey's Anatomy is British Broadcasting Corporation",
+    )
+    assert diff is not None
+    assert (diff.old_value, diff.new_value) == ("American Broadcasting Company", "British Broadcasting Corporation")
+    assert diff.template == "the original broadcaster of grey's anatomy is {}"
+    diff = restatement_diff(
+        "Q: who is the president of france A: Hollande", "Q: who is the president of france A: Macron"
+    )
+    assert diff is not None and (diff.old_value, diff.new_value) == ("Hollande", "Macron")
+
+
+def test_restatement_diff_chinese_and_mixed():
+    assert restatement_diff("小张住在上海", "小张住在北京") == SlotDiff("小张住在{}", "上海", "北京", False)
+    assert restatement_diff("I live in 北京", "I live in 上海") == SlotDiff("i live in {}", "北京", "上海", False)
+
+
+def test_restatement_diff_negation():
+    diff = restatement_diff(
+        "Alex Song plays the position of defender", "Alex Song no longer plays the position of defender"
+    )
+    assert diff == SlotDiff("alex song {} plays the position of defender", "", "no longer", True)
+    back = restatement_diff("The sky is not blue", "The sky is blue")
+    assert back is not None and back.negated and (back.old_value, back.new_value) == ("not", "")
+    assert restatement_diff("小张喜欢茶", "小张不喜欢茶").negated
+    assert not restatement_diff("Alex plays defender", "Alex plays striker").negated
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("I live in Berlin", "I live in Berlin"),
+        ("I live in Berlin", "i live in berlin."),  # only case and final punctuation differ
+        ("hello there", "goodbye friend"),
+        ("a b", "a c"),  # one shared token is not a slot
+        ("Alex plays defender", "The weather in Paris is lovely today"),
+    ],
+)
+def test_restatement_diff_none(old, new):
+    assert restatement_diff(old, new) is None
+
+
+def test_restatement_diff_min_shared():
+    old, new = "Alex plays as a defender", "Alex plays as the best striker in Spain"
+    assert restatement_diff(old, new) is None  # 3 shared of 8 tokens
+    assert restatement_diff(old, new, min_shared=0.3) is not None
+
+
+def test_statement_key():
+    assert statement_key("Alex Song plays the position of defender.") == "alex song plays the position of defender"
+    assert statement_key("Alex Song  no longer plays the position of defender!") == statement_key(
+        "alex song plays the position of defender"
+    )
+    assert statement_key("小张不喜欢茶。") == statement_key("小张喜欢茶") == "小张喜欢茶"
+
+
+# ------------------------------------------------------------------ LLM extractor
+
+from llama_index.core.base.llms.types import CompletionResponse, CompletionResponseGen, LLMMetadata  # noqa: E402
+from llama_index.core.llms import CustomLLM  # noqa: E402
+from llama_index.core.llms.callbacks import llm_completion_callback  # noqa: E402
+
+
+class ScriptedLLM(CustomLLM):
+    """Answers with the next string of ``answers`` (the last one repeats); records prompts."""
+
+    answers: list[str]
+    usage: dict | None = None  # reported as raw usage when set
+    prompts: list[str] = []
+
+    @property
+    def metadata(self) -> LLMMetadata:
+        return LLMMetadata(model_name="scripted")
+
+    def _next(self, prompt: str) -> CompletionResponse:
+        self.prompts.append(prompt)
+        answer = self.answers[min(len(self.prompts) - 1, len(self.answers) - 1)]
+        raw = {"usage": self.usage} if self.usage else None
+        return CompletionResponse(text=answer, raw=raw)
+
+    @llm_completion_callback()
+    def complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponse:
+        return self._next(prompt)
+
+    @llm_completion_callback()
+    def stream_complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponseGen:
+        yield self._next(prompt)
+
+
+GOOD = '{"claims": [{"subject": "u1", "predicate": "prefers_coffee_type", "value": "americano", "stance": 1.0}]}'
+
+
+def scripted(*answers: str, usage: dict | None = None) -> ScriptedLLM:
+    return ScriptedLLM(answers=list(answers), usage=usage, prompts=[])
+
+
+def test_llm_extractor_good_answer_and_prompt():
+    llm = scripted("```json\n" + GOOD + "\n```")
+    extractor = LLMExtractor(llm)
+    claims = extractor.extract(
+        "我爱喝美式咖啡", user_id="u1", context="topic:coffee",
+        known_predicates=["prefers_coffee_type"], known_entities=["americano"],
+    )
+    assert claims == [Claim("u1", "prefers_coffee_type", "americano", 1.0, context="topic:coffee")]
+    assert isinstance(extractor, Extractor)
+    prompt = llm.prompts[0]
+    assert "我爱喝美式咖啡" in prompt and '"prefers_coffee_type"' in prompt and '"americano"' in prompt
+    assert 'have subject "u1"' in prompt
+    assert extractor.usage["calls"] == 1
+    assert extractor.usage["prompt_tokens"] > 0 and extractor.usage["completion_tokens"] > 0
+
+
+def test_llm_extractor_stabilises_names_and_first_person():
+    answer = '{"claims": [{"subject": "I", "predicate": "Lives In", "value": "Rome", "stance": 0.5, "source_type": "user"}]}'
+    extractor = LLMExtractor(scripted(answer))
+    claims = extractor.extract("maybe I live in Rome", user_id="u1", known_predicates=["lives_in"])
+    assert claims == [Claim("u1", "lives_in", "Rome", 0.5, source_type="user")]
+
+
+def test_llm_extractor_retries_a_malformed_answer():
+    llm = scripted("Sure! Here are the claims: americano", GOOD)
+    extractor = LLMExtractor(llm)
+    assert extractor.extract("I love Americano", user_id="u1")[0].value == "americano"
+    assert extractor.usage["calls"] == 2
+    assert "rejected" in llm.prompts[1]
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "not json at all",
+        '{"claims": [{"subject": "u1", "predicate": "likes", "value": "tea"}]}',  # no stance
+        '{"claims": [{"subject": "u1", "predicate": "likes", "value": "tea", "stance": 3}]}',  # out of range
+        '{"claims": [{"subject": "", "predicate": "likes", "value": "tea", "stance": 1}]}',
+        '{"answer": []}',
+    ],
+)
+def test_llm_extractor_gives_up_with_extraction_error(bad):
+    extractor = LLMExtractor(scripted(bad), max_retries=2)
+    with pytest.raises(ExtractionError) as raised:
+        extractor.extract("I like tea", user_id="u1")
+    assert bad[:20] in str(raised.value)  # the raw answer is in the message
+    assert extractor.usage["calls"] == 3
+
+
+def test_llm_extractor_uses_reported_usage():
+    extractor = LLMExtractor(scripted(GOOD, usage={"prompt_tokens": 120, "completion_tokens": 30}))
+    extractor.extract("I love Americano", user_id="u1")
+    extractor.extract("I love Americano", user_id="u1")
+    assert extractor.usage == {"calls": 2, "prompt_tokens": 240, "completion_tokens": 60}
+
+
+def test_llm_extractor_batch_one_call():
+    answer = (
+        '{"results": [{"index": 1, "claims": []}, '
+        '{"index": 0, "claims": [{"subject": "u1", "predicate": "likes", "value": "tea", "stance": 1}]}]}'
+    )
+    llm = scripted(answer)
+    extractor = LLMExtractor(llm)
+    assert extractor.extract_batch(["I like tea", "hmm ok"], user_id="u1") == [[Claim("u1", "likes", "tea", 1.0)], []]
+    assert extractor.usage["calls"] == 1 and '[1] "hmm ok"' in llm.prompts[0]
+
+
+def test_llm_extractor_batch_partial_answer_is_retried():
+    partial = '{"results": [{"index": 0, "claims": []}]}'
+    full = '{"results": [{"index": 0, "claims": []}, {"index": 1, "claims": []}]}'
+    extractor = LLMExtractor(scripted(partial, full))
+    assert extractor.extract_batch(["a", "b"], user_id="u1") == [[], []]
+    assert extractor.usage["calls"] == 2
+    with pytest.raises(ExtractionError):
+        LLMExtractor(scripted(partial), max_retries=0).extract_batch(["a", "b"], user_id="u1")
+
+
+def test_llm_extractor_async():
+    extractor = LLMExtractor(scripted("{oops", GOOD))
+    claims = asyncio.run(extractor.aextract("I love Americano", user_id="u1"))
+    assert claims == [Claim("u1", "prefers_coffee_type", "americano", 1.0)]
+    assert extractor.usage["calls"] == 2
+    with pytest.raises(ExtractionError):
+        asyncio.run(LLMExtractor(scripted("{oops"), max_retries=1).aextract("x", user_id="u1"))
+
+
+def test_llm_extractor_rejects_bad_arguments():
+    with pytest.raises(InvalidInputError):
+        LLMExtractor(scripted(GOOD), max_retries=-1)
+    with pytest.raises(InvalidInputError):
+        LLMExtractor(scripted(GOOD)).extract("x", user_id="")
+
+
+# ------------------------------------------------------------------ throughput
+
+
+def test_offline_throughput(extractor, capsys):
+    """Not a timing assertion: prints messages/s for the report (run with -s to see it)."""
+    samples = [
+        "我爱喝美式咖啡，每天都要来一杯",
+        "最近开始戒咖啡因了，先把美式停掉",
+        "I love Americano, I have one every day.",
+        "I've quit caffeine, no more Americano for me.",
+        "I moved to Berlin last month",
+        "my favorite color is blue",
+        "Alex Song plays the position of defender.",
+        "The capital of Australia is Canberra",
+        "小张住在上海",
+        "hmm ok, thanks for the help with my essay yesterday, it was really useful",
+    ]
+    messages = [f"{samples[i % len(samples)]} {i}" if i % 3 == 0 else samples[i % len(samples)] for i in range(2000)]
+    start = time.perf_counter()
+    claims = sum(len(extractor.extract(m, user_id=USER)) for m in messages)
+    elapsed = time.perf_counter() - start
+    with capsys.disabled():
+        print(f"\noffline extraction: {len(messages) / elapsed:,.0f} messages/s ({claims} claims from {len(messages)} messages)")
+    assert claims > 1000
