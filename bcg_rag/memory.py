@@ -384,7 +384,7 @@ class BeliefMemory:
                     ev for other in ids if other != bid for ev in direct[other]
                     if ev.relation == SUPPORTS and ev.evidence_id not in own
                 ]
-                derived[bid] = revision.functional_refutations(first, _unique(siblings), predicate)
+                derived[bid] = revision.functional_refutations(first, _unique(siblings), predicate, self.policy.initial_confidence)
         wanted = {(ev.evidence_id, bid, REFUTES): ev for bid in ids for ev in derived[bid]}
         self.store.delete_edges(derived_now - set(wanted))
         for (src, dst, rel), ev in wanted.items():

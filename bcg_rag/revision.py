@@ -79,14 +79,22 @@ def fold(events: Iterable[EdgeEvent], initial_for: Callable[[str], float]) -> li
 
 
 def functional_refutations(
-    first_direct_at: str | None, sibling_supports: Sequence[EdgeEvent], predicate: str
+    first_direct_at: str | None,
+    sibling_supports: Sequence[EdgeEvent],
+    predicate: str,
+    initial_for: Callable[[str], float],
 ) -> list[EdgeEvent]:
-    """Support for another value of a single-valued slot refutes this belief,
-    but only support that came after this belief was first claimed."""
+    """Support for another value of a single-valued slot refutes this belief, but only
+    support that came after this belief was first claimed, and only as strongly as that
+    support is believed at first sight (its initial confidence x stance): a model's guess
+    of a new city must not overturn what the user said, a user's own update does."""
     if first_direct_at is None:
         return []
     return [
-        EdgeEvent(s.evidence_id, s.timestamp, REFUTES, -abs(s.value), s.weight, s.source_type, f"{DERIVED_PREFIX}{predicate}")
+        EdgeEvent(
+            s.evidence_id, s.timestamp, REFUTES, -abs(s.value) * initial_for(s.source_type), s.weight, s.source_type,
+            f"{DERIVED_PREFIX}{predicate}",
+        )
         for s in sibling_supports
         if s.timestamp > first_direct_at
     ]

@@ -369,42 +369,9 @@ def test_statement_key():
 
 # ------------------------------------------------------------------ LLM extractor
 
-from llama_index.core.base.llms.types import CompletionResponse, CompletionResponseGen, LLMMetadata  # noqa: E402
-from llama_index.core.llms import CustomLLM  # noqa: E402
-from llama_index.core.llms.callbacks import llm_completion_callback  # noqa: E402
-
-
-class ScriptedLLM(CustomLLM):
-    """Answers with the next string of ``answers`` (the last one repeats); records prompts."""
-
-    answers: list[str]
-    usage: dict | None = None  # reported as raw usage when set
-    prompts: list[str] = []
-
-    @property
-    def metadata(self) -> LLMMetadata:
-        return LLMMetadata(model_name="scripted")
-
-    def _next(self, prompt: str) -> CompletionResponse:
-        self.prompts.append(prompt)
-        answer = self.answers[min(len(self.prompts) - 1, len(self.answers) - 1)]
-        raw = {"usage": self.usage} if self.usage else None
-        return CompletionResponse(text=answer, raw=raw)
-
-    @llm_completion_callback()
-    def complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponse:
-        return self._next(prompt)
-
-    @llm_completion_callback()
-    def stream_complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponseGen:
-        yield self._next(prompt)
-
+from bcg_rag.testing import scripted  # noqa: E402
 
 GOOD = '{"claims": [{"subject": "u1", "predicate": "prefers_coffee_type", "value": "americano", "stance": 1.0}]}'
-
-
-def scripted(*answers: str, usage: dict | None = None) -> ScriptedLLM:
-    return ScriptedLLM(answers=list(answers), usage=usage, prompts=[])
 
 
 def test_llm_extractor_good_answer_and_prompt():

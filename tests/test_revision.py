@@ -55,9 +55,10 @@ def test_fold_ignores_arrival_order_and_breaks_ties_by_id():
 
 def test_functional_refutations_only_after_first_claim():
     supports = [ev("old", "2025-01-01T00:00:00", 1.0), ev("new", "2025-06-01T00:00:00", 1.0)]
-    derived = revision.functional_refutations("2025-03-01T00:00:00", supports, "lives_in")
+    derived = revision.functional_refutations("2025-03-01T00:00:00", supports, "lives_in", INITIAL)
     assert [d.evidence_id for d in derived] == ["new"]
-    assert derived[0].relation == REFUTES and derived[0].value == -1.0 and revision.is_derived(derived[0].reason)
+    # As strong as the rival claim is at first sight: 0.6 for a user's own statement.
+    assert derived[0].relation == REFUTES and derived[0].value == -0.6 and revision.is_derived(derived[0].reason)
     # A derived refutation never creates a belief on its own.
     assert revision.fold(derived, INITIAL) == []
 

@@ -1,0 +1,152 @@
+"""Issue 4: from raw chat text to linked evidence (offline extractor; scripted fake LLM)."""
+
+import pytest
+
+from bcg_rag import BeliefMemory, ExtractionError, Policy
+from bcg_rag.extract import LLMExtractor
+from bcg_rag.testing import scripted
+
+NOW = "2025-07-01T00:00:00"
+
+
+def mem(**kw):
+    return BeliefMemory.in_memory(index=None, **kw)
+
+
+def current(m, user, predicate, now=NOW):
+    return [(b.value, round(b.confidence, 6)) for b in m.beliefs(user, predicate=predicate, now=now) if m.asserted(b)]
+
+
+def test_seed_scenario_from_raw_chinese_text():
+    m = mem()
+    first = m.add_message("我爱喝美式咖啡，每天都要来一杯", user_id="u_001", timestamp="2025-03-01T10:00:00")
+    second = m.add_message("最近开始戒咖啡因了，先把美式停掉", user_id="u_001", timestamp="2025-06-10T09:00:00")
+    assert [(c.predicate, c.value, c.stance) for c in first.claims] == [("prefers_coffee_type", "americano", 1.0)]
+    link = [l for l in second.links if l["value"] == "americano"][0]
+    assert link["relation"] == "REFUTES" and link["old"] == pytest.approx(0.6) and link["new"] == pytest.approx(-0.1)
+    (americano,) = m.beliefs("u_001", predicate="prefers_coffee_type")
+    assert not m.asserted(americano)
+    ex = m.explain(americano.id)
+    assert [s["text"] for s in ex.supporters] == ["我爱喝美式咖啡，每天都要来一杯"]
+    assert [s["text"] for s in ex.refuters] == ["最近开始戒咖啡因了，先把美式停掉"]
+    assert m.validate() == []
+
+
+def test_same_story_in_english():
+    m = mem()
+    m.add_message("I love Americano, I have one every day.", user_id="u", timestamp="2025-03-01T10:00:00")
+    m.add_message("I've quit caffeine, no more Americano for me.", user_id="u", timestamp="2025-06-10T09:00:00")
+    (b,) = m.beliefs("u", predicate="prefers_coffee_type")
+    assert b.value == "americano" and b.confidence == pytest.approx(-0.1) and not m.asserted(b)
+
+
+def test_moving_replaces_a_functional_predicate():
+    m = mem()
+    m.add_message("I live in Paris", user_id="u", timestamp="2025-01-01T00:00:00")
+    r = m.add_message("I moved to Berlin last month", user_id="u", timestamp="2025-05-01T00:00:00")
+    assert [c.value for c in r.claims] == ["Berlin"]
+    assert current(m, "u", "lives_in") == [("Berlin", 0.6)]
+    paris = [b for b in m.beliefs("u", predicate="lives_in") if b.value == "Paris"][0]
+    assert m.explain(paris.id).superseded_by[0]["value"] == "Berlin"
+
+
+def test_liking_is_not_functional():
+    m = mem()
+    m.add_message("I like tea", user_id="u", timestamp="2025-01-01T00:00:00")
+    m.add_message("I also like coffee", user_id="u", timestamp="2025-02-01T00:00:00")
+    assert sorted(current(m, "u", "likes", now="2025-02-01")) == [("coffee", 0.6), ("tea", 0.6)]
+
+
+def test_context_keeps_office_habit_apart_from_health_rule():
+    m = mem()
+    m.add_message("在公司我每天都喝美式", user_id="u", timestamp="2025-01-01T00:00:00", context="topic:office")
+    m.add_message("为了健康，我不再喝美式了", user_id="u", timestamp="2025-02-01T00:00:00", context="topic:health")
+    office = m.beliefs("u", context="topic:office", now=NOW)
+    health = m.beliefs("u", context="topic:health", now=NOW)
+    assert office and all(b.confidence > 0 for b in office)
+    assert health and all(b.confidence < 0 for b in health)
+    assert {b.id for b in office}.isdisjoint({b.id for b in health})
+
+
+def test_declared_aliases_resolve_to_one_entity():
+    m = mem()
+    m.add_alias("u", "小张", "张三")
+    m.add_alias("u", "zhang_san", "张三")
+    m.add_alias("u", "用户张三", "张三")
+    m.add_message("小张住在上海", user_id="u", timestamp="2025-01-01T00:00:00")
+    m.add_message("用户张三住在北京", user_id="u", timestamp="2025-03-01T00:00:00")
+    ids = {m.resolve_entity("u", n) for n in ("小张", "zhang_san", "用户张三", "张三")}
+    assert len(ids) == 1
+    assert [(b.value, round(b.confidence, 6)) for b in m.beliefs("u", subject="zhang_san", now="2025-03-01")] == [
+        ("北京", 0.6), ("上海", 0.0)]
+
+
+def test_unparseable_message_is_kept_as_evidence():
+    m = mem()
+    r = m.add_message("hmm, ok then", user_id="u", timestamp="2025-01-01T00:00:00")
+    assert r.claims == [] and r.links == [] and not r.duplicate
+    assert m.evidence(r.evidence_id)["text"] == "hmm, ok then"
+    assert m.validate() == []
+
+
+@pytest.mark.parametrize("order", [(0, 1), (1, 0)])
+def test_generic_restatement_rule_in_any_order(order):
+    texts = [("Alex Song plays the position of defender.", "2024-01-01T00:00:00"),
+             ("Alex Song plays the position of linebacker.", "2024-06-01T00:00:00")]
+    m = mem()
+    for i in order:
+        m.add_message(texts[i][0], user_id="u", timestamp=texts[i][1])
+    beliefs = m.beliefs("u", subject="Alex Song", now="2024-06-01")
+    assert [(b.value, round(b.confidence, 6)) for b in beliefs] == [("linebacker", 0.6), ("defender", -0.2)]
+    assert m.validate() == []
+
+
+def test_restatement_of_unparsed_statements_uses_a_slot():
+    m = mem()
+    m.add_message("Q: who is the president of france A: Hollande", user_id="u", timestamp="2015-01-01T00:00:00")
+    m.add_message("Q: who is the president of france A: Macron", user_id="u", timestamp="2018-01-01T00:00:00")
+    (top, old) = m.beliefs("u", now="2018-01-01")
+    assert top.value == "Macron" and top.predicate.startswith("slot:") and old.value == "Hollande"
+    assert not m.asserted(old) and old.confidence == pytest.approx(0.0)
+
+
+def test_negated_restatement_refutes():
+    m = mem()
+    m.add_message("The museum opens on Mondays", user_id="u", timestamp="2025-01-01T00:00:00")
+    m.add_message("The museum no longer opens on Mondays", user_id="u", timestamp="2025-03-01T00:00:00")
+    assert all(not m.asserted(b) for b in m.beliefs("u", now="2025-03-01"))
+
+
+def test_llm_extractor_path_and_malformed_answer():
+    good = '{"claims": [{"subject": "user", "predicate": "prefers_coffee_type", "value": "americano", "stance": 1.0}]}'
+    llm = scripted("not json at all", good)
+    m = mem(extractor=LLMExtractor(llm, max_retries=1))
+    r = m.add_message("I love Americano", user_id="u1", timestamp="2025-03-01T10:00:00")
+    assert [(c.subject, c.value) for c in r.claims] == [("u1", "americano")]
+    assert len(llm.prompts) == 2 and m.extractor.usage["calls"] == 2
+    # A second message: the prompt carries the user's known predicates so names stay stable.
+    m.add_message("Still Americano", user_id="u1", timestamp="2025-03-02T10:00:00")
+    assert "prefers_coffee_type" in llm.prompts[-1]
+
+    broken = mem(extractor=LLMExtractor(scripted('{"claims": [{"subject": "u1"}]}'), max_retries=2))
+    with pytest.raises(ExtractionError):
+        broken.add_message("I love Americano", user_id="u1", timestamp="2025-03-01T10:00:00")
+    assert broken.store.count("evidence") == 0
+
+
+def test_add_messages_batches_and_speaker_assistant_is_weaker():
+    m = mem()
+    results = m.add_messages([
+        dict(text="I live in Paris", user_id="u", timestamp="2025-01-01T00:00:00"),
+        dict(text="You live in Lyon, right?", user_id="u", timestamp="2025-01-02T00:00:00", speaker="assistant"),
+    ])
+    assert len(results) == 2
+    assert m.evidence(results[1].evidence_id)["source_type"] == "model_inferred"
+    assert current(m, "u", "lives_in", now="2025-01-02") == [("Paris", 0.48)]
+
+
+def test_user_lexicon_extension_through_the_policy(tmp_path):
+    (tmp_path / "lex.toml").write_text('[values]\nflat_white_plus = ["super flat white"]\n', encoding="utf-8")
+    policy = Policy.default().with_overrides({"extractor": {"lexicon": str(tmp_path / "lex.toml")}})
+    m = mem(policy=policy)
+    assert m.extractor.extract("I love super flat white", user_id="u")
