@@ -33,6 +33,8 @@ def _iso(dt: datetime) -> str:
 
 def _unique(values: Iterable[str]) -> list[str]:
     """Non-empty strings, first occurrence kept."""
+    if isinstance(values, (str, dict)):
+        raise TypeError(f"expected a list of strings, got {values!r}")
     out: list[str] = []
     for v in values:
         if isinstance(v, str) and v.strip() and v not in out:
@@ -127,7 +129,7 @@ def _mquake_record(record: dict) -> list[Case]:
         single.append(Question(edit["question"], USER, expect=tuple(expect), stale=tuple(_without([old], expect))))
     expect = _unique([record["new_answer"], *(record.get("new_answer_alias") or [])])
     stale = _without([record["answer"], *(record.get("answer_alias") or [])], expect)
-    multi = [Question(q, USER, expect=tuple(expect), stale=tuple(stale)) for q in record["questions"]]
+    multi = [Question(q, USER, expect=tuple(expect), stale=tuple(stale)) for q in _unique(record["questions"])]
     if not multi or not expect:
         raise ValueError("no multi-hop questions")
     return [
