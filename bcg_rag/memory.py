@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 import networkx as nx
 
-from . import revision
+from . import lifecycle, revision
 from .errors import (
     EmptyTextError,
     InvalidInputError,
@@ -449,11 +449,50 @@ class BeliefMemory:
         return add_messages(self, messages)
 
     # --- search ----------------------------------------------------------------------
-    def search(self, query: str, **kwargs):
-        """Resolved belief groups for a query; see ``bcg_rag.search.search``."""
+    def search(self, query: str, *, include_archived: bool = False, **kwargs):
+        """Resolved belief groups for a query; see ``bcg_rag.search.search``. With
+        ``include_archived``, matching archived beliefs follow (as plain dicts, see
+        ``lifecycle.search_archived``)."""
         from .search import search
 
-        return search(self, query, **kwargs)
+        groups = search(self, query, **kwargs)
+        if include_archived:
+            groups += lifecycle.search_archived(
+                self, query, user_id=kwargs["user_id"], top_k=kwargs.get("top_k", 5), agent_id=kwargs.get("agent_id")
+            )
+        return groups
+
+    # --- lifecycle (rules in lifecycle.py) -----------------------------------------------
+    def maintain(self, now: Any = None) -> dict:
+        """Apply the policy's lifecycle rules (weak, invalidated, archived); idempotent."""
+        return lifecycle.maintain(self, now)
+
+    def archive(self, belief_id: str, **kw) -> list[str]:
+        return lifecycle.archive(self, belief_id, **kw)
+
+    def restore(self, belief_id: str, **kw) -> list[str]:
+        return lifecycle.restore(self, belief_id, **kw)
+
+    def archived_beliefs(self, user_id: str, **kw) -> list[dict]:
+        return lifecycle.archived_beliefs(self, user_id, **kw)
+
+    def review_queue(self, user_id: str | None = None, **kw) -> list[dict]:
+        return lifecycle.review_queue(self, user_id, **kw)
+
+    def review(self, belief_id: str, verdict: Any, reviewer: str, note: str | None = None, now: Any = None):
+        """Record a person's verdict as human_review evidence; it flows through the same rules."""
+        return lifecycle.review(self, belief_id, verdict, reviewer, note, now)
+
+    def audit(self, user_id: str | None = None, action: str | None = None) -> list[dict]:
+        return lifecycle.audit(self, user_id, action)
+
+    def forget_user(self, user_id: str, **kw) -> dict:
+        """Delete everything of a user from every store; the audit entry keeps no content."""
+        return lifecycle.forget_user(self, user_id, **kw)
+
+    def forget_evidence(self, evidence_id: str, **kw) -> None:
+        """Delete one evidence and refold the beliefs it touched as if it had never been seen."""
+        return lifecycle.forget_evidence(self, evidence_id, **kw)
 
     # --- entities and aliases --------------------------------------------------------
     def resolve_entity(self, user_id: str, name: str, create: bool = False) -> str | None:
@@ -587,8 +626,11 @@ class BeliefMemory:
         )
 
     def asserted(self, belief: Belief) -> bool:
-        """Whether a belief may be stated as current (the decision line, and a live status)."""
-        return belief.effective_confidence >= self.policy.decision_line and belief.status in ("active",)
+        """Whether a belief may be stated as current: at or above the decision line (and the
+        weak threshold, checked live so that weakness needs no maintain run to take effect),
+        and not invalidated."""
+        line = max(self.policy.decision_line, float(self.policy.section("lifecycle").get("weak_below", 0.0)))
+        return belief.effective_confidence >= line and belief.status in ("active", "weak")
 
     def get_belief(self, belief_id: str, user_id: str | None = None) -> dict:
         row = self.store.get_node("belief", belief_id)
@@ -698,6 +740,7 @@ class BeliefMemory:
                 )
         if self.index is not None:
             problems += self.index.problems(self)
+        problems += lifecycle.cold_problems(self)
         return problems
 
     # --- export --------------------------------------------------------------------------

@@ -324,6 +324,94 @@ class SQLiteStore:
             out.append(d)
         return out
 
+    # --- lifecycle (deletion, cold storage) ---
+    # Used by lifecycle.py. Deletions are the only way facts ever leave a store: moving
+    # them to the cold store (archiving) or forgetting them on request.
+    def _delete_in(self, sql: str, ids: Sequence) -> int:
+        """Run ``sql`` (with one ``IN ({marks})``) over ids in chunks; rows deleted."""
+        n = 0
+        for chunk in _chunks(list(dict.fromkeys(ids))):
+            marks = ",".join("?" * len(chunk))
+            with self._lock:
+                n += self._conn.execute(sql.format(marks=marks), chunk).rowcount
+        return n
+
+    def delete_nodes(self, kind: str, ids: Sequence[str]) -> int:
+        return self._delete_in(f"DELETE FROM {_table(kind)} WHERE id IN ({{marks}})", ids)
+
+    def delete_claims(self, keys: Iterable[tuple[str, int]]) -> None:
+        for evidence_id, idx in keys:
+            self.execute("DELETE FROM claim WHERE evidence_id = ? AND idx = ?", (evidence_id, idx))
+
+    def delete_claims_of(self, evidence_ids: Sequence[str]) -> int:
+        return self._delete_in("DELETE FROM claim WHERE evidence_id IN ({marks})", evidence_ids)
+
+    def delete_orphan_events(self, event_ids: Sequence[str]) -> int:
+        """Delete these events unless some evidence still occurred in them."""
+        return self._delete_in(
+            "DELETE FROM event WHERE id IN ({marks}) AND NOT EXISTS"
+            " (SELECT 1 FROM edge WHERE edge.dst = event.id AND edge.relation = 'OCCURRED_IN')",
+            event_ids,
+        )
+
+    def delete_orphan_contexts(self, context_ids: Sequence[str]) -> int:
+        """Delete these contexts (and then their parents) once nothing points at them:
+        a context name can itself be personal ("project:..."), so it must not outlive its user."""
+        pending = set(context_ids)
+        frontier = list(pending)
+        while frontier:  # the parents become candidates too
+            frontier = [p for p in (r.get("parent") for r in self.get_nodes("context", frontier).values()) if p and p not in pending]
+            pending.update(frontier)
+        total = 0
+        while True:  # children first: a parent is free only when no context names it
+            n = self._delete_in(
+                "DELETE FROM context WHERE id IN ({marks})"
+                " AND NOT EXISTS (SELECT 1 FROM edge WHERE edge.dst = context.id AND edge.relation = 'CONTEXT_OF')"
+                " AND NOT EXISTS (SELECT 1 FROM context AS c WHERE c.parent = context.id)",
+                sorted(pending),
+            )
+            total += n
+            if not n:
+                return total
+
+    def delete_user(self, user_id: str) -> dict[str, int]:
+        """Every row of one user: evidence, claims, beliefs, entities, aliases, the edges
+        touching them, and the events and contexts only they used. Returns counts."""
+        evidence = self.execute("SELECT id, event_id, context FROM evidence WHERE user_id = ?", (user_id,))
+        beliefs = [r["id"] for r in self.execute("SELECT id FROM belief WHERE user_id = ?", (user_id,))]
+        entities = [r["id"] for r in self.execute("SELECT id FROM entity WHERE user_id = ?", (user_id,))]
+        ev_ids = [r["id"] for r in evidence]
+        contexts = {e.dst for e in self.edges_from(ev_ids + beliefs, ["CONTEXT_OF"])}
+        self.delete_edges_touching(ev_ids + beliefs + entities)
+        counts = {}
+        for table in ("claim", "evidence", "belief", "entity", "alias"):
+            with self._lock:
+                counts[table] = self._conn.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,)).rowcount
+        counts["event"] = self.delete_orphan_events([r["event_id"] for r in evidence])
+        counts["context"] = self.delete_orphan_contexts(sorted(contexts))
+        return counts
+
+    def redact_audit(self, user_id: str, replacement: str) -> int:
+        """Keep a forgotten user's audit entries (the log is append-only) but strip what
+        they said: the user id becomes ``replacement`` and target, reason and detail go."""
+        with self._lock:
+            return self._conn.execute(
+                "UPDATE audit SET user_id = ?, target = NULL, reason = 'redacted: user forgotten', detail = NULL"
+                " WHERE user_id = ?",
+                (replacement, user_id),
+            ).rowcount
+
+    def compact(self) -> None:
+        """Make deleted rows physically gone: VACUUM rewrites the file without the freed
+        pages, and the TRUNCATE checkpoints empty the WAL that still holds old page images.
+        Must run outside a transaction (VACUUM cannot run inside one)."""
+        with self._lock:
+            if self._depth:
+                raise StoreError("compact() cannot run inside a transaction")
+            self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            self._conn.execute("VACUUM")
+            self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
 
 def _table(kind: str) -> str:
     if kind not in ("entity", "event", "context", "evidence", "belief"):

@@ -1,0 +1,619 @@
+"""Belief lifecycle: weak, invalidated and archived beliefs, the review queue, the
+audit log, and deletion on request. Plain functions over a ``BeliefMemory``; every
+threshold comes from the policy's ``[lifecycle]`` section.
+
+A belief's status is a function of its history and the clock, recomputed by
+``maintain``, not a latch: so ``maintain`` is idempotent, and a weak or invalidated
+belief that new evidence lifts comes back at the next run.
+
+Archived beliefs live in a second store with the same schema (``cold.sqlite3`` in the
+memory directory; a second in-RAM store for in-memory memories). Two SQLite files
+cannot commit atomically together, so every move is copy-then-delete: a crash in
+between leaves a duplicate that the next run resolves, never a loss. To rule out
+lock cycles between processes, the cold store is only ever written while holding the
+hot store's write lock (hot first, then cold).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+import shutil
+import sqlite3
+import weakref
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+import numpy as np
+
+from . import revision
+from .errors import InvalidInputError, NotFoundError
+from .ids import normalise_key, stable_id
+from .models import BELONGS_TO, CONTEXT_OF, OCCURRED_IN, REFUTES, SUPPORTS, Claim
+from .store_sqlite import SQLiteStore
+from .timeutil import days_between, parse_timestamp
+
+COLD_FILE = "cold.sqlite3"
+HIDDEN_TEXT = "(observed by another agent)"  # same words as explain() and search
+REVIEW_SOURCE_TYPE = "human_review"
+VERDICTS = {"confirm": 1.0, "reject": -1.0}
+BELIEF_RELATIONS = (SUPPORTS, REFUTES)
+# The statuses maintain() decides, and the audit action for entering each one.
+STATUS_ACTIONS = {"weak": "weaken", "invalidated": "invalidate", "active": "reactivate"}
+
+# In-memory memories keep their cold store here, for as long as the memory lives.
+_IN_MEMORY_COLD: "weakref.WeakKeyDictionary[Any, SQLiteStore]" = weakref.WeakKeyDictionary()
+
+
+# --- small helpers -----------------------------------------------------------------------
+def visible_text(evidence_row: dict, agent_id: str | None) -> str:
+    """The evidence text as ``agent_id`` may see it: another agent's private text is
+    replaced. ``agent_id=None`` is the user-level view and sees everything (as explain)."""
+    hidden = evidence_row.get("private") and agent_id is not None and evidence_row.get("agent_id") != agent_id
+    return HIDDEN_TEXT if hidden else evidence_row["text"]
+
+
+def _now(memory: Any, now: Any) -> str:
+    return parse_timestamp(now, "now") if now is not None else memory.clock()
+
+
+def _lc(memory: Any, key: str) -> float:
+    return float(memory.policy.section("lifecycle")[key])
+
+
+def _slot(row: dict) -> tuple[str, str, str, str]:
+    return (row["user_id"], row["subject_id"], row["predicate"], row["context_key"])
+
+
+def _effective(memory: Any, row: dict, now: str) -> float:
+    return revision.decay(row["confidence"], row["last_updated"], now, memory.policy.half_life_days(row["predicate"]))
+
+
+def _audit(memory: Any, at: str, action: str, target: str | None, user_id: str | None, actor: str, reason: str, detail: Any = None) -> int:
+    return memory.store.append_audit(dict(at=at, action=action, target=target, user_id=user_id, actor=actor, reason=reason, detail=detail))
+
+
+@contextmanager
+def _cold(memory: Any, create: bool = True) -> Iterator[SQLiteStore | None]:
+    """The memory's cold store, or None when it has none yet and ``create`` is False.
+    A file store is opened per call and closed after, so it never outlives the memory."""
+    if memory.path is None:
+        store = _IN_MEMORY_COLD.get(memory)
+        if store is None and create:
+            store = _IN_MEMORY_COLD[memory] = SQLiteStore(":memory:", synchronous="OFF")
+        yield store
+        return
+    path = Path(memory.path) / COLD_FILE
+    if not create and not path.exists():
+        yield None
+        return
+    storage = memory.policy.section("storage")
+    store = SQLiteStore(path, synchronous=storage.get("synchronous", "FULL"), busy_timeout_ms=int(storage.get("busy_timeout_ms", 30000)))
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+def _as_memory(memory: Any, store: SQLiteStore) -> Any:
+    """The cold store seen as a memory (no index), to reuse the fold, explain and validate."""
+    return type(memory)(store, memory.policy, index=None, clock=memory.clock)
+
+
+def _claim_belief_id(memory: Any, claim: dict) -> str | None:
+    """The belief a claim would link to now; mirrors ``BeliefMemory._link_claim``."""
+    subject_id = memory.resolve_entity(claim["user_id"], claim["subject"])
+    if subject_id is None:
+        return None
+    context_key = memory.context_group(claim["context"])
+    return stable_id("bel", claim["user_id"], subject_id, claim["predicate"], normalise_key(claim["value"]), context_key)
+
+
+def _unit(memory: Any, store: SQLiteStore, row: dict) -> list[dict]:
+    """What archives and restores together. The beliefs of a single-valued slot refute
+    one another (derived REFUTES edges), so the slot moves as one; others move alone."""
+    if memory.policy.is_functional(row["predicate"]):
+        return store.slot_beliefs(*_slot(row))
+    return [row]
+
+
+# --- status: weak, invalidated, active ---------------------------------------------------
+def status_for(memory: Any, row: dict, now: str) -> tuple[str, str]:
+    """(status, why) that the policy gives a stored belief row at ``now``."""
+    history = row["history"]
+    floor = _lc(memory, "invalidate_floor")
+    refutations = sum(h["relation"] == REFUTES for h in history)
+    below_since = None  # start of the trailing run of history entries below the floor
+    for h in history:
+        below_since = (below_since or h["at"]) if h["new"] < floor else None
+    if refutations >= _lc(memory, "invalidate_min_refutations") and below_since is not None:
+        days = days_between(below_since, now)
+        if days >= _lc(memory, "invalidate_after_days"):
+            return "invalidated", f"refuted {refutations} times and below {floor:+g} for {days:.1f} days"
+    effective = _effective(memory, row, now)
+    weak_below = _lc(memory, "weak_below")
+    if effective < weak_below:
+        return "weak", f"effective confidence {effective:+.3f} below {weak_below:g}"
+    return "active", f"effective confidence {effective:+.3f} not below {weak_below:g}"
+
+
+def _update_status(memory: Any, belief_id: str, now: str, actor: str) -> str | None:
+    """Apply status_for to one belief in its own short transaction; the audit action or None."""
+    with memory.store.transaction():
+        row = memory.store.get_node("belief", belief_id)  # re-read: a writer may have moved it
+        if row is None or not row["history"] or row["status"] not in STATUS_ACTIONS:
+            return None
+        status, why = status_for(memory, row, now)
+        if status == row["status"]:
+            return None
+        old = row["status"]
+        row["status"] = status
+        memory.store.upsert_belief(row)
+        action = STATUS_ACTIONS[status]
+        _audit(memory, now, action, belief_id, row["user_id"], actor, why, dict(old=old, new=status, confidence=row["confidence"]))
+        return action
+
+
+# --- maintain ----------------------------------------------------------------------------
+def maintain(memory: Any, now: Any = None) -> dict[str, int]:
+    """Apply the lifecycle rules once: bring back archived beliefs that got new evidence,
+    set weak / invalidated / active, archive what has been idle too long. Idempotent,
+    and safe beside writers in other processes (one short transaction per change).
+    Returns how many of each action it took."""
+    now = _now(memory, now)
+    counts = dict(restore=_revive(memory, now), weaken=0, invalidate=0, reactivate=0, archive=0)
+    for row in memory.store.find_beliefs(None):
+        if not row["history"] or row["status"] not in STATUS_ACTIONS:
+            continue
+        if status_for(memory, row, now)[0] != row["status"]:  # cheap check before taking the write lock
+            action = _update_status(memory, row["id"], now, "maintain")
+            if action:
+                counts[action] += 1
+    counts["archive"] = _archive_idle(memory, now)
+    return counts
+
+
+def _restored_at(memory: Any) -> dict[str, str]:
+    """When each belief was last restored: a restored belief gets a fresh idle period,
+    or the next maintain would archive it again at once."""
+    out: dict[str, str] = {}
+    for a in memory.store.audit(action="restore"):
+        if a["target"]:
+            out[a["target"]] = max(out.get(a["target"], ""), a["at"])
+    return out
+
+
+def _idle(unit: list[dict], restored: dict[str, str], now: str, after_days: float) -> bool:
+    return all(days_between(max(r["last_updated"], restored.get(r["id"], "")), now) >= after_days for r in unit)
+
+
+def _archive_idle(memory: Any, now: str) -> int:
+    after_days = _lc(memory, "archive_after_days")
+    restored = _restored_at(memory)
+    seen: set[str] = set()
+    archived = 0
+    for row in memory.store.find_beliefs(None):
+        if row["id"] in seen or not row["history"]:
+            continue
+        unit = _unit(memory, memory.store, row)
+        seen.update(r["id"] for r in unit)
+        if _idle(unit, restored, now, after_days):
+            archived += len(_archive_unit(memory, row["id"], now, "maintain", after_days, restored))
+    return archived
+
+
+def _revive(memory: Any, now: str) -> int:
+    """Archived beliefs whose slot got new evidence since (a hot belief with the same id,
+    or any hot value of the same single-valued slot) come back and merge with it."""
+    with _cold(memory, create=False) as cold:
+        if cold is None:
+            return 0
+        wanted = []
+        for row in cold.all_rows("belief"):
+            hot = memory.store.get_node("belief", row["id"]) is not None or (
+                memory.policy.is_functional(row["predicate"]) and memory.store.slot_beliefs(*_slot(row))
+            )
+            if hot:
+                wanted.append(row["id"])
+    restored: set[str] = set()
+    for belief_id in wanted:
+        if belief_id in restored:  # restoring one belief of a slot restores the slot
+            continue
+        try:
+            restored.update(restore(memory, belief_id, now=now, actor="maintain", reason="new evidence arrived"))
+        except NotFoundError:  # another process restored it first
+            pass
+    return len(restored)
+
+
+# --- moving beliefs between the hot and the cold store ----------------------------------
+@dataclass
+class _Moved:
+    belief_ids: list[str]
+    evidence: dict[str, dict]  # every evidence row with an edge into the moved beliefs
+    inserted: list[dict]  # those that the destination did not have yet
+    claims: list[dict]  # the claims that link to the moved beliefs
+
+
+def _claims_behind(memory: Any, store: SQLiteStore, beliefs: dict[str, dict], edges: list) -> list[dict]:
+    """The stored claims behind the direct edges into ``beliefs``, matched by what they
+    say (predicate, value, context group) and not by recomputing the belief id: that would
+    follow alias merges made since, and lose the claims of a belief archived before one."""
+    keys = {
+        (e.src, b["predicate"], normalise_key(b["value"]), b["context_key"])
+        for e in edges if not revision.is_derived(e.reason) and (b := beliefs.get(e.dst)) is not None
+    }
+    return [
+        c for c in store.claims_for_evidence(sorted({k[0] for k in keys}))
+        if (c["evidence_id"], c["predicate"], normalise_key(c["value"]), memory.context_group(c["context"])) in keys
+    ]
+
+
+def _copy(memory: Any, src: SQLiteStore, dst: Any, belief_ids: list[str]) -> _Moved:
+    """Copy beliefs with everything that explains them from ``src`` into the memory ``dst``
+    (inside the caller's transactions), then refold them there: if the destination already
+    holds some of it (a belief that got new evidence while archived), the fold merges both."""
+    d = dst.store
+    beliefs = src.get_nodes("belief", belief_ids)
+    belief_edges = src.edges_to(belief_ids, BELIEF_RELATIONS)
+    own_edges = src.edges_from(belief_ids, [BELONGS_TO, CONTEXT_OF])
+    ev_ids = sorted({e.src for e in belief_edges})
+    evidence = src.get_nodes("evidence", ev_ids)
+    ev_edges = src.edges_from(ev_ids, [OCCURRED_IN, CONTEXT_OF])
+    claims = _claims_behind(memory, src, beliefs, belief_edges)
+    contexts = {e.dst for e in own_edges + ev_edges if e.relation == CONTEXT_OF}
+    frontier = list(contexts)
+    context_rows: dict[str, dict] = {}
+    while frontier:  # the parent contexts come along too (in any order: no foreign keys)
+        rows = src.get_nodes("context", frontier)
+        context_rows.update(rows)
+        frontier = [r["parent"] for r in rows.values() if r["parent"] and r["parent"] not in context_rows]
+
+    present = set(d.get_nodes("evidence", ev_ids))
+    for row in src.get_nodes("entity", [b["subject_id"] for b in beliefs.values()]).values():
+        d.insert_node("entity", row)
+    for row in context_rows.values():
+        d.insert_node("context", row)
+    for row in src.get_nodes("event", [e.dst for e in ev_edges if e.relation == OCCURRED_IN]).values():
+        d.insert_node("event", row)
+    for eid in ev_ids:
+        d.insert_node("evidence", evidence[eid])
+    for c in claims:
+        d.insert_claim(c)
+    for row in beliefs.values():
+        d.upsert_belief(row)
+    for e in belief_edges + own_edges + ev_edges:
+        d.put_edge(e)
+    dst._recompute_slots(_slot(r) for r in beliefs.values())
+    return _Moved(list(beliefs), evidence, [evidence[e] for e in ev_ids if e not in present], claims)
+
+
+def _remove(store: SQLiteStore, moved: _Moved) -> list[str]:
+    """Delete moved beliefs from ``store``, with their edges and claims, and the evidence
+    nothing there uses any more (no belief edge, no claim left). Returns that evidence."""
+    contexts = {e.dst for e in store.edges_from(moved.belief_ids + list(moved.evidence), [CONTEXT_OF])}
+    store.delete_edges_touching(moved.belief_ids)
+    store.delete_nodes("belief", moved.belief_ids)
+    store.delete_claims((c["evidence_id"], c["idx"]) for c in moved.claims)
+    ev_ids = list(moved.evidence)
+    used = {e.src for e in store.edges_from(ev_ids, BELIEF_RELATIONS)}
+    used |= {c["evidence_id"] for c in store.claims_for_evidence(ev_ids)}
+    gone = [e for e in ev_ids if e not in used]
+    store.delete_edges_touching(gone)
+    store.delete_nodes("evidence", gone)
+    store.delete_orphan_events([moved.evidence[e]["event_id"] for e in gone])
+    store.delete_orphan_contexts(sorted(contexts))  # a context name can be personal too
+    return gone
+
+
+def _archive_unit(
+    memory: Any, belief_id: str, now: str, actor: str, after_days: float | None = None, restored: dict | None = None
+) -> list[str]:
+    """Move a belief's unit to cold storage. With ``after_days``, only if it is still
+    idle when re-checked under the write lock (a writer may have just added evidence)."""
+    with memory.store.transaction(), _cold(memory) as cold:
+        row = memory.store.get_node("belief", belief_id)
+        if row is None:
+            return []
+        unit = _unit(memory, memory.store, row)
+        if after_days is not None and not _idle(unit, restored or {}, now, after_days):
+            return []
+        with cold.transaction():  # commits before the hot deletion below: copy, then delete
+            moved = _copy(memory, memory.store, _as_memory(memory, cold), [r["id"] for r in unit])
+        gone = _remove(memory.store, moved)
+        for r in unit:
+            why = f"no new evidence since {r['last_updated']}" + (f" ({after_days:g} days or more)" if after_days is not None else "")
+            _audit(memory, now, "archive", r["id"], r["user_id"], actor, why,
+                   dict(evidence_moved=len(gone), evidence_kept_hot=len(moved.evidence) - len(gone)))
+    # After the commit, as observe writes vectors. A crash in between leaves stray
+    # vectors (search skips vectors without evidence; validate() reports them).
+    if memory.index is not None and gone:
+        memory.index.delete(gone, row["user_id"])
+    return moved.belief_ids
+
+
+def archive(memory: Any, belief_id: str, *, now: Any = None, actor: str = "api") -> list[str]:
+    """Archive a belief now, whatever its age (maintain archives idle ones by itself).
+    Returns the ids moved: the whole slot for a single-valued predicate."""
+    if memory.store.get_node("belief", belief_id) is None:
+        raise NotFoundError(f"no hot belief {belief_id!r}")
+    return _archive_unit(memory, belief_id, _now(memory, now), actor)
+
+
+def restore(memory: Any, belief_id: str, *, now: Any = None, actor: str = "api", reason: str = "restored on request") -> list[str]:
+    """Bring an archived belief (with its slot, for a single-valued predicate) back into
+    the hot graph and the search: rows, edges and claims re-inserted, vectors re-embedded,
+    beliefs refolded. Returns the ids restored."""
+    now = _now(memory, now)
+    with _cold(memory, create=False) as cold:
+        row = cold.get_node("belief", belief_id) if cold is not None else None
+        if row is None:
+            raise NotFoundError(f"no archived belief {belief_id!r}")
+        # Phase 1, hot transaction: copy in. Cold is only read, and cannot change meanwhile
+        # because every cold write happens under the hot write lock we now hold.
+        with memory.store.transaction():
+            row = cold.get_node("belief", belief_id)
+            if row is None:  # another process restored it just now
+                return []
+            moved = _copy(memory, cold, memory, [r["id"] for r in _unit(memory, cold, row)])
+            for bid in moved.belief_ids:
+                _audit(memory, now, "restore", bid, row["user_id"], actor, reason)
+        # Phase 2: delete from cold, only if still hot (a racing archive may have moved it back).
+        with memory.store.transaction(), cold.transaction():
+            if set(memory.store.get_nodes("belief", moved.belief_ids)) == set(moved.belief_ids):
+                _remove(cold, moved)
+    if memory.index is not None and moved.inserted:
+        memory.index.upsert(moved.inserted, memory.index.embed([e["text"] for e in moved.inserted]))
+    return moved.belief_ids
+
+
+# --- reading the archive -----------------------------------------------------------------
+def _archived_dict(cold: SQLiteStore, row: dict, agent_id: str | None) -> dict:
+    edges = cold.edges_to([row["id"]], BELIEF_RELATIONS)
+    evidence = cold.get_nodes("evidence", [e.src for e in edges])
+    rows = sorted(evidence.values(), key=lambda e: (e["timestamp"], e["id"]))
+    subject = cold.get_node("entity", row["subject_id"])
+    return dict(
+        belief_id=row["id"], user_id=row["user_id"], subject=subject["name"] if subject else row["subject_id"],
+        predicate=row["predicate"], value=row["value"], contexts=row["contexts"], confidence=row["confidence"],
+        last_updated=row["last_updated"], status=row["status"], archived=True,
+        evidence_ids=[e["id"] for e in rows], evidence=[visible_text(e, agent_id) for e in rows],
+    )
+
+
+def archived_beliefs(memory: Any, user_id: str, *, agent_id: str | None = None) -> list[dict]:
+    """One user's archived beliefs as plain dicts (strongest first), with their evidence
+    texts as ``agent_id`` may see them."""
+    with _cold(memory, create=False) as cold:
+        if cold is None:
+            return []
+        rows = cold.find_beliefs(user_id)
+        hot = set(memory.store.get_nodes("belief", [r["id"] for r in rows]))  # mid-restore: shown hot
+        out = [_archived_dict(cold, r, agent_id) for r in rows if r["id"] not in hot]
+    out.sort(key=lambda d: (-d["confidence"], d["belief_id"]))
+    return out
+
+
+_TOKEN = re.compile(r"[\u3400-\u9fff]|\w+")  # CJK characters one by one, other words whole
+
+
+def _tokens(text: str) -> set[str]:
+    return set(_TOKEN.findall(text.casefold()))
+
+
+def search_archived(memory: Any, query: str, *, user_id: str, top_k: int = 5, agent_id: str | None = None) -> list[dict]:
+    """Archived beliefs of a user that match ``query``, best first, each with a ``score``:
+    cosine similarity of the query to the belief's best text (its evidence, or
+    "subject predicate value"), embedded now (cold evidence has no vectors); token
+    overlap when the memory has no index. Texts hidden from ``agent_id`` are not matched."""
+    if not isinstance(query, str) or not query.strip():
+        raise InvalidInputError("the query must be a non-empty string")
+    items = archived_beliefs(memory, user_id, agent_id=agent_id)
+    if not items:
+        return []
+    texts = [[t for t in d["evidence"] if t != HIDDEN_TEXT] + [f"{d['subject']} {d['predicate']} {d['value']}"] for d in items]
+    if memory.index is not None:
+        flat = [t for ts in texts for t in ts]
+        vectors = np.asarray(memory.index.embed([query] + flat), dtype=float)
+        vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+        sims = iter(vectors[1:] @ vectors[0])
+        scores = [max(float(next(sims)) for _ in ts) for ts in texts]
+    else:
+        q = _tokens(query)
+        scores = [max(len(q & _tokens(t)) / max(len(q), 1) for t in ts) for ts in texts]
+    ranked = sorted((dict(d, score=s) for d, s in zip(items, scores) if s > 0), key=lambda d: (-d["score"], d["belief_id"]))
+    return ranked[: max(0, top_k)]
+
+
+def cold_problems(memory: Any) -> list[str]:
+    """``validate()`` of the cold store (empty when healthy or when there is none)."""
+    with _cold(memory, create=False) as cold:
+        return [] if cold is None else [f"cold: {p}" for p in _as_memory(memory, cold).validate()]
+
+
+# --- review ------------------------------------------------------------------------------
+def _contested(row: dict, strong: float) -> bool:
+    """Strong evidence on both sides. Derived refutations do not count: that a user moved
+    is an inference, not two sources disagreeing."""
+    sides = {SUPPORTS: False, REFUTES: False}
+    for h in row["history"]:
+        if not revision.is_derived(h["reason"]) and h["weight"] * abs(h["value"]) >= strong:
+            sides[h["relation"]] = True
+    return sides[SUPPORTS] and sides[REFUTES]
+
+
+def review_queue(memory: Any, user_id: str | None = None, *, now: Any = None) -> list[dict]:
+    """Beliefs a person should look at: contested ones, and those whose effective
+    confidence is below ``review_below``. Invalidated beliefs are settled and left out,
+    and so is a belief whose latest evidence is already a human verdict (until new
+    evidence arrives). Contested first, then lowest confidence."""
+    now = _now(memory, now)
+    strong, below = _lc(memory, "review_contested"), _lc(memory, "review_below")
+    out = []
+    for row in memory.store.find_beliefs(user_id):
+        if not row["history"] or row["status"] == "invalidated":
+            continue
+        effective = _effective(memory, row, now)
+        reasons = (["contested"] if _contested(row, strong) else []) + (["low_confidence"] if effective < below else [])
+        if not reasons:
+            continue
+        last = memory.store.get_node("evidence", row["history"][-1]["evidence_id"])
+        if last is not None and last["source_type"] == REVIEW_SOURCE_TYPE:
+            continue
+        subject = memory.store.get_node("entity", row["subject_id"])
+        out.append(dict(
+            belief_id=row["id"], user_id=row["user_id"], subject=subject["name"] if subject else row["subject_id"],
+            predicate=row["predicate"], value=row["value"], contexts=row["contexts"], status=row["status"],
+            confidence=row["confidence"], effective_confidence=effective, reasons=reasons,
+        ))
+    out.sort(key=lambda d: ("contested" not in d["reasons"], d["effective_confidence"], d["belief_id"]))
+    return out
+
+
+def review(
+    memory: Any, belief_id: str, verdict: str | float, reviewer: str, note: str | None = None, now: Any = None
+) -> Any:
+    """Record a person's verdict on a belief as ``human_review`` evidence ("confirm" = +1,
+    "reject" = -1, or a stance in [-1, 1]), so it moves the belief by the ordinary rule
+    and shows in ``explain``. Returns the ``ObserveResult``."""
+    if isinstance(verdict, str):
+        if verdict not in VERDICTS:
+            raise InvalidInputError(f"verdict must be 'confirm', 'reject' or a stance in [-1, 1], got {verdict!r}")
+        stance = VERDICTS[verdict]
+    else:
+        stance = verdict  # Claim checks the range
+    if not isinstance(reviewer, str) or not reviewer.strip():
+        raise InvalidInputError("reviewer must be a non-empty string")
+    row = memory.get_belief(belief_id)
+    now = _now(memory, now)
+    subject = memory.store.get_node("entity", row["subject_id"])["name"]
+    claim = Claim(subject=subject, predicate=row["predicate"], value=row["value"], stance=stance)
+    context = row["contexts"][0] if row["contexts"] else None
+    target = dict(user_id=row["user_id"], subject=subject, predicate=row["predicate"], value=row["value"], context=context)
+    if _claim_belief_id(memory, target) != belief_id:  # checked before writing anything
+        raise InvalidInputError(f"a review claim would not reach belief {belief_id!r} (its subject resolves elsewhere)")
+    text = f"Review by {reviewer}: {verdict} that {subject} {row['predicate']} {row['value']}" + (f". {note}" if note else "")
+    result = memory.observe(
+        text=text, user_id=row["user_id"], timestamp=now, source=f"review:{reviewer}:{now}",
+        source_type=REVIEW_SOURCE_TYPE, claim=claim, context=context,
+    )
+    with memory.store.transaction():
+        _audit(memory, now, "review", belief_id, row["user_id"], reviewer, f"verdict {verdict}", dict(evidence_id=result.evidence_id))
+    _update_status(memory, belief_id, now, reviewer)  # the same rule maintain applies
+    return result
+
+
+# --- audit -------------------------------------------------------------------------------
+def audit(memory: Any, user_id: str | None = None, action: str | None = None) -> list[dict]:
+    """The append-only audit log (oldest first): weaken, reactivate, invalidate, archive,
+    restore, review, alias_merge, alias_undo, forget_evidence, forget_user."""
+    return memory.store.audit(user_id=user_id, action=action)
+
+
+# --- deletion on request -----------------------------------------------------------------
+def _user_digest(memory: Any, user_id: str) -> str:
+    """A salted hash that names a forgotten user in the log: whoever holds the user id can
+    check that the deletion happened, but the log does not say whom it was about."""
+    salt = memory.store.get_meta("audit_salt")
+    if salt is None:
+        salt = secrets.token_hex(16)
+        memory.store.set_meta("audit_salt", salt)
+    return "sha256:" + hashlib.sha256(f"{salt}\x1f{user_id}".encode("utf-8")).hexdigest()
+
+
+def _compact(memory: Any) -> None:
+    memory.store.compact()
+    with _cold(memory, create=False) as cold:
+        if cold is not None:
+            cold.compact()
+
+
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")  # Chroma segment dirs
+
+
+def _scrub_index_files(memory: Any) -> None:
+    """Workaround, until the index does it itself (an index with a ``purge()`` method is
+    trusted to): Chroma 1.x leaves a deleted collection's HNSW directory on disk and does
+    not vacuum its SQLite file (chroma-core/chroma#5259, #5520), so a forgotten user's
+    vectors and metadata would survive ``delete_user``."""
+    if hasattr(memory.index, "purge"):
+        memory.index.purge()
+        return
+    root = Path(memory.path) / "chroma" if memory.path is not None else None
+    if root is None or not (root / "chroma.sqlite3").exists():
+        return  # in RAM, or a Chroma server: nothing of ours on disk
+    # Directories listed before the segments are read: Chroma writes a segment's row
+    # before its directory, so a listed directory without a row is surely orphaned.
+    dirs = [p for p in root.iterdir() if p.is_dir() and _UUID.fullmatch(p.name)]
+    con = sqlite3.connect(root / "chroma.sqlite3", timeout=30, isolation_level=None)
+    try:
+        live = {r[0] for r in con.execute("SELECT id FROM segments")}
+        con.execute("VACUUM")
+    finally:
+        con.close()
+    for p in dirs:
+        if p.name not in live:
+            shutil.rmtree(p, ignore_errors=True)
+
+
+
+def forget_user(memory: Any, user_id: str, *, now: Any = None, actor: str = "api") -> dict[str, int]:
+    """Delete everything of one user everywhere: hot SQLite, cold storage, vectors; redact
+    their past audit entries; log the deletion under a salted hash; then VACUUM and
+    truncate the WALs so the texts are physically gone. Returns row counts."""
+    if not isinstance(user_id, str) or not user_id.strip():
+        raise InvalidInputError("forget_user needs a non-empty user_id")
+    now = _now(memory, now)
+    with memory.store.transaction(), _cold(memory, create=False) as cold:
+        digest = _user_digest(memory, user_id)
+        counts = memory.store.delete_user(user_id)
+        if cold is not None:
+            with cold.transaction():  # commits first: a retry after a crash finds the rest
+                for table, n in cold.delete_user(user_id).items():
+                    counts[f"cold_{table}"] = n
+        counts["audit_redacted"] = memory.store.redact_audit(user_id, digest)
+        _audit(memory, now, "forget_user", digest, digest, actor, "deletion on request", counts)
+    if memory.index is not None:
+        memory.index.delete_user(user_id)
+        _scrub_index_files(memory)
+    _compact(memory)
+    return counts
+
+
+def _drop_evidence(mem: Any, evidence_id: str) -> dict:
+    """Delete one evidence from a memory's store and refold every slot it touched."""
+    s = mem.store
+    row = s.get_node("evidence", evidence_id)
+    touched = s.get_nodes("belief", [e.dst for e in s.edges_from([evidence_id], BELIEF_RELATIONS)])
+    contexts = {e.dst for e in s.edges_from([evidence_id, *touched], [CONTEXT_OF])}
+    s.delete_edges_touching([evidence_id])
+    s.delete_claims_of([evidence_id])
+    s.delete_nodes("evidence", [evidence_id])
+    s.delete_orphan_events([row["event_id"]])
+    mem._recompute_slots(_slot(b) for b in touched.values())  # may delete beliefs left without evidence
+    s.delete_orphan_contexts(sorted(contexts))
+    return row
+
+
+def forget_evidence(memory: Any, evidence_id: str, *, now: Any = None, actor: str = "api", purge: bool = True) -> None:
+    """Delete one evidence (row, claims, edges, vector; hot and cold) and refold the
+    beliefs it touched, as if it had never been observed. Beliefs left with no evidence
+    disappear. ``purge`` VACUUMs so its text is physically gone."""
+    now = _now(memory, now)
+    with memory.store.transaction(), _cold(memory, create=False) as cold:
+        row = memory.store.get_node("evidence", evidence_id)
+        if row is not None:
+            _drop_evidence(memory, evidence_id)
+        if cold is not None and cold.get_node("evidence", evidence_id) is not None:
+            with cold.transaction():
+                row = _drop_evidence(_as_memory(memory, cold), evidence_id)
+        if row is None:
+            raise NotFoundError(f"no evidence {evidence_id!r}")
+        _audit(memory, now, "forget_evidence", evidence_id, row["user_id"], actor, "deletion on request")
+    if memory.index is not None:
+        memory.index.delete([evidence_id], row["user_id"])
+    if purge:
+        _compact(memory)
