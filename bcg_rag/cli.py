@@ -120,7 +120,7 @@ def ask(
     if as_json:
         print(json.dumps([g.to_dict() for g in groups], ensure_ascii=False, indent=2, default=str))
     else:
-        console.print(render_groups(groups, query=question), markup=False, highlight=False)
+        typer.echo(render_groups(groups, query=question))
     mem.close()
 
 
@@ -149,7 +149,7 @@ def explain(
         print(json.dumps([e.to_dict() for e in explanations], ensure_ascii=False, indent=2))
     else:
         for ex in explanations:
-            console.print(str(ex) + "\n", markup=False, highlight=False)
+            typer.echo(str(ex) + "\n")
     mem.close()
 
 
@@ -256,6 +256,6 @@ def eval_(
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task(f"{dataset}: {len(cases)} cases x {len(systems)} systems", total=len(cases))
         report = run(cases, systems=systems, policy=policy, progress=lambda n: progress.advance(task, n))
-    console.print(markdown_table(report), markup=False, highlight=False)
+    typer.echo(markdown_table(report))
     paths = write_reports(report, out, name=f"eval-{dataset}")
     console.print(f"embedder: {kind}; wrote " + ", ".join(paths.values()))
