@@ -124,7 +124,7 @@ def _nearest(memory: "BeliefMemory", name: str, known: list[str], threshold: flo
     if memory.index is None:
         return None, []
     show = (lambda s: s.replace("_", " ").replace(":", " ")) if humanise else (lambda s: s)
-    vectors = _embed_cached(memory, [show(name)] + [show(k) for k in known])
+    vectors = _unit_vectors(memory, [show(name)] + [show(k) for k in known])
     sims = vectors[1:] @ vectors[0]
     order = np.argsort(-sims, kind="stable")
     above = [known[i] for i in order if sims[i] >= threshold]
@@ -135,14 +135,9 @@ def _nearest(memory: "BeliefMemory", name: str, known: list[str], threshold: flo
     return above[0], above
 
 
-def _embed_cached(memory: "BeliefMemory", texts: list[str]) -> np.ndarray:
-    cache = memory.__dict__.setdefault("_name_vectors", {})
-    missing = [t for t in dict.fromkeys(texts) if t not in cache]
-    if missing:
-        for t, v in zip(missing, memory.index.embed(missing)):
-            v = np.asarray(v, dtype=np.float32)
-            cache[t] = v / (np.linalg.norm(v) or 1.0)
-    return np.stack([cache[t] for t in texts])
+def _unit_vectors(memory: "BeliefMemory", texts: list[str]) -> np.ndarray:
+    vectors = np.asarray(memory.embed(texts), dtype=np.float32)
+    return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
 
 
 # --- the generic restatement rule ----------------------------------------------------------
@@ -166,7 +161,7 @@ def link_restatements(memory: "BeliefMemory", evidence_id: str) -> list:
 
 def _neighbours(memory: "BeliefMemory", ev: dict) -> list[dict]:
     if memory.index is not None:
-        vector = memory.index.embed([ev["text"]])[0]
+        vector = memory.embed([ev["text"]])[0]
         hits = memory.index.query(vector, ev["user_id"], RESTATEMENT_NEIGHBOURS + 1)
         threshold = memory.policy.section("linking").get("restatement_similarity", 0.75)
         ids = [eid for eid, dist in hits if eid != ev["id"] and 1.0 - dist >= threshold]

@@ -9,6 +9,7 @@ written after the commit; a crash in between is repaired when the memory opens.
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
@@ -45,6 +46,7 @@ from .timeutil import parse_timestamp, utc_now
 
 FIRST_PERSON = frozenset({"user", "i", "me", "my", "myself", "我", "我的", "本人", "自己"})
 BELIEF_RELATIONS = (SUPPORTS, REFUTES)
+EMBEDDING_CACHE_SIZE = 4096
 
 
 @dataclass
@@ -124,6 +126,7 @@ class BeliefMemory:
         self.index = index
         self._extractor = extractor
         self.clock = clock or utc_now
+        self._embedding_cache: OrderedDict[str, list[float]] = OrderedDict()
         if self.index is not None:
             self.index.repair(self)
 
@@ -208,7 +211,7 @@ class BeliefMemory:
                 fresh.setdefault(p.evidence["id"], p)
         vectors = None
         if self.index is not None and fresh:
-            vectors = self.index.embed([p.evidence["text"] for p in fresh.values()])
+            vectors = self.embed([p.evidence["text"] for p in fresh.values()])
         results: list[ObserveResult] = []
         written: set[str] = set()
         with self.store.transaction():
@@ -223,6 +226,22 @@ class BeliefMemory:
         if self.index is not None and fresh:
             self.index.upsert([p.evidence for p in fresh.values()], vectors)
         return results
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """Embed through the index's embedder, remembering recent texts: ingestion links a
+        message to its neighbours right after storing it, and must not pay for it twice."""
+        cache = self._embedding_cache
+        missing = [t for t in dict.fromkeys(texts) if t not in cache]
+        if missing:
+            for text, vector in zip(missing, self.index.embed(missing)):
+                cache[text] = vector
+        out = []
+        for t in texts:
+            cache.move_to_end(t)
+            out.append(cache[t])
+        while len(cache) > EMBEDDING_CACHE_SIZE:
+            cache.popitem(last=False)
+        return out
 
     def _prepare(
         self,
