@@ -100,8 +100,9 @@ def phrase_pattern(phrases: Sequence[str]) -> str:
     """A regex alternation matching any phrase; English ones only as whole words.
 
     Longest first, so at one position "喜欢喝" wins over "喜欢" and "no longer" over "no".
+    A lookahead on the possible first characters lets a search skip most positions at once.
     """
-    parts = []
+    parts, firsts = [], set()
     for phrase in sorted(set(phrases), key=lambda p: (-len(p), p)):
         body = r"\s+".join(re.escape(word) for word in phrase.split())
         if re.match(r"[A-Za-z0-9']", phrase):
@@ -109,7 +110,29 @@ def phrase_pattern(phrases: Sequence[str]) -> str:
         if re.search(r"[A-Za-z0-9']$", phrase):
             body += r"(?![A-Za-z0-9'])"
         parts.append(body)
-    return "|".join(parts) or r"(?!)"  # (?!) never matches: an empty list finds nothing
+        firsts.update({phrase[0].lower(), phrase[0].upper()})
+    if not parts:
+        return r"(?!)"  # never matches: an empty list finds nothing
+    return "(?=[" + "".join(re.escape(c) for c in sorted(firsts)) + "])(?:" + "|".join(parts) + ")"
+
+
+class EdgePattern:
+    """A pattern anchored at one end of the text, searched only where a match can start.
+
+    ``search`` is what ``re.Pattern.search`` would find on collapsed text (single spaces),
+    without trying every position of a long text.
+    """
+
+    def __init__(self, pattern: re.Pattern[str], reach: int | None):
+        self.pattern = pattern
+        self.reach = reach  # None: anchored at the start; else the longest match at the end
+
+    def search(self, text: str) -> re.Match[str] | None:
+        if self.reach is None:
+            return self.pattern.match(text)
+        return self.pattern.search(text, max(0, len(text) - self.reach))
+
+    match = search
 
 
 class PhraseSet:
@@ -118,8 +141,10 @@ class PhraseSet:
     def __init__(self, phrases: Sequence[str]):
         body = phrase_pattern(phrases)
         self.anywhere = re.compile(body, re.IGNORECASE)
-        self.lead = re.compile(rf"^\s*(?:{body})\s*", re.IGNORECASE)
-        self.trail = re.compile(rf"\s*(?:{body})\s*$", re.IGNORECASE)
+        self.lead = EdgePattern(re.compile(rf"^\s*(?:{body})\s*", re.IGNORECASE), None)
+        # A trailing phrase starts within its own length (plus a few spaces) of the end.
+        reach = max((len(collapse(p)) for p in phrases), default=0) + 4
+        self.trail = EdgePattern(re.compile(rf"\s*(?:{body})\s*$", re.IGNORECASE), reach)
 
 
 # ------------------------------------------------------------------------------ lexicon
@@ -260,15 +285,23 @@ class Lexicon:
         self.time = PhraseSet(self.words("time_phrases", "phrases"))
         self.before_verb = PhraseSet(self.words("fillers", "before_verb"))
         self.around_value = PhraseSet(self.words("fillers", "around_value"))
+        self.activity_verbs = PhraseSet(self.words("fillers", "activity_verbs")).lead
         self.value_stops = PhraseSet(self.words("fillers", "value_stops")).anywhere
         self.adverbs = {w.casefold() for w in self.words("fillers", "before_verb")}
 
         self.first_person = {w.casefold() for w in self.words("subjects", "first_person")}
         self.second_person = {w.casefold() for w in self.words("subjects", "second_person")}
+        self.user_references = {collapse(w).casefold() for w in self.words("subjects", "user")}
+        # "The user's ...": the longest reference a clause starts with, as a whole word.
+        self.user_lead = re.compile(rf"^(?:{phrase_pattern(self.words('subjects', 'user'))})(?=\s|'|$)", re.IGNORECASE)
         self.not_names = {w.casefold() for w in self.words("subjects", "not_names")}
         self.pronoun_values = {w.casefold() for w in self.words("subjects", "pronoun_values")}
         self.relation_verbs = {w.casefold() for w in self.words("grammar", "relation_verbs")}
         self.prepositions = {w.casefold() for w in self.words("grammar", "prepositions")}
+        reporting = [form for phrase in self.words("grammar", "reporting_verbs") for form in english_forms(phrase)]
+        self.reporting = re.compile(phrase_pattern(reporting), re.IGNORECASE)
+        self.preference = PhraseSet(self.words("grammar", "preference_markers")).lead
+        self.locatives = PhraseSet(self.words("grammar", "locatives"))
         connectors = phrase_pattern(self.words("grammar", "name_connectors"))
         # A capitalised name, possibly with "of"/"de"-style words inside: "Bank of England".
         self.name_run = re.compile(rf"[A-Z][\w'.-]*(?:\s+(?:(?:{connectors})\s+)?[A-Z][\w'.-]*)*")
@@ -301,7 +334,17 @@ class Lexicon:
         return self.values.get(collapse(value).casefold(), value)
 
     def attribute_of(self, phrase: str) -> str:
-        return self.attributes.get(collapse(phrase).casefold()) or snake_name(phrase)
+        """The lexicon's name for an attribute phrase; "最爱的颜色" finds "最喜欢的颜色"'s name too."""
+        key = collapse(phrase).casefold()
+        if key in self.attributes:
+            return self.attributes[key]
+        if marker := self.preference.match(key):
+            rest = key[marker.end():]
+            for other in self.words("grammar", "preference_markers"):
+                variant = collapse(f"{other} {rest}" if other.isascii() else other + rest).casefold()
+                if variant in self.attributes:
+                    return self.attributes[variant]
+        return snake_name(phrase)
 
 
 @functools.lru_cache(maxsize=1)
@@ -364,21 +407,33 @@ class Found:
 
 
 # Sentence shapes for attributes. The words here are grammar, not vocabulary.
-EN_MY_ATTRIBUTE = re.compile(r"^my\s+(?P<attr>.+?)\s+(?:is|are|was|were)\s+(?P<value>.+)$", re.IGNORECASE)
-# "我的名字是…", and "我最喜欢的颜色是…" where the 的 sits inside the attribute.
-ZH_MY_ATTRIBUTE = re.compile(r"^我(?:的(?P<attr>.+?)|(?P<inner>[^是]*?的[^是]+?))(?P<copula>不是|是)(?P<value>.+)$")
+# "my X is Y"; "your X is Y" is about the user when the assistant says it.
+EN_MY_ATTRIBUTE = re.compile(r"^(?P<owner>my|your)\s+(?P<attr>.+?)\s+(?:is|are|was|were)\s+(?P<value>.+)$", re.IGNORECASE)
+EN_DETERMINER_OWNER = {"my": "i", "your": "you"}
 EN_OF_ATTRIBUTE = re.compile(
     r"^the\s+(?P<attr>[^,]+?)\s+of\s+(?P<owner>.+?)\s+(?:is|are|was|were)\s+(?P<value>.+)$", re.IGNORECASE
 )
 # The attribute starts lower-case, so "Grey's Anatomy's broadcaster" finds the right "'s".
 EN_POSSESSIVE = re.compile(r"^(?P<owner>.+?)'s\s+(?P<attr>[a-z][\w\s-]*?)\s+(?:is|are|was|were)\s+(?P<value>.+)$")
-ZH_POSSESSIVE = re.compile(r"^(?P<owner>.+?)的(?P<attr>.+?)(?P<copula>不是|是)(?P<value>.+)$")
+# "<owner>的<X>是<Y>": "我的名字是…", "小张的生日是…"; the owner may carry a verb phrase
+# that makes the attribute: "老王最喜欢的颜色是…" -> owner 老王, attribute 最喜欢的颜色.
+ZH_ATTRIBUTE = re.compile(r"^(?P<head>.+?)的(?P<attr>.+?)(?P<copula>不是|是)(?P<value>.+)$")
 
 # Clause boundaries: sentence ends, commas, and "but"-style joins (each side is its own claim).
 CLAUSE_BREAK = re.compile(r"[.!?;]+(?=\s|$)|[。！？；，\n]+|,\s+|\s+but\s+|但是|不过|可是", re.IGNORECASE)
 # Time phrases the word list cannot enumerate: "in 2019", "2019年", "3 weeks ago".
 YEAR_TAIL = re.compile(r"\s*(?:\b(?:in|since|from)\s+\d{4}|\d{4}\s*年)\s*$", re.IGNORECASE)
 AGO_TAIL = re.compile(r"\s*\b(?:\d+|a|an|one|two|three|few|several)\s+\w+?s?\s+ago\s*$", re.IGNORECASE)
+# Durations ending a value are time, not value: "Paris for 3 years", "Acme for a few months".
+DURATION_TAIL = re.compile(
+    r"(?<=\S)\s+(?:for|since)\s+(?:(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|few|several|many)\s+)?"
+    r"(?:more\s+)?(?:second|minute|hour|day|week|month|year|decade)s?\s*$",
+    re.IGNORECASE,
+)
+# "北京三年了" -> "北京": a counted span of time ends the value. Months need 个 ("三个月"),
+# since "五月" is May; a whole value is never stripped ("三年" alone stays).
+ZH_DURATION = r"[\d一二三四五六七八九十百两几半多好]+(?:个)?多?(?:秒钟?|分钟|小时|天|周|星期|个月|年)多?(?:了|啦)?"
+ZH_DURATION_TAIL = re.compile(rf"(?<=[^\d一二三四五六七八九十百两几半多好]){ZH_DURATION}$")
 MAX_VALUE_WORDS = 6  # longer "values" are clauses the rules misread, not things
 MAX_VALUE_CJK_CHARS = 12
 
@@ -418,7 +473,10 @@ class OfflineExtractor:
             if not clause:
                 continue
             hedged = lex.hedges.anywhere.search(clause) is not None
-            clause = collapse(lex.hedges.anywhere.sub(" ", clause))
+            if hedged:
+                clause = collapse(lex.hedges.anywhere.sub(" ", clause))
+                # Chinese has no spaces: don't leave one where "可能" was ("颜色可能是" -> "颜色是").
+                clause = re.sub(rf"(?<=[{CJK}])\s+(?=[{CJK}])", "", clause)
             found = self._parse_clause(clause, turn)
             if found is None:
                 continue
@@ -444,54 +502,143 @@ class OfflineExtractor:
 
     # Each rule reads one clause and returns what it says, or None to let the next try.
     # The order goes from the most specific shape to the loosest.
-    def _parse_clause(self, clause: str, turn: Turn) -> Found | None:
+    def _parse_clause(self, clause: str, turn: Turn, reported: bool = True) -> Found | None:
         for rule in (self._attribute, self._verb, self._relation, self._english_relation):
             found = rule(clause, turn)
             if found is not None:
                 return found
+        if reported:  # "A colleague says the user works at X": read what was said
+            return self._reported(clause, turn)
+        return None
+
+    def _reported(self, clause: str, turn: Turn) -> Found | None:
+        """The clause after a reporting verb ("says", "told me", "说"), when the reporter is short."""
+        for m in self.lexicon.reporting.finditer(clause):
+            reporter, said = clause[: m.start()].strip(), clause[m.end():].strip(EDGE_PUNCTUATION)
+            said = re.sub(r"^that\s+", "", said, flags=re.IGNORECASE)
+            if len(reporter.split()) > 4 or len(CJK_CHAR.findall(reporter)) > 6 or not said:
+                continue
+            if found := self._parse_clause(said, turn, reported=False):
+                return found
         return None
 
     def _attribute(self, clause: str, turn: Turn) -> Found | None:
-        """ "my X is Y" / "我的X是Y" -> attr:X; "The X of Y is Z" / "Y's X is Z" / "Y的X是Z" -> (Y, X, Z)."""
+        """ "my X is Y" / "我的X是Y" -> attr:X; "The X of Y is Z" / "Y's X is Z" / "Y的X是Z" -> (Y, X, Z).
+
+        The user's attributes and tastes ("favorite ...", "老王最喜欢的…") are "attr:X" whoever
+        has them, so "my favorite color", "the user's favorite color" and "Mike's favorite
+        color" name one slot.
+        """
         lex = self.lexicon
-        if m := ZH_MY_ATTRIBUTE.match(clause) or EN_MY_ATTRIBUTE.match(clause):
-            owner, attr = turn.speaker_id, "attr:" + lex.attribute_of(m["attr"] or m.groupdict()["inner"])
-        elif m := EN_OF_ATTRIBUTE.match(clause) or EN_POSSESSIVE.match(clause) or ZH_POSSESSIVE.match(clause):
-            owner = self._name(m["owner"], turn)
-            if owner is None:
-                return None
-            attr = lex.attribute_of(m["attr"])
+        if (early := lex.time.lead.match(clause)) and early.end() < len(clause):  # "These days my favorite …"
+            clause = clause[early.end():]
+        negated = False
+        if m := EN_MY_ATTRIBUTE.match(clause):
+            (owner, personal), attr = self._owner(EN_DETERMINER_OWNER[m["owner"].casefold()], turn), m["attr"]
+        elif m := EN_OF_ATTRIBUTE.match(clause) or EN_POSSESSIVE.match(clause):
+            (owner, personal), attr = self._owner(m["owner"], turn), m["attr"]
+        elif m := ZH_ATTRIBUTE.match(clause):
+            (owner, personal), attr = self._zh_owner(m["head"], m["attr"], turn)
+            negated = m["copula"] == "不是"
         else:
+            return self._zh_located(clause, turn)
+        value = m["value"]
+        if owner is None:
             return None
-        value, negated = m["value"], m.groupdict().get("copula") == "不是"
+        return self._attribute_claim(owner, personal, attr, value, negated)
+
+    def _attribute_claim(self, owner: str, personal: bool, attr: str, value: str, negated: bool) -> Found | None:
+        lex = self.lexicon
+        attr, attr_negated = self._clean_attribute(attr)  # "颜色现在是", "名字不再是", "color now is"
+        negated = negated or attr_negated
         if not_lead := lex.negation.lead.match(value):  # "is not blue", "is no longer"
             value, negated = value[not_lead.end():], True
         value = self._clean_value(value)
-        return Found(owner, attr, value, negated) if self._usable(value) and attr else None
+        if (place := lex.locatives.lead.match(value)) and value[place.end():].strip():
+            value = self._clean_value(value[place.end():])  # "is in Munich" -> "Munich"
+        if not attr or not self._usable(value):
+            return None
+        name = lex.attribute_of(attr)
+        if personal or lex.preference.match(attr):
+            name = "attr:" + name
+        return Found(owner, name, value, negated)
+
+    def _zh_owner(self, head: str, attr: str, turn: Turn) -> tuple[tuple[str | None, bool], str]:
+        """Who has the attribute in "<head>的<attr>", and the attribute's full phrase.
+
+        A verb in the head starts a relative clause that belongs to the attribute:
+        "老王最喜欢" + "颜色" -> owner 老王, attribute "最喜欢的颜色" (personal: a taste).
+        """
+        lex = self.lexicon
+        verb = lex.verb_regex.search(head)
+        if verb and verb.start() > 0:
+            region, _ = self._clean_before_verb(head[: verb.start()])
+            at = head.find(region) if region else -1
+            owner = self._owner(region, turn)[0] if at >= 0 else None
+            if owner is not None:
+                return (owner, True), head[at + len(region):] + "的" + attr
+        return self._owner(head, turn), attr
+
+    def _zh_located(self, clause: str, turn: Turn) -> Found | None:
+        """ "X的总部在Y" / "X的总部位于Y": the attribute's value is a place."""
+        lex = self.lexicon
+        head, of, tail = clause.partition("的")
+        if not (of and head and has_cjk(clause)) or any(pattern.search(clause) for pattern, _ in lex.frames):
+            return None  # "小张的妈妈在医院工作" is a verb frame, not a place
+        place = self._search_outside(lex.locatives.anywhere, tail, self._time_spans(tail))
+        if place is None or place.start() == 0 or lex.verb_regex.search(tail, place.end()):
+            return None
+        (owner, personal), attr = self._zh_owner(head, tail[: place.start()], turn)
+        if owner is None:
+            return None
+        return self._attribute_claim(owner, personal, attr, tail[place.end():], False)
 
     def _verb(self, clause: str, turn: Turn) -> Found | None:
-        """<subject> [adverbs] [negation] <lexicon verb> <value>, first or third person."""
+        """<subject> [adverbs] [negation] <lexicon verb> <value>, first or third person.
+
+        Verb matches are tried left to right until the words before one name a subject
+        ("王爱华喜欢茶": "爱" is inside the name); a match inside a time word ("现在" holds 在)
+        is no verb.
+        """
         lex = self.lexicon
-        verb = lex.verb_regex.search(clause)
-        frame = min(
-            ((m, predicate) for pattern, predicate in lex.frames if (m := pattern.search(clause))),
-            key=lambda found: found[0].start(),
-            default=None,
-        )
-        if frame and (verb is None or frame[0].start() <= verb.start()):
-            match, kind, predicate, value = frame[0], "verb", frame[1], frame[0].group(1)
-        elif verb:
-            match, value = verb, clause[verb.end():]
-            kind, predicate = lex.verbs[collapse(verb.group()).casefold()]
-        else:
-            return None
+        blocked = self._time_spans(clause) if has_cjk(clause) else ()
+        pos = 0
+        for _ in range(3):  # a few tries keep a long message cheap
+            verb = self._search_outside(lex.verb_regex, clause, blocked, pos)
+            frame = min(
+                (
+                    (m, predicate)
+                    for pattern, predicate in lex.frames
+                    if (m := self._search_outside(pattern, clause, blocked, pos))
+                ),
+                key=lambda found: found[0].start(),
+                default=None,
+            )
+            if frame and (verb is None or frame[0].start() <= verb.start()):
+                match, kind, predicate, value = frame[0], "verb", frame[1], frame[0].group(1)
+            elif verb:
+                match, value = verb, clause[verb.end():]
+                kind, predicate = lex.verbs[collapse(verb.group()).casefold()]
+            else:
+                return None
+            found = self._verb_claim(clause, match, kind, predicate, value, turn)
+            if found is not False:
+                return found
+            pos = match.start() + 1
+        return None
+
+    def _verb_claim(
+        self, clause: str, match: re.Match[str], kind: str, predicate: str, value: str, turn: Turn
+    ) -> Found | None | bool:
+        """The claim one verb match makes; False when the words before it name no subject."""
+        lex = self.lexicon
         before = clause[: match.start()]
         if "把" in before:  # 把-construction puts the object before the verb: "把美式停掉"
             before, _, value = before.rpartition("把")
         before, negated = self._clean_before_verb(before)
         subject = self._subject(before, turn)
         if subject is None:
-            return None
+            return False
         value = self._clean_value(value)
         head, joined, tail = value.partition(" and ")
         if joined and lex.verb_regex.search(tail):  # "likes tea and lives in Paris": value is "tea"
@@ -504,6 +651,8 @@ class OfflineExtractor:
             value = self._clean_value(value[inner.end():])
         elif kind == "stop":
             predicate = lex.cessation_predicate
+        if (light := lex.activity_verbs.match(value)) and self._is_object(value[light.end():]):
+            value = self._clean_value(value[light.end():])  # "打篮球" -> "篮球", "playing tennis" -> "tennis"
         if kind == "stop":
             negated = not negated  # "I quit coffee" denies; "I didn't quit coffee" affirms
         return Found(subject, predicate, value, negated) if self._usable(value) else None
@@ -515,7 +664,7 @@ class OfflineExtractor:
         if m is None:
             return None
         before, negated = self._clean_before_verb(clause[: m.start()])
-        subject = self._name(before, turn)
+        subject = self._name(before, turn) or (turn.user_id if before.casefold() in lex.user_references else None)
         value = self._clean_value(clause[m.end():])
         if subject is None or not self._usable(value):
             return None
@@ -555,15 +704,34 @@ class OfflineExtractor:
         value = self._clean_value(" ".join(words[end:]))
         if not self._usable(value):
             return None
-        return Found(subject, lex.predicate_of(relation) or snake_name(relation), value, negated)
+        predicate = lex.predicate_of(relation)
+        if predicate is None and end > 1 and words[0].casefold() in COPULAS:
+            predicate = lex.predicate_of(" ".join(words[1:end]))  # "is located in" -> "located in"
+        return Found(subject, predicate or snake_name(relation), value, negated)
 
     # ---- pieces the rules share
+
+    def _time_spans(self, text: str) -> list[tuple[int, int]]:
+        return [m.span() for m in self.lexicon.time.anywhere.finditer(text)]
+
+    @staticmethod
+    def _search_outside(
+        pattern: re.Pattern[str], text: str, blocked: Sequence[tuple[int, int]], pos: int = 0
+    ) -> re.Match[str] | None:
+        """The first match at or after ``pos`` that does not start inside a blocked span."""
+        while (m := pattern.search(text, pos)) is not None:
+            if not any(start < m.start() < end for start, end in blocked):
+                return m
+            pos = m.start() + 1
+        return None
 
     def _clean_before_verb(self, region: str) -> tuple[str, bool]:
         """Peel adverbs, time phrases and negations off the subject region; report a negation.
 
         Only the edges are peeled: Chinese has no spaces, and a filler character can sit
-        inside a name ("王先生"), so removing fillers anywhere would damage subjects.
+        inside a name ("王先生"), so removing fillers anywhere would damage subjects. For the
+        same reason a peel that would leave one Chinese character other than a pronoun is
+        not made: "王刚" is a name, not 王 + 刚 ("just").
         """
         lex = self.lexicon
         region, negated = region.strip(), False
@@ -574,10 +742,30 @@ class OfflineExtractor:
                 for edge in (phrases.trail, phrases.lead):
                     m = edge.search(region)
                     if m and m.group().strip():
-                        region = (region[: m.start()] + " " + region[m.end():]).strip()
+                        peeled = (region[: m.start()] + " " + region[m.end():]).strip()
+                        if len(peeled) == 1 and CJK_CHAR.match(peeled) and not self._is_pronoun(peeled):
+                            continue
+                        region = peeled
                         negated = negated or phrases is lex.negation
                         changed = True
         return region, negated
+
+    def _clean_attribute(self, attr: str) -> tuple[str, bool]:
+        """Drop time words, adverbs and negations after an attribute ("颜色现在", "名字不再", "color now").
+
+        Only the end is peeled: the start may be a word such as "最" in "最喜欢的颜色".
+        """
+        lex = self.lexicon
+        attr, negated = attr.strip(EDGE_PUNCTUATION), False
+        changed = True
+        while changed and attr:
+            changed = False
+            for phrases in (lex.negation, lex.time, lex.before_verb):
+                m = phrases.trail.search(attr)
+                if m and m.group().strip() and m.start() > 0:
+                    attr, changed = attr[: m.start()].strip(), True
+                    negated = negated or phrases is lex.negation
+        return attr, negated
 
     def _clean_value(self, value: str) -> str:
         """Drop what surrounds a value without being it: articles, fillers, time, punctuation."""
@@ -588,7 +776,10 @@ class OfflineExtractor:
         while value != previous:
             previous = value
             value = value.strip(EDGE_PUNCTUATION)
-            for pattern in (lex.around_value.lead, lex.around_value.trail, lex.time.trail, lex.time.lead, YEAR_TAIL, AGO_TAIL):
+            for pattern in (
+                lex.around_value.lead, lex.around_value.trail, lex.time.trail, lex.time.lead,
+                YEAR_TAIL, AGO_TAIL, DURATION_TAIL, ZH_DURATION_TAIL,
+            ):
                 m = pattern.search(value)
                 if m and m.group().strip():
                     value = (value[: m.start()] + " " + value[m.end():]).strip()
@@ -603,14 +794,41 @@ class OfflineExtractor:
             return False
         return len(words) <= MAX_VALUE_WORDS and len(CJK_CHAR.findall(value)) <= MAX_VALUE_CJK_CHARS
 
+    @staticmethod
+    def _is_object(rest: str) -> bool:
+        """What is left after a light verb stands alone: a word, or two Chinese characters."""
+        rest = rest.strip()
+        return len(CJK_CHAR.findall(rest)) >= 2 if has_cjk(rest) else bool(rest)
+
+    def _is_pronoun(self, word: str) -> bool:
+        key = word.casefold()
+        return key in self.lexicon.first_person or key in self.lexicon.second_person
+
     def _subject(self, region: str, turn: Turn) -> str | None:
         """Whom the words before the verb name: the speaker, the user, or a named entity."""
-        key = region.casefold()
+        key = collapse(region).casefold()
         if not key or key in self.lexicon.first_person:
             return turn.speaker_id  # Chinese drops "我"; English "no more Americano for me"
         if key in self.lexicon.second_person and not turn.user_is_speaker:
             return turn.user_id  # the assistant saying "you love tea"
+        if key in self.lexicon.user_references:
+            return turn.user_id  # "The user lives in Lyon", "用户住在…"
+        if has_cjk(region) and (said := self.lexicon.reporting.match(region)) and said.end() < len(region):
+            return self._subject(region[said.end():], turn)  # "听说小张住在北京": 小张, not 听说小张
         return self._name(region, turn)
+
+    def _owner(self, region: str, turn: Turn) -> tuple[str | None, bool]:
+        """Who has an attribute, and whether that is a person the pronouns name (the speaker or user)."""
+        key = collapse(region).casefold()
+        if not key:
+            return None, False
+        if key in self.lexicon.first_person:
+            return turn.speaker_id, True
+        if key in self.lexicon.second_person:
+            return (turn.user_id, True) if not turn.user_is_speaker else (None, False)
+        if key in self.lexicon.user_references:
+            return turn.user_id, True
+        return self._name(region, turn), False
 
     def _name(self, text: str, turn: Turn) -> str | None:
         """``text`` if it is a whole name (known entity, capitalised words, 2-4 Chinese characters)."""
@@ -629,11 +847,13 @@ class OfflineExtractor:
         return text if is_name else None
 
     def _leading_name(self, clause: str, turn: Turn) -> tuple[str | None, str]:
-        """The name a clause starts with, and the rest of the clause."""
+        """The name a clause starts with (or "the user"), and the rest of the clause."""
         folded = clause.casefold()
         for key in sorted(turn.entities, key=len, reverse=True):  # longest known name first
             if folded.startswith(key) and not folded[len(key): len(key) + 1].isalnum():
                 return turn.entities[key], clause[len(key):].strip()
+        if user := self.lexicon.user_lead.match(clause):
+            return turn.user_id, clause[user.end():].strip()
         m = self.lexicon.name_run.match(clause)
         if m and (name := self._name(m.group(), turn)):
             return name, clause[m.end():].strip()
@@ -719,7 +939,26 @@ def restatement_diff(old_text: str, new_text: str, *, min_shared: float = 0.6) -
     negation_words = {collapse(p).casefold() for p in default_lexicon().words("negation", "phrases")}
     changed = collapse(old_value or new_value).casefold().replace("’", "'")
     negated = (not old_value or not new_value) and changed in negation_words
+    if not negated:
+        # "red" -> "blue now": the time word says when, it is not part of the value.
+        old_value, new_value = without_time(old_value), without_time(new_value)
+        if old_value.casefold() == new_value.casefold():
+            return None  # only a time word changed: "I live in Paris" / "I live in Paris now"
     return SlotDiff(normalise_statement(template), old_value.strip(EDGE_PUNCTUATION), new_value.strip(EDGE_PUNCTUATION), negated)
+
+
+def without_time(text: str, lexicon: Lexicon | None = None) -> str:
+    """``text`` without time phrases at either end: "blue now" -> "blue", "现在住在苏州" stays."""
+    lex = lexicon or default_lexicon()
+    previous = None
+    while text != previous:
+        previous = text
+        text = text.strip(EDGE_PUNCTUATION)
+        for pattern in (lex.time.lead, lex.time.trail, YEAR_TAIL, AGO_TAIL, DURATION_TAIL, ZH_DURATION_TAIL):
+            m = pattern.search(text)
+            if m and m.group().strip():
+                text = (text[: m.start()] + " " + text[m.end():]).strip()
+    return "" if re.fullmatch(ZH_DURATION, text) else collapse(text)  # a diff span "三年了" is all time
 
 
 def statement_key(text: str) -> str:
