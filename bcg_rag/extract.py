@@ -322,6 +322,14 @@ class Lexicon:
             for surface in surfaces:
                 self.attributes.setdefault(collapse(surface).casefold(), name)
 
+    def predicate_names(self) -> frozenset[str]:
+        """The predicates this lexicon defines: their cardinality is the policy's to say
+        (functional or not), never something to guess from how sentences repeat."""
+        t = self.tables
+        names = set(t.get("predicates", {})) | set(t.get("relations", {})) | set(t.get("value_predicates", {}))
+        names.add(t.get("defaults", {}).get("cessation_predicate", "consumes"))
+        return frozenset(names)
+
     def predicate_of(self, phrase: str) -> str | None:
         """The canonical predicate a verb phrase states, or None when the lexicon does not know it."""
         key = collapse(phrase.replace("_", " ")).casefold()

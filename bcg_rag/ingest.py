@@ -192,19 +192,28 @@ def _apply_restatement(memory: "BeliefMemory", older: dict, newer: dict, diff) -
     old_key, new_key = normalise_key(diff.old_value), normalise_key(diff.new_value)
     if not old_key or not new_key:
         return []
-    # Claims that the extractor already found for the changed span: refute the old value.
-    pairs = [
-        (o, n) for o in old_claims for n in new_claims
-        if o["stance"] > 0 and n["stance"] > 0 and o["predicate"] == n["predicate"]
-        and _same_entity(memory, user_id, o["subject"], n["subject"])
-        and old_key in normalise_key(o["value"]) and new_key in normalise_key(n["value"])
-    ]
-    if pairs:
+    if old_claims and new_claims:
+        # The extractor understood both statements. Repeating a sentence with another value
+        # only tells us a slot is single-valued when nothing else does: a predicate the
+        # lexicon defines ("drinks") or the policy declares keeps its own cardinality.
+        known = _predicates_with_known_cardinality(memory)
+        pairs = [
+            (o, n) for o in old_claims for n in new_claims
+            if o["stance"] > 0 and n["stance"] > 0 and o["predicate"] == n["predicate"]
+            and o["predicate"] not in known and not memory.policy.is_functional(o["predicate"])
+            and _same_entity(memory, user_id, o["subject"], n["subject"])
+            and normalise_key(o["value"]) != normalise_key(n["value"])
+        ]
         return _add_once(memory, newer["id"], [Claim(o["subject"], o["predicate"], o["value"], -1.0) for o, _ in pairs])
-    # Nothing parsed: the statement template itself is the slot (single-valued by policy: "slot:*").
+    # Not both parsed: the statement template itself is the slot (single-valued by policy: "slot:*").
     predicate = "slot:" + diff.template
     changes = _add_once(memory, older["id"], [Claim(user_id, predicate, diff.old_value, 1.0)])
     return changes + _add_once(memory, newer["id"], [Claim(user_id, predicate, diff.new_value, 1.0)])
+
+
+def _predicates_with_known_cardinality(memory: "BeliefMemory") -> frozenset[str]:
+    lexicon = getattr(memory.extractor, "lexicon", None)
+    return lexicon.predicate_names() if lexicon is not None else frozenset()
 
 
 def _longer(a: str, b: str) -> bool:

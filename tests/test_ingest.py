@@ -150,3 +150,11 @@ def test_user_lexicon_extension_through_the_policy(tmp_path):
     policy = Policy.default().with_overrides({"extractor": {"lexicon": str(tmp_path / "lex.toml")}})
     m = mem(policy=policy)
     assert m.extractor.extract("I love super flat white", user_id="u")
+
+
+def test_restating_a_known_multi_valued_predicate_keeps_both_values():
+    m = mem()
+    m.add_message("我每天都喝茶。", user_id="u", timestamp="2025-03-03T10:00:00")
+    m.add_message("我每天都喝咖啡。", user_id="u", timestamp="2025-03-04T10:00:00")
+    m.add_message("我不喝咖啡了。", user_id="u", timestamp="2025-03-07T10:00:00")
+    assert current(m, "u", "drinks", now="2025-03-07T10:00:00") == [("tea", 0.6)]
