@@ -1,1 +1,3 @@
+from llama_index.memory.bcg.base import BeliefChatMemory, BeliefMemoryBlock
 
+__all__ = ["BeliefChatMemory", "BeliefMemoryBlock"]

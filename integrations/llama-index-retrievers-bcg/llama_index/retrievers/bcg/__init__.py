@@ -1,1 +1,3 @@
+from llama_index.retrievers.bcg.base import BELIEF_QA_PROMPT, BeliefRetriever, group_to_node
 
+__all__ = ["BELIEF_QA_PROMPT", "BeliefRetriever", "group_to_node"]

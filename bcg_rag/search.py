@@ -1,0 +1,239 @@
+"""Search: from a query to the beliefs that answer it, with their evidence.
+
+Plain functions over a ``BeliefMemory`` (no framework), in five steps:
+
+1. embed the query (one call) and take the ``candidates`` nearest evidence of the
+   user from the index (only evidence with timestamp <= ``as_of`` when given);
+2. follow their SUPPORTS / REFUTES edges to beliefs (indexed lookups);
+3. add each belief's competitors: same user, subject, predicate and context group;
+4. group them by (subject, predicate, context group) and rank inside a group by
+   effective confidence at ``now`` (decayed) or ``as_of`` (replayed), as
+   ``memory.view`` computes it;
+5. rank the groups by
+
+       relevance = max over the group's candidate evidence of (1 - cosine distance)
+       score     = relevance * (0.5 + 0.5 * max(best effective confidence, 0))
+                   + context_bonus   (if the query's context is one of the group's)
+
+   so a doubtful belief ranks below an equally relevant, well-supported one, while
+   confidence can at most halve a score: a group twice as relevant as another
+   always ranks above it (context bonus aside).
+
+The current value of a group is its best belief when the memory would assert it,
+else None. Cost grows with ``candidates`` and the size of the touched slots, not
+with the size of the memory: full views and evidence are loaded for the returned
+groups only.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import revision
+from .errors import InvalidInputError, MissingUserError
+from .models import REFUTES, SUPPORTS, Belief
+from .timeutil import parse_timestamp
+
+HIDDEN_TEXT = "(observed by another agent)"
+
+
+@dataclass
+class BeliefGroup:
+    """One question the memory can answer (subject + predicate + context group)."""
+
+    subject: str
+    predicate: str
+    context_key: str
+    contexts: list[str]
+    current: Belief | None  # the value to state, or None when nothing may be asserted
+    best: Belief  # the strongest belief: the current one, or the one shown as uncertain
+    band: str  # band of the best belief
+    score: float
+    relevance: float
+    supporters: list[dict] = field(default_factory=list)  # of the best belief
+    refuters: list[dict] = field(default_factory=list)
+    alternatives: list[dict] = field(default_factory=list)  # the other values, strongest first
+
+    def to_dict(self) -> dict:
+        return dict(
+            subject=self.subject, predicate=self.predicate, context_key=self.context_key, contexts=self.contexts,
+            current=self.current.to_dict() if self.current else None, best=self.best.to_dict(), band=self.band,
+            score=self.score, relevance=self.relevance, supporters=self.supporters, refuters=self.refuters,
+            alternatives=self.alternatives,
+        )
+
+
+def search(
+    memory: Any,
+    query: str,
+    *,
+    user_id: str,
+    agent_id: str | None = None,
+    context: str | None = None,
+    as_of: Any = None,
+    now: Any = None,
+    top_k: int = 5,
+    candidates: int | None = None,
+) -> list[BeliefGroup]:
+    """The ``top_k`` belief groups that best answer ``query`` for one user (see module doc)."""
+    user_id = _check(user_id, query)
+    settings = memory.policy.section("search")
+    candidates = int(candidates if candidates is not None else settings.get("candidates", 30))
+    bonus = float(settings.get("context_bonus", 0.25))
+    as_of = parse_timestamp(as_of, "as_of") if as_of is not None else None
+    # One "now" for every view and explanation, so decay is the same across the answer.
+    now = parse_timestamp(now, "now") if now is not None else (None if as_of else memory.clock())
+
+    hits = _nearest(memory, query, user_id, candidates, agent_id, as_of)
+    if not hits:
+        return []
+    relevance = {eid: 1.0 - dist for eid, dist in hits}
+
+    # Beliefs the candidate evidence speaks to, and how relevant each one's evidence is.
+    belief_relevance: dict[str, float] = {}
+    for e in memory.store.edges_from(list(relevance), [SUPPORTS, REFUTES]):
+        if as_of is None or (e.valid_from or "") <= as_of:
+            belief_relevance[e.dst] = max(belief_relevance.get(e.dst, -1.0), relevance[e.src])
+    # Whole slots: the competing values decide what is current. Ranking needs only
+    # each belief's last state; full rows, views and evidence are loaded for the
+    # returned groups only, so the work stays proportional to the candidates.
+    slots = _slot_rows(memory, user_id, list(belief_relevance))
+    if as_of is not None:  # replaying needs the histories
+        full = memory.store.get_nodes("belief", [r["id"] for rows in slots.values() for r in rows])
+        slots = {k: [full[r["id"]] for r in rows] for k, rows in slots.items()}
+
+    ranked = []
+    for slot_rows in slots.values():
+        scored = sorted(
+            ((eff, r) for r in slot_rows if (eff := _effective(memory, r, as_of, now)) is not None),
+            key=lambda x: (-x[0], x[1]["id"]),
+        )
+        if not scored:
+            continue
+        best_eff, best = scored[0]
+        rel = max(belief_relevance.get(r["id"], -1.0) for _, r in scored)
+        contexts = sorted({c for _, r in scored for c in r["contexts"]})
+        in_context = bool(context) and (context in contexts or memory.context_group(context) == best["context_key"])
+        score = rel * (0.5 + 0.5 * max(best_eff, 0.0)) + (bonus if in_context else 0.0)
+        ranked.append((score, rel, [r for _, r in scored], contexts))
+    ranked.sort(key=lambda g: (-g[0], g[2][0]["id"]))
+    chosen = ranked[: max(0, top_k)]
+
+    full = memory.store.get_nodes("belief", [r["id"] for _, _, slot_rows, _ in chosen for r in slot_rows])
+    views = {i: memory.view(row, as_of=as_of, now=now) for i, row in full.items()}
+    entries = _evidence_entries(memory, [v for v in views.values() if v is not None], agent_id)
+    groups = []
+    for score, rel, slot_rows, contexts in chosen:
+        beliefs = [views[r["id"]] for r in slot_rows if views[r["id"]] is not None]
+        groups.append(_group(memory, beliefs, contexts, score, rel, entries))
+    return groups
+
+
+def _effective(memory: Any, row: dict, as_of: str | None, now: str) -> float | None:
+    """A belief's effective confidence, as ``memory.view`` computes it. Without
+    ``as_of`` the row's stored confidence is the last state and is only decayed here."""
+    if as_of is not None:
+        view = memory.view(row, as_of=as_of, now=now)
+        return view.effective_confidence if view is not None else None
+    return revision.decay(row["confidence"], row["last_updated"], now, memory.policy.half_life_days(row["predicate"]))
+
+
+_SLOT_SQL = (
+    "SELECT DISTINCT b.id, b.user_id, b.subject_id, b.predicate, b.value, b.context_key, b.contexts, b.confidence,"
+    " b.last_updated, b.status FROM belief AS l JOIN belief AS b ON b.user_id = l.user_id"
+    " AND b.subject_id = l.subject_id AND b.predicate = l.predicate AND b.context_key = l.context_key"
+    " WHERE l.user_id = ? AND l.id IN ({marks})"
+)
+
+
+def _slot_rows(memory: Any, user_id: str, belief_ids: list[str]) -> dict[tuple, list[dict]]:
+    """Every belief sharing a slot with one of ``belief_ids``, grouped by slot, without
+    histories: one indexed self-join (belief_slot) instead of a decoded
+    ``slot_beliefs`` call per slot, which cost most of a search's time.
+    SQLite-specific, like the store; a candidate for a GraphStore method."""
+    slots: dict[tuple, list[dict]] = {}
+    for start in range(0, len(belief_ids), 500):
+        chunk = belief_ids[start : start + 500]
+        for r in memory.store.execute(_SLOT_SQL.format(marks=",".join("?" * len(chunk))), [user_id, *chunk]):
+            row = dict(r, contexts=json.loads(r["contexts"]))
+            slots.setdefault((row["subject_id"], row["predicate"], row["context_key"]), []).append(row)
+    return slots
+
+
+def _evidence_entries(memory: Any, beliefs: list[Belief], agent_id: str | None) -> dict[str, list[dict]]:
+    """Per belief, the evidence entries of the edges its (replayed) history counted,
+    oldest first, as ``memory.explain`` lists them; two queries for all beliefs."""
+    counted = {b.id: {h.evidence_id for h in b.history} for b in beliefs}
+    edges = [e for e in memory.store.edges_to(list(counted), [SUPPORTS, REFUTES]) if e.src in counted[e.dst]]
+    evidence = memory.store.get_nodes("evidence", [e.src for e in edges])
+    out: dict[str, list[dict]] = {b.id: [] for b in beliefs}
+    for e in edges:
+        out[e.dst].append(memory._evidence_entry(e, evidence[e.src], agent_id))
+    for items in out.values():
+        items.sort(key=lambda x: (x["timestamp"], x["evidence_id"]))
+    return out
+
+
+def _group(memory, beliefs, contexts, score, rel, entries) -> BeliefGroup:
+    best = beliefs[0]
+    alternatives = []
+    for b in beliefs[1:]:
+        asserted = memory.asserted(b)
+        alternatives.append(
+            dict(
+                belief_id=b.id, value=b.value, confidence=b.confidence, effective_confidence=b.effective_confidence,
+                band=b.band, last_updated=b.last_updated, contexts=b.contexts, asserted=asserted,
+                # Not assertable any more. For a multi-valued predicate an asserted
+                # alternative is simply another value that holds, not an outdated one.
+                outdated=not asserted, refuted_by=[e for e in entries[b.id] if e["relation"] == REFUTES],
+            )
+        )
+    return BeliefGroup(
+        subject=best.subject, predicate=best.predicate, context_key=best.context_key, contexts=contexts,
+        current=best if memory.asserted(best) else None, best=best, band=best.band, score=score, relevance=rel,
+        supporters=[e for e in entries[best.id] if e["relation"] == SUPPORTS],
+        refuters=[e for e in entries[best.id] if e["relation"] == REFUTES], alternatives=alternatives,
+    )
+
+
+def search_evidence(
+    memory: Any,
+    query: str,
+    user_id: str,
+    top_k: int = 5,
+    *,
+    agent_id: str | None = None,
+    as_of: Any = None,
+) -> list[dict]:
+    """The plain vector baseline: the ``top_k`` nearest evidence rows of a user, each
+    with its ``relevance`` (1 - cosine distance). Same index, no beliefs."""
+    user_id = _check(user_id, query)
+    as_of = parse_timestamp(as_of, "as_of") if as_of is not None else None
+    hits = _nearest(memory, query, user_id, top_k, agent_id, as_of)
+    rows = memory.store.get_nodes("evidence", [eid for eid, _ in hits])
+    out = []
+    for eid, dist in hits:
+        row = rows.get(eid)
+        if row is None or row["user_id"] != user_id:  # a vector whose evidence is gone
+            continue
+        if row["private"] and agent_id is not None and row["agent_id"] != agent_id:
+            row = dict(row, text=HIDDEN_TEXT)
+        out.append(dict(row, relevance=1.0 - dist))
+    return out
+
+
+def _nearest(memory, query, user_id, k, agent_id, as_of) -> list[tuple[str, float]]:
+    if memory.index is None:
+        raise InvalidInputError("this memory has no vector index; open it with an index to search")
+    vector = memory.index.embed([query])[0]
+    return memory.index.query(vector, user_id, k, agent_id=agent_id, as_of=as_of)
+
+
+def _check(user_id: Any, query: Any) -> str:
+    if not isinstance(user_id, str) or not user_id.strip():
+        raise MissingUserError(f"search needs a non-empty user_id, got {user_id!r}")
+    if not isinstance(query, str) or not query.strip():
+        raise InvalidInputError("the query must be a non-empty string")
+    return user_id

