@@ -259,3 +259,66 @@ def eval_(
     typer.echo(markdown_table(report))
     paths = write_reports(report, out, name=f"eval-{dataset}")
     console.print(f"embedder: {kind}; wrote " + ", ".join(paths.values()))
+
+
+@app.command()
+def maintain(memory: Path = MemoryOpt, now: Optional[str] = typer.Option(None)) -> None:
+    """Apply the lifecycle rules (weak, invalidated, archived); safe to run any time."""
+    mem = _open(memory)
+    try:
+        counts = mem.maintain(now)
+    except BCGError as exc:
+        _fail(exc)
+    console.print(", ".join(f"{k}: {v}" for k, v in counts.items()))
+    mem.close()
+
+
+@app.command()
+def review(
+    memory: Path = MemoryOpt,
+    user: Optional[str] = typer.Option(None, "--user", "-u"),
+    belief_id: Optional[str] = typer.Option(None, "--belief", help="Record a verdict on this belief."),
+    verdict: Optional[str] = typer.Option(None, help="confirm | reject | a stance in [-1, 1]"),
+    reviewer: str = typer.Option("cli", help="Who gives the verdict (kept in the evidence source)."),
+    note: Optional[str] = typer.Option(None),
+    now: Optional[str] = typer.Option(None),
+) -> None:
+    """List beliefs waiting for review, or record a verdict as human_review evidence."""
+    mem = _open(memory)
+    try:
+        if belief_id:
+            if verdict is None:
+                raise BCGError("--belief needs --verdict")
+            value = verdict if verdict in ("confirm", "reject") else float(verdict)
+            result = mem.review(belief_id, value, reviewer, note, now)
+            for ch in result.changes:
+                console.print(f"belief {ch.belief_id}: {ch.old if ch.old is None else round(ch.old, 3)} -> {ch.new:+.3f}")
+        else:
+            table = Table(title="review queue")
+            for col in ("belief", "user", "subject", "predicate", "value", "effective", "reasons"):
+                table.add_column(col)
+            for item in mem.review_queue(user, now=now):
+                table.add_row(item["belief_id"], item["user_id"], str(item.get("subject", "")), item["predicate"],
+                              item["value"], f"{item['effective_confidence']:+.3f}", ", ".join(item["reasons"]))
+            console.print(table)
+    except (BCGError, ValueError) as exc:
+        _fail(exc)
+    mem.close()
+
+
+@app.command()
+def audit(
+    memory: Path = MemoryOpt,
+    user: Optional[str] = typer.Option(None, "--user", "-u"),
+    action: Optional[str] = typer.Option(None),
+) -> None:
+    """The append-only audit log: what changed, why, by which rule or actor, when."""
+    mem = _open(memory)
+    table = Table(title="audit log")
+    for col in ("id", "at", "action", "target", "actor", "reason"):
+        table.add_column(col)
+    for e in mem.audit(user, action):
+        table.add_row(str(e["id"]), e["at"], e["action"], str(e.get("target") or ""), str(e.get("actor") or ""),
+                      str(e.get("reason") or ""))
+    console.print(table)
+    mem.close()

@@ -50,3 +50,21 @@ def test_eval_command_writes_reports(tmp_path):
     r = bcg("eval", "--dataset", "builtin", "--limit", "3", "--embedder", "hash", "--out", out)
     assert r.exit_code == 0, r.output
     assert (out / "eval-builtin.md").exists() and (out / "eval-builtin.png").exists()
+
+
+def test_lifecycle_commands(tmp_path):
+    mem = tmp_path / "mem"
+    bcg("init", "-m", mem, "--embedder", "hash")
+    bcg("observe", "-m", mem, "-u", "u", "-t", "2025-01-01T00:00:00", "--subject", "u", "--predicate", "likes",
+        "--value", "tea", "I like tea")
+    r = bcg("maintain", "-m", mem, "--now", "2025-12-31T00:00:00")
+    assert r.exit_code == 0 and "archive: 1" in r.output
+    r = bcg("audit", "-m", mem)
+    assert r.exit_code == 0 and "archive" in r.output
+    bcg("observe", "-m", mem, "-u", "u", "-t", "2025-01-01T00:00:00", "--subject", "u", "--predicate", "likes",
+        "--value", "cake", "--stance", "-0.1", "not sure about cake")
+    r = bcg("review", "-m", mem, "-u", "u", "--now", "2025-01-02T00:00:00")
+    assert r.exit_code == 0 and "cake" in r.output
+    belief = json.loads(bcg("beliefs", "-m", mem, "-u", "u", "--json").output)[0]["id"]
+    r = bcg("review", "-m", mem, "--belief", belief, "--verdict", "confirm", "--reviewer", "ana", "--now", "2025-01-02T00:00:00")
+    assert r.exit_code == 0 and "->" in r.output
