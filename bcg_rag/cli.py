@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 from typing import List, Optional
 
@@ -17,7 +18,8 @@ from rich.table import Table
 from .errors import BCGError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="bcg-rag: a belief context graph memory.")
-console = Console()
+# Piped output (make demo, CI logs) gets a wide table instead of truncated columns.
+console = Console(width=None if sys.stdout.isatty() else 160)
 
 MemoryOpt = typer.Option(Path("./memory"), "--memory", "-m", help="Memory directory (created when missing).")
 
