@@ -62,6 +62,9 @@ def render_group(group: Any) -> str:
         f" (confidence {b.effective_confidence:+.2f}, {group.band}, updated {short_time(b.last_updated)})",
         f"Instruction: {instruction(group)}.",
     ]
+    if getattr(group, "via", None):
+        chain = " -> ".join(f"{v['subject']} {v['predicate']} = {v['value']}" for v in group.via)
+        lines.insert(1, f"Via: {chain} (current beliefs linking the question to this one)")
     quoted: set[str] = set()  # a quote appears once per group; later mentions use its id
 
     def quotes(items: Sequence[dict]) -> list[str]:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
 from . import revision
@@ -55,13 +56,14 @@ class BeliefGroup:
     supporters: list[dict] = field(default_factory=list)  # of the best belief
     refuters: list[dict] = field(default_factory=list)
     alternatives: list[dict] = field(default_factory=list)  # the other values, strongest first
+    via: list[dict] = field(default_factory=list)  # the current beliefs that lead here (multi-hop)
 
     def to_dict(self) -> dict:
         return dict(
             subject=self.subject, predicate=self.predicate, context_key=self.context_key, contexts=self.contexts,
             current=self.current.to_dict() if self.current else None, best=self.best.to_dict(), band=self.band,
             score=self.score, relevance=self.relevance, supporters=self.supporters, refuters=self.refuters,
-            alternatives=self.alternatives,
+            alternatives=self.alternatives, via=self.via,
         )
 
 
@@ -119,6 +121,8 @@ def search(
         score = rel * (0.5 + 0.5 * max(best_eff, 0.0)) + (bonus if in_context else 0.0)
         ranked.append((score, rel, [r for _, r in scored], contexts))
     ranked.sort(key=lambda g: (-g[0], g[2][0]["id"]))
+    ranked, via = _follow_links(memory, ranked, user_id, float(settings.get("hop_relevance", 0.5)),
+                                lambda row: _asserted(memory, row, as_of, now))
     chosen = ranked[: max(0, top_k)]
 
     full = memory.store.get_nodes("belief", [r["id"] for _, _, slot_rows, _ in chosen for r in slot_rows])
@@ -128,7 +132,73 @@ def search(
     for score, rel, slot_rows, contexts in chosen:
         beliefs = [views[r["id"]] for r in slot_rows if views[r["id"]] is not None]
         groups.append(_group(memory, beliefs, contexts, score, rel, entries))
+        groups[-1].via = via.get(slot_rows[0]["id"], [])
     return groups
+
+
+def _asserted(memory: Any, row: dict, as_of: str | None, now: str) -> bool:
+    eff = _effective(memory, row, as_of, now)
+    return eff is not None and memory.asserted(SimpleNamespace(effective_confidence=eff, status=row["status"]))
+
+
+def _follow_links(memory: Any, ranked: list, user_id: str, hop_relevance: float, asserted) -> tuple[list, dict]:
+    """Multi-hop questions ("the headquarters of Maria's employer"). When the current value
+    of one group names the subject of another retrieved group (Maria works_at Bosch;
+    Bosch headquarters Stuttgart) and that second group is itself relevant to the query
+    (at least ``hop_relevance`` x the first one's relevance), the second answers the
+    query through the first: it moves just above it, and ``via`` records the link.
+    Groups reached only through an outdated value (Siemens, Maria's former employer)
+    move below all others. Plain graph arithmetic over what was retrieved."""
+    by_subject: dict[str, list[int]] = {}
+    for i, (_, _, rows, _) in enumerate(ranked):
+        by_subject.setdefault(rows[0]["subject_id"], []).append(i)
+
+    def groups_about(value: str) -> list[int]:
+        return by_subject.get(memory.resolve_entity(user_id, value) or "", [])
+
+    links: dict[int, int] = {}  # group -> the group whose current value names its subject
+    stale: set[int] = set()
+    for i, (_, rel, rows, _) in enumerate(ranked):
+        if asserted(rows[0]):
+            for j in groups_about(rows[0]["value"]):
+                if j != i and j not in links and asserted(ranked[j][2][0]) and ranked[j][1] >= hop_relevance * rel:
+                    links[j] = i
+        for other in rows[1:]:
+            if not asserted(other):
+                stale.update(groups_about(other["value"]))
+    if not links and not stale:
+        return ranked, {}
+
+    def chain(i: int) -> list[int]:  # i, its parent, its grandparent... (cycle-safe)
+        out = [i]
+        while out[-1] in links and links[out[-1]] not in out:
+            out.append(links[out[-1]])
+        return out
+
+    # Each chain's deepest end takes the place of the chain's head.
+    placed_before: dict[int, list[int]] = {}
+    for i in sorted(links, key=lambda i: -len(chain(i))):
+        head = chain(i)[-1]
+        placed_before.setdefault(head, []).append(i)
+    order = []
+    for i in range(len(ranked)):
+        if i not in links:
+            order += placed_before.get(i, []) + [i]
+    order = [i for i in order if i not in stale or i in links] + [i for i in order if i in stale and i not in links]
+    via = {
+        ranked[i][2][0]["id"]: [
+            dict(belief_id=ranked[p][2][0]["id"], predicate=ranked[p][2][0]["predicate"], value=ranked[p][2][0]["value"],
+                 subject=_subject_name(memory, ranked[p][2][0]["subject_id"]))
+            for p in reversed(chain(i)[1:])
+        ]
+        for i in links
+    }
+    return [ranked[i] for i in order], via
+
+
+def _subject_name(memory: Any, subject_id: str) -> str:
+    row = memory.store.get_node("entity", subject_id)
+    return row["name"] if row else subject_id
 
 
 def _effective(memory: Any, row: dict, as_of: str | None, now: str) -> float | None:
@@ -144,7 +214,9 @@ _SLOT_SQL = (
     "SELECT DISTINCT b.id, b.user_id, b.subject_id, b.predicate, b.value, b.context_key, b.contexts, b.confidence,"
     " b.last_updated, b.status FROM belief AS l JOIN belief AS b ON b.user_id = l.user_id"
     " AND b.subject_id = l.subject_id AND b.predicate = l.predicate AND b.context_key = l.context_key"
-    " WHERE l.user_id = ? AND l.id IN ({marks})"
+    # No user filter in SQL: with one, SQLite walks the user's whole slot index instead
+    # of the primary key (8 ms instead of 0.5 ms at 10k beliefs). Rows are checked below.
+    " WHERE l.id IN ({marks})"
 )
 
 
@@ -156,7 +228,9 @@ def _slot_rows(memory: Any, user_id: str, belief_ids: list[str]) -> dict[tuple, 
     slots: dict[tuple, list[dict]] = {}
     for start in range(0, len(belief_ids), 500):
         chunk = belief_ids[start : start + 500]
-        for r in memory.store.execute(_SLOT_SQL.format(marks=",".join("?" * len(chunk))), [user_id, *chunk]):
+        for r in memory.store.execute(_SLOT_SQL.format(marks=",".join("?" * len(chunk))), chunk):
+            if r["user_id"] != user_id:  # cannot happen (the ids come from this user's evidence); never leak
+                continue
             row = dict(r, contexts=json.loads(r["contexts"]))
             slots.setdefault((row["subject_id"], row["predicate"], row["context_key"]), []).append(row)
     return slots
