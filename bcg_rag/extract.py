@@ -428,7 +428,8 @@ EN_POSSESSIVE = re.compile(r"^(?P<owner>.+?)'s\s+(?P<attr>[a-z][\w\s-]*?)\s+(?:i
 ZH_ATTRIBUTE = re.compile(r"^(?P<head>.+?)的(?P<attr>.+?)(?P<copula>不是|是)(?P<value>.+)$")
 
 # Clause boundaries: sentence ends, commas, and "but"-style joins (each side is its own claim).
-CLAUSE_BREAK = re.compile(r"[.!?;]+(?=\s|$)|[。！？；，\n]+|,\s+|\s+but\s+|但是|不过|可是", re.IGNORECASE)
+# A period after a lone capital is an initial ("George W. Bush"), not the end of a clause.
+CLAUSE_BREAK = re.compile(r"(?<!\b(?-i:[A-Z]))[.!?;]+(?=\s|$)|[。！？；，\n]+|,\s+|\s+but\s+|但是|不过|可是", re.IGNORECASE)
 # Time phrases the word list cannot enumerate: "in 2019", "2019年", "3 weeks ago".
 YEAR_TAIL = re.compile(r"\s*(?:\b(?:in|since|from)\s+\d{4}|\d{4}\s*年)\s*$", re.IGNORECASE)
 AGO_TAIL = re.compile(r"\s*\b(?:\d+|a|an|one|two|three|few|several)\s+\w+?s?\s+ago\s*$", re.IGNORECASE)
@@ -928,6 +929,13 @@ def restatement_diff(old_text: str, new_text: str, *, min_shared: float = 0.6) -
     shared = prefix + suffix
     if shared < 2 or shared < min_shared * max(len(old_keys), len(new_keys)):
         return None
+    # A proper name is one value: "United Kingdom" -> "United States of America" changes the
+    # whole name, not just the words after "United".
+    while prefix and all(
+        len(toks) > prefix and _capitalised(toks[prefix - 1].group()) and _capitalised(toks[prefix].group())
+        for toks in (old_tokens, new_tokens)
+    ):
+        prefix -= 1
 
     def span(text: str, toks: list[re.Match[str]]) -> tuple[int, int]:
         """Character range of the differing tokens; an empty range at the insertion point."""
@@ -936,23 +944,38 @@ def restatement_diff(old_text: str, new_text: str, *, min_shared: float = 0.6) -
         at = toks[prefix].start() if prefix < len(toks) else len(text)
         return at, at
 
-    old_start, old_end = span(old, old_tokens)
-    new_start, new_end = span(new, new_tokens)
-    old_value, new_value = old[old_start:old_end], new[new_start:new_end]
-    # The template comes from the side that has the span, so "{}" stands where the words were.
-    if old_value:
-        template = old[:old_start] + "{}" + old[old_end:]
-    else:
-        template = new[:new_start] + "{}" + new[new_end:]
+    def values() -> tuple[str, str, str]:
+        old_start, old_end = span(old, old_tokens)
+        new_start, new_end = span(new, new_tokens)
+        # The template comes from the side that has the span, so "{}" stands where the words were.
+        if old_end > old_start:
+            template = old[:old_start] + "{}" + old[old_end:]
+        else:
+            template = new[:new_start] + "{}" + new[new_end:]
+        return old[old_start:old_end], new[new_start:new_end], template
+
+    old_value, new_value, template = values()
     negation_words = {collapse(p).casefold() for p in default_lexicon().words("negation", "phrases")}
     changed = collapse(old_value or new_value).casefold().replace("’", "'")
     negated = (not old_value or not new_value) and changed in negation_words
+    if not negated and (not old_value or not new_value):
+        # Words added or dropped at the end of a value ("rugby union" -> "rugby"): the value
+        # is the shared word plus what changed, so take one shared token into the span.
+        if prefix:
+            prefix -= 1
+        else:
+            suffix -= 1
+        old_value, new_value, template = values()
     if not negated:
         # "red" -> "blue now": the time word says when, it is not part of the value.
         old_value, new_value = without_time(old_value), without_time(new_value)
         if old_value.casefold() == new_value.casefold():
             return None  # only a time word changed: "I live in Paris" / "I live in Paris now"
     return SlotDiff(normalise_statement(template), old_value.strip(EDGE_PUNCTUATION), new_value.strip(EDGE_PUNCTUATION), negated)
+
+
+def _capitalised(token: str) -> bool:
+    return token[:1].isupper()
 
 
 def without_time(text: str, lexicon: Lexicon | None = None) -> str:

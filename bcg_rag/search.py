@@ -28,6 +28,7 @@ groups only.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
@@ -95,9 +96,11 @@ def search(
 
     # Beliefs the candidate evidence speaks to, and how relevant each one's evidence is.
     belief_relevance: dict[str, float] = {}
+    belief_evidence: dict[str, set[str]] = {}
     for e in memory.store.edges_from(list(relevance), [SUPPORTS, REFUTES]):
         if as_of is None or (e.valid_from or "") <= as_of:
             belief_relevance[e.dst] = max(belief_relevance.get(e.dst, -1.0), relevance[e.src])
+            belief_evidence.setdefault(e.dst, set()).add(e.src)
     # Whole slots: the competing values decide what is current. Ranking needs only
     # each belief's last state; full rows, views and evidence are loaded for the
     # returned groups only, so the work stays proportional to the candidates.
@@ -121,8 +124,10 @@ def search(
         score = rel * (0.5 + 0.5 * max(best_eff, 0.0)) + (bonus if in_context else 0.0)
         ranked.append((score, rel, [r for _, r in scored], contexts))
     ranked.sort(key=lambda g: (-g[0], g[2][0]["id"]))
-    ranked, via = _follow_links(memory, ranked, user_id, float(settings.get("hop_relevance", 0.5)),
-                                lambda row: _asserted(memory, row, as_of, now))
+    ranked, via = _follow_links(
+        memory, ranked, user_id, float(settings.get("hop_relevance", 0.5)),
+        lambda row: _asserted(memory, row, as_of, now), _HopCue(memory, query, belief_evidence),
+    )
     chosen = ranked[: max(0, top_k)]
 
     full = memory.store.get_nodes("belief", [r["id"] for _, _, slot_rows, _ in chosen for r in slot_rows])
@@ -141,12 +146,50 @@ def _asserted(memory: Any, row: dict, as_of: str | None, now: str) -> bool:
     return eff is not None and memory.asserted(SimpleNamespace(effective_confidence=eff, status=row["status"]))
 
 
-def _follow_links(memory: Any, ranked: list, user_id: str, hop_relevance: float, asserted) -> tuple[list, dict]:
+class _HopCue:
+    """Does the query ask for the second hop? Only if it shares a word with the second
+    group's evidence that neither the first group's evidence nor the second's own subject
+    and value explain: "the *headquarters* of Maria's employer" against "The headquarters
+    of Bosch is in Stuttgart" and "Maria works at Bosch"; "the citizenship of Modi" has no
+    such word against "The capital of Australia is Oderzo". Words: Latin words of three
+    letters or more minus a few function words; CJK character bigrams."""
+
+    STOP = frozenset("the and for with what which who whom whose where when how are was were is does did has have "
+                     "had this that from into about your you his her their its not now".split())
+
+    def __init__(self, memory: Any, query: str, belief_evidence: dict[str, set[str]]):
+        self.memory, self.query = memory, self.words(query)
+        self.belief_evidence = belief_evidence
+        self._texts = memory.store.get_nodes("evidence", sorted({e for ids in belief_evidence.values() for e in ids}))
+
+    @classmethod
+    def words(cls, text: str) -> set[str]:
+        text = text.casefold()
+        latin = {w for w in re.findall(r"[a-z0-9]{3,}", text) if w not in cls.STOP}
+        cjk = {a + b for run in re.findall(r"[\u3400-\u9fff]+", text) for a, b in zip(run, run[1:])}
+        return latin | cjk
+
+    def _evidence_words(self, rows: list[dict]) -> set[str]:
+        out: set[str] = set()
+        for r in rows:
+            for eid in self.belief_evidence.get(r["id"], ()):
+                if eid in self._texts:
+                    out |= self.words(self._texts[eid]["text"])
+        return out
+
+    def __call__(self, first: list[dict], second: list[dict]) -> bool:
+        own = self.words(second[0]["value"]) | self.words(_subject_name(self.memory, second[0]["subject_id"]))
+        new_words = self._evidence_words(second) - self._evidence_words(first) - own
+        return bool(self.query & new_words)
+
+
+def _follow_links(memory: Any, ranked: list, user_id: str, hop_relevance: float, asserted, asks_for_hop) -> tuple[list, dict]:
     """Multi-hop questions ("the headquarters of Maria's employer"). When the current value
     of one group names the subject of another retrieved group (Maria works_at Bosch;
-    Bosch headquarters Stuttgart) and that second group is itself relevant to the query
-    (at least ``hop_relevance`` x the first one's relevance), the second answers the
-    query through the first: it moves just above it, and ``via`` records the link.
+    Bosch headquarters Stuttgart), that second group is itself relevant to the query (at
+    least ``hop_relevance`` x the first one's relevance) and the query asks for it (see
+    ``_HopCue``), the second answers the query through the first: it moves just above
+    it, and ``via`` records the link.
     Groups reached only through an outdated value (Siemens, Maria's former employer)
     move below all others. Plain graph arithmetic over what was retrieved."""
     by_subject: dict[str, list[int]] = {}
@@ -161,7 +204,8 @@ def _follow_links(memory: Any, ranked: list, user_id: str, hop_relevance: float,
     for i, (_, rel, rows, _) in enumerate(ranked):
         if asserted(rows[0]):
             for j in groups_about(rows[0]["value"]):
-                if j != i and j not in links and asserted(ranked[j][2][0]) and ranked[j][1] >= hop_relevance * rel:
+                if (j != i and j not in links and asserted(ranked[j][2][0]) and ranked[j][1] >= hop_relevance * rel
+                        and asks_for_hop(rows, ranked[j][2])):
                     links[j] = i
         for other in rows[1:]:
             if not asserted(other):

@@ -668,3 +668,12 @@ def test_offline_throughput(extractor, capsys):
     with capsys.disabled():
         print(f"\noffline extraction: {len(messages) / elapsed:,.0f} messages/s ({claims} claims from {len(messages)} messages)")
     assert claims > 1000
+
+
+def test_initials_do_not_end_a_clause_and_dropped_words_widen_the_span():
+    claims = OfflineExtractor().extract("SpaceX was founded by George W. Bush.", user_id="u")
+    assert [(c.subject, c.value) for c in claims] == [("SpaceX", "George W. Bush")]
+    diff = restatement_diff("flanker is associated with the sport of rugby union.", "flanker is associated with the sport of rugby.")
+    assert (diff.old_value, diff.new_value, diff.negated) == ("rugby union", "rugby", False)
+    diff = restatement_diff("It was created in the country of United Kingdom.", "It was created in the country of United States of America.")
+    assert (diff.old_value, diff.new_value) == ("United Kingdom", "United States of America")
