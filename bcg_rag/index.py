@@ -7,8 +7,13 @@ query's cost proportional to that user's evidence, not to the whole memory.
 
 SQLite is the source of truth; the index only holds ``evidence id -> vector``
 (no text, so private evidence is stored once) plus a little metadata. The memory
-writes vectors after its commit, so a crash can leave vectors missing;
-``repair`` (on open) adds them back and ``problems`` (in validate) reports them.
+writes vectors after its commit, so a crash can leave vectors missing. They are
+added back per user, the first time a process touches that user's collection:
+Chroma loads a collection from disk on its first use anyway (~110 ms and ~3 MB
+each, measured), so checking every user when the memory opens took 140 s at 1000
+users, while checking on first use costs one extra count. ``repair`` (called on
+open) arms that check, or runs it for everyone with ``eager=True``; ``problems``
+(in validate) reports what is still inconsistent.
 """
 
 from __future__ import annotations
@@ -79,7 +84,9 @@ class EvidenceIndex:
         self.prefix = collection_prefix
         self.ephemeral = ephemeral  # ephemeral collections are dropped on close
         self._collections: dict[str, Any] = {}  # user_id -> warm collection handle
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
+        self._memory: Any = None  # set by repair(): whose store the vectors are checked against
+        self._verified: set[str] = set()  # users checked against the store in this process
 
     @classmethod
     def from_policy(cls, policy: Any, path: str | Path | None) -> "EvidenceIndex":
@@ -101,11 +108,19 @@ class EvidenceIndex:
     def collection_name(self, user_id: str) -> str:
         return f"{self.prefix}_{hashlib.sha1(user_id.encode('utf-8')).hexdigest()[:_HASH_LEN]}"
 
-    def _collection(self, user_id: str, create: bool = False) -> Any | None:
+    def _collection(self, user_id: str, create: bool = False, verify: bool = True) -> Any | None:
         col = self._collections.get(user_id)
-        if col is not None:
-            return col
+        if col is None:
+            col = self._open_collection(user_id, create)
+        if verify and self._memory is not None and user_id not in self._verified:
+            self._verify(user_id)
+            col = self._collections.get(user_id)
+        return col
+
+    def _open_collection(self, user_id: str, create: bool) -> Any | None:
         with self._lock:
+            if user_id in self._collections:
+                return self._collections[user_id]
             name = self.collection_name(user_id)
             if create:
                 col = self.client.get_or_create_collection(
@@ -129,11 +144,11 @@ class EvidenceIndex:
                 f" {self.embedder.name}; vectors of two models cannot be compared"
             )
 
-    def _own_collections(self) -> list[Any]:
+    def _own_collections(self, limit: int | None = None) -> list[Any]:
         """Our collections (name = prefix + '_' + 16 hex digits), found by listing once."""
         head = f"{self.prefix}_"
         return [
-            c for c in self.client.list_collections()
+            c for c in self.client.list_collections(limit=limit)
             if c.name.startswith(head) and len(c.name) == len(head) + _HASH_LEN
             and all(ch in "0123456789abcdef" for ch in c.name[len(head):])
         ]
@@ -151,7 +166,8 @@ class EvidenceIndex:
             by_user.setdefault(row["user_id"], []).append(i)
         batch = self.client.get_max_batch_size()
         for user_id, idx in by_user.items():
-            col = self._collection(user_id, create=True)
+            # Checked after writing: before, the rows being written would look missing.
+            col = self._collection(user_id, create=True, verify=False)
             for start in range(0, len(idx), batch):
                 part = idx[start : start + batch]
                 col.upsert(
@@ -159,6 +175,7 @@ class EvidenceIndex:
                     embeddings=[list(vectors[i]) for i in part],
                     metadatas=[_metadata(evidence_rows[i]) for i in part],
                 )
+            self._collection(user_id)
 
     def delete(self, ids: Iterable[str], user_id: str) -> None:
         ids = list(ids)
@@ -202,37 +219,44 @@ class EvidenceIndex:
         return set(col.get(include=[])["ids"]) if col is not None else set()
 
     # --- health --------------------------------------------------------------------
-    def repair(self, memory: Any) -> int:
-        """Embed and store the evidence that has no vector yet (a crash between the
-        memory's commit and our upsert). Cheap when nothing is missing: one grouped
-        count in SQLite, one listing and one count per collection. Returns how many
-        vectors were added."""
-        counts = _evidence_counts(memory)
-        if not counts:
+    def repair(self, memory: Any, *, eager: bool = False) -> int:
+        """Check vectors against ``memory``'s store: each user on first use from now on
+        (cheap to open), or every user right away with ``eager=True``. A check adds the
+        vectors of evidence that has none (a crash between the memory's commit and our
+        upsert). Returns how many vectors were added (0 unless eager)."""
+        with self._lock:
+            self._memory = memory
+            self._verified.clear()
+        # One collection's metadata (no vectors loaded) tells a model change at open.
+        for col in self._own_collections(limit=1):
+            self._check_embedder(col)
+        if not eager:
             return 0
-        have = {}
-        for c in self._own_collections():
-            have[c.name] = c
-        added = 0
-        for user_id, n in counts.items():
-            col = have.get(self.collection_name(user_id))
-            if col is not None:
-                self._check_embedder(col)
-                self._collections.setdefault(user_id, col)
-                if col.count() >= n:
-                    continue
-            missing = set(memory.store.evidence_ids(user_id)) - self.ids(user_id)
-            if not missing:
-                continue  # the collection holds extra vectors; problems() reports those
-            rows = list(memory.store.get_nodes("evidence", sorted(missing)).values())
+        return sum(self._verify(user_id) for user_id in _evidence_counts(memory))
+
+    def _verify(self, user_id: str) -> int:
+        """Compare one user's vectors with the store (counts first) and add the missing."""
+        with self._lock:
+            if user_id in self._verified:
+                return 0
+            self._verified.add(user_id)  # first: the upsert below comes back through here
+            store = self._memory.store
+            n = store.execute("SELECT COUNT(*) AS n FROM evidence WHERE user_id = ?", (user_id,))[0]["n"]
+            col = self._collections.get(user_id)
+            if col is None:
+                col = self._open_collection(user_id, create=n > 0)
+            if n == 0 or col.count() >= n:
+                return 0
+            missing = set(store.evidence_ids(user_id)) - set(col.get(include=[])["ids"])
+            rows = list(store.get_nodes("evidence", sorted(missing)).values())
             for start in range(0, len(rows), 256):  # bounded memory for a big backlog
                 part = rows[start : start + 256]
                 self.upsert(part, self.embed([r["text"] for r in part]))
-            added += len(rows)
-        return added
+            return len(rows)
 
     def problems(self, memory: Any) -> list[str]:
-        """Evidence without a vector and vectors without evidence (full comparison)."""
+        """Evidence without a vector and vectors without evidence (full comparison; a
+        user not yet checked in this process is checked, and so repaired, first)."""
         out: list[str] = []
         users = set(_evidence_counts(memory))
         for user_id in sorted(users):
@@ -249,6 +273,8 @@ class EvidenceIndex:
     def close(self) -> None:
         with self._lock:
             self._collections.clear()
+            self._memory = None
+            self._verified.clear()
         if self.ephemeral:  # nobody can reopen an in-memory memory: free its vectors
             for col in self._own_collections():
                 self.client.delete_collection(col.name)

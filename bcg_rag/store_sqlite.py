@@ -42,6 +42,7 @@ CREATE TABLE IF NOT EXISTS evidence (
     private INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS evidence_user ON evidence(user_id, timestamp);
+CREATE INDEX IF NOT EXISTS evidence_seq ON evidence(seq);
 CREATE TABLE IF NOT EXISTS claim (
     evidence_id TEXT NOT NULL, idx INTEGER NOT NULL, user_id TEXT NOT NULL,
     subject TEXT NOT NULL, predicate TEXT NOT NULL, value TEXT NOT NULL,

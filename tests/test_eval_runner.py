@@ -56,7 +56,8 @@ def test_unknown_system_is_rejected():
 @pytest.mark.skipif(not (SHARED / "mquake_hard").exists(), reason="../shared/data is absent")
 def test_mquake_single_hop_floors(minilm):
     cases = [c for c in convert.convert_mquake(SHARED / "mquake_hard" / "mquake_hard.dev.json") if c.kind == "update"]
-    report = run(cases, systems=["bcg", "bcg-text"], policy=Policy.from_dict({"embedder": {"kind": "sentence-transformers"}}))
+    policy = Policy.from_dict({"embedder": {"kind": "sentence-transformers"}, "decay": {"half_life_days": 36500.0}})
+    report = run(cases, systems=["bcg", "bcg-text"], policy=policy)
     summary = report.summary()
     print("\n" + markdown_table(report))
     assert summary["bcg"]["all"]["n"] == 884
@@ -68,7 +69,8 @@ def test_mquake_single_hop_floors(minilm):
 def test_situatedqa_runs_and_reports(minilm):
     base = SHARED / "situatedqa_temp"
     cases = convert.convert_situatedqa(base / "timelines.dev.jsonl", base / "asof.dev.jsonl", limit=60)
-    report = run(cases, systems=["bcg-text", "recency"], policy=Policy.from_dict({"embedder": {"kind": "sentence-transformers"}}))
+    policy = Policy.from_dict({"embedder": {"kind": "sentence-transformers"}, "decay": {"half_life_days": 36500.0}})
+    report = run(cases, systems=["bcg", "bcg-text", "recency"], policy=policy)
     print("\n" + markdown_table(report))
     summary = report.summary()
     assert summary["bcg-text"]["all"]["n"] > 0  # reported, no floor: the timelines are noisy

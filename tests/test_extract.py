@@ -677,3 +677,11 @@ def test_initials_do_not_end_a_clause_and_dropped_words_widen_the_span():
     assert (diff.old_value, diff.new_value, diff.negated) == ("rugby union", "rugby", False)
     diff = restatement_diff("It was created in the country of United Kingdom.", "It was created in the country of United States of America.")
     assert (diff.old_value, diff.new_value) == ("United Kingdom", "United States of America")
+
+
+def test_questions_assert_nothing():
+    e = OfflineExtractor()
+    assert e.extract("我住在哪里？", user_id="u") == []
+    assert e.extract("我平时喝什么咖啡？", user_id="u") == []
+    assert e.extract("Where do I live?", user_id="u") == []
+    assert [c.value for c in e.extract("Where do I live? I live in Paris.", user_id="u")] == ["Paris"]

@@ -133,24 +133,34 @@ def test_crash_between_commit_and_upsert_is_repaired_on_open(make_memory):
 
     reopened = BeliefMemory.open(path, clock=lambda: FIXED_NOW)
     try:
+        hits = search_evidence(reopened, "note number 1", "u1", 1)  # the first use of u1 repairs it
+        assert hits[0]["id"] == ids[1]
         assert reopened.validate() == []
         assert reopened.index.count("u1") == 3
-        assert reopened.index.repair(reopened) == 0  # idempotent: nothing left to add
-        hits = search_evidence(reopened, "note number 1", "u1", 1)
-        assert hits[0]["id"] == ids[1]
+        assert reopened.index.repair(reopened, eager=True) == 0  # idempotent: nothing left to add
     finally:
         reopened.close()
 
 
-def test_repair_is_cheap_when_nothing_is_missing(make_memory, monkeypatch):
+def test_opening_loads_no_collection_and_first_use_checks_one_user(make_memory):
     mem = make_memory(durable=True)
     for i in range(5):
         _obs(mem, f"n{i}", f"user{i}")
-    calls = []
-    monkeypatch.setattr(mem.index, "embed", lambda texts: calls.append(texts) or [])
-    monkeypatch.setattr(mem.index, "ids", lambda user: calls.append(user) or set())
-    assert mem.index.repair(mem) == 0
-    assert calls == []  # counts matched: no id listing, no embedding
+    path = mem.path
+    raw = mem.index.client.get_collection(mem.index.collection_name("user3"))
+    raw.delete(ids=raw.get(include=[])["ids"])  # all of user3's vectors lost
+    mem.close()
+
+    reopened = BeliefMemory.open(path, clock=lambda: FIXED_NOW)
+    try:
+        # Chroma loads a collection on first use (~110 ms each): opening touches none.
+        assert reopened.index._collections == {} and reopened.index._verified == set()
+        search_evidence(reopened, "n1", "user1")
+        assert set(reopened.index._collections) == {"user1"}
+        assert reopened.index.repair(reopened, eager=True) == 1  # user3's one vector, added back
+        assert reopened.validate() == []
+    finally:
+        reopened.close()
 
 
 def test_problems_reports_vectors_without_evidence(make_memory):

@@ -138,7 +138,7 @@ def test_add_messages_batches_and_speaker_assistant_is_weaker():
     m = mem()
     results = m.add_messages([
         dict(text="I live in Paris", user_id="u", timestamp="2025-01-01T00:00:00"),
-        dict(text="You live in Lyon, right?", user_id="u", timestamp="2025-01-02T00:00:00", speaker="assistant"),
+        dict(text="You live in Lyon.", user_id="u", timestamp="2025-01-02T00:00:00", speaker="assistant"),
     ])
     assert len(results) == 2
     assert m.evidence(results[1].evidence_id)["source_type"] == "model_inferred"
