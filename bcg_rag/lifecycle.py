@@ -32,12 +32,12 @@ import numpy as np
 from . import revision
 from .errors import InvalidInputError, NotFoundError
 from .ids import normalise_key, stable_id
-from .models import BELONGS_TO, CONTEXT_OF, OCCURRED_IN, REFUTES, SUPPORTS, Claim
+from .models import BELONGS_TO, CONTEXT_OF, HIDDEN_TEXT, OCCURRED_IN, REFUTES, SUPPORTS, Claim
 from .store_sqlite import SQLiteStore
 from .timeutil import days_between, parse_timestamp
 
 COLD_FILE = "cold.sqlite3"
-HIDDEN_TEXT = "(observed by another agent)"  # same words as explain() and search
+
 REVIEW_SOURCE_TYPE = "human_review"
 VERDICTS = {"confirm": 1.0, "reject": -1.0}
 BELIEF_RELATIONS = (SUPPORTS, REFUTES)

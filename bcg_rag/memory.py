@@ -28,6 +28,7 @@ from .ids import clean_value, normalise_key, stable_id, text_hash
 from .models import (
     BELONGS_TO,
     CONTEXT_OF,
+    HIDDEN_TEXT,
     OCCURRED_IN,
     REFUTES,
     SUPPORTS,
@@ -717,7 +718,7 @@ class BeliefMemory:
     def _evidence_entry(edge: Edge, ev: dict, agent_id: str | None) -> dict:
         hidden = ev["private"] and agent_id is not None and ev["agent_id"] != agent_id
         return dict(
-            evidence_id=ev["id"], text="(observed by another agent)" if hidden else ev["text"], source=ev["source"],
+            evidence_id=ev["id"], text=HIDDEN_TEXT if hidden else ev["text"], source=ev["source"],
             source_type=ev["source_type"], timestamp=ev["timestamp"], weight=edge.weight, value=edge.value,
             context=ev["context"], relation=edge.relation, reason=edge.reason or DIRECT, agent_id=ev["agent_id"],
             private=ev["private"],

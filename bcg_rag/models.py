@@ -20,6 +20,9 @@ CONTEXT_OF = "CONTEXT_OF"
 OCCURRED_IN = "OCCURRED_IN"
 RELATIONS = frozenset({SUPPORTS, REFUTES, BELONGS_TO, CONTEXT_OF, OCCURRED_IN})
 
+# What another agent sees instead of a private evidence text.
+HIDDEN_TEXT = "(observed by another agent)"
+
 Relation = Literal["SUPPORTS", "REFUTES", "BELONGS_TO", "CONTEXT_OF", "OCCURRED_IN"]
 
 

@@ -35,10 +35,9 @@ from typing import Any
 
 from . import revision
 from .errors import InvalidInputError, MissingUserError
-from .models import REFUTES, SUPPORTS, Belief
+from .models import HIDDEN_TEXT, REFUTES, SUPPORTS, Belief
 from .timeutil import parse_timestamp
 
-HIDDEN_TEXT = "(observed by another agent)"
 
 
 @dataclass
