@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 RESTATEMENT_NEIGHBOURS = 5
 RECENT_WITHOUT_INDEX = 50  # without a vector index, compare with this many latest statements
-AMBIGUITY_MARGIN = 0.02
+AMBIGUITY_MARGIN = 0.02  # predicates: two names this close are a tie
 
 
 @dataclass
@@ -105,14 +105,21 @@ def _link(memory: "BeliefMemory", c: Claim, user_id: str, predicates: list[str],
     note = None
     subject = c.subject
     if memory.resolve_entity(user_id, subject) is None and entities:
-        match, candidates = _nearest(memory, subject, entities, memory.policy.section("linking").get("entity_similarity", 0.86))
+        # People and things: a wrong merge is worse than a missed one, so a name that
+        # resembles two known entities is reported and merged with neither.
+        match, candidates = _nearest(
+            memory, subject, entities, memory.policy.section("linking").get("entity_similarity", 0.86), margin=1.0
+        )
         if match:
             subject = match
         elif len(candidates) > 1:
             note = dict(subject=c.subject, candidates=candidates)
     predicate = c.predicate
     if predicate not in predicates and predicates:
-        match, _ = _nearest(memory, predicate, predicates, memory.policy.section("linking").get("predicate_similarity", 0.86), humanise=True)
+        match, _ = _nearest(
+            memory, predicate, predicates, memory.policy.section("linking").get("predicate_similarity", 0.86),
+            humanise=True, margin=AMBIGUITY_MARGIN,
+        )
         if match:
             predicate = match
     if (subject, predicate) == (c.subject, c.predicate):
@@ -120,7 +127,10 @@ def _link(memory: "BeliefMemory", c: Claim, user_id: str, predicates: list[str],
     return Claim(subject, predicate, c.value, c.stance, c.source_type, c.context), note
 
 
-def _nearest(memory: "BeliefMemory", name: str, known: list[str], threshold: float, humanise: bool = False):
+def _nearest(memory: "BeliefMemory", name: str, known: list[str], threshold: float, *, humanise: bool = False,
+             margin: float):
+    """The known name most similar to ``name`` above ``threshold``, unless the runner-up is
+    within ``margin`` of it (then None and the candidates)."""
     if memory.index is None:
         return None, []
     show = (lambda s: s.replace("_", " ").replace(":", " ")) if humanise else (lambda s: s)
@@ -130,7 +140,7 @@ def _nearest(memory: "BeliefMemory", name: str, known: list[str], threshold: flo
     above = [known[i] for i in order if sims[i] >= threshold]
     if not above:
         return None, []
-    if len(above) > 1 and sims[order[0]] - sims[order[1]] < AMBIGUITY_MARGIN:
+    if len(above) > 1 and sims[order[0]] - sims[order[1]] < margin:
         return None, above
     return above[0], above
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from bcg_rag import BeliefMemory, ExtractionError, Policy
+from bcg_rag import BeliefMemory, Claim, ExtractionError, Policy
 from bcg_rag.extract import LLMExtractor
 from bcg_rag.testing import scripted
 
@@ -158,3 +158,32 @@ def test_restating_a_known_multi_valued_predicate_keeps_both_values():
     m.add_message("我每天都喝咖啡。", user_id="u", timestamp="2025-03-04T10:00:00")
     m.add_message("我不喝咖啡了。", user_id="u", timestamp="2025-03-07T10:00:00")
     assert current(m, "u", "drinks", now="2025-03-07T10:00:00") == [("tea", 0.6)]
+
+
+def _llm_claims(*claims):
+    import json
+
+    return scripted(*[json.dumps({"claims": [c]}) for c in claims])
+
+
+def test_embedding_similarity_links_predicates_and_reports_ambiguous_subjects(make_memory):
+    from bcg_rag.extract import LLMExtractor
+
+    llm = _llm_claims(
+        {"subject": "user", "predicate": "lives_in", "value": "Paris", "stance": 1.0},
+        {"subject": "user", "predicate": "lives in", "value": "Berlin", "stance": 1.0},
+        {"subject": "Zhang We", "predicate": "works_at", "value": "Baidu", "stance": 1.0},
+    )
+    mem = make_memory("sentence-transformers", linking={"entity_similarity": 0.6, "predicate_similarity": 0.8})
+    mem._extractor = LLMExtractor(llm)
+    for i, text in enumerate(["I live in Paris", "I live in Berlin now"]):
+        mem.add_message(text, user_id="u", timestamp=f"2025-01-0{i + 1}T00:00:00")
+    for name, company in (("Zhang Wei", "Huawei"), ("Zhang Wen", "Tencent")):  # two known people, named by the caller
+        mem.observe(text=f"{name} works at {company}", user_id="u", timestamp="2025-01-03T00:00:00",
+                    claim=Claim(name, "works_at", company))
+    # "lives in" was linked to the known "lives_in": one functional slot, Berlin current.
+    assert {b.predicate for b in mem.beliefs("u", now="2025-01-04") if b.value in ("Paris", "Berlin")} == {"lives_in"}
+    r = mem.add_message("Zhang We works at Baidu", user_id="u", timestamp="2025-01-05T00:00:00")
+    # Two known people look alike: the new name is reported, not merged into either.
+    assert r.ambiguous and set(r.ambiguous[0]["candidates"]) >= {"Zhang Wei", "Zhang Wen"}
+    assert mem.resolve_entity("u", "Zhang We") not in {mem.resolve_entity("u", "Zhang Wei"), mem.resolve_entity("u", "Zhang Wen")}
