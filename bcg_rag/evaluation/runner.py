@@ -297,7 +297,7 @@ def write_reports(report: Report, out_dir, name: str = "eval") -> dict[str, str]
     ax.set_ylim(0, 1.05)
     ax.set_ylabel("accuracy@1")
     ax.set_title(name)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))  # beside the bars, not over them
     fig.tight_layout()
     fig.savefig(paths["png"], dpi=110)
     plt.close(fig)
