@@ -159,7 +159,7 @@ class _HopCue:
     def __init__(self, memory: Any, query: str, belief_evidence: dict[str, set[str]]):
         self.memory, self.query = memory, self.words(query)
         self.belief_evidence = belief_evidence
-        self._texts = memory.store.get_nodes("evidence", sorted({e for ids in belief_evidence.values() for e in ids}))
+        self._texts: dict[str, dict] | None = None  # loaded only when a link needs checking
 
     @classmethod
     def words(cls, text: str) -> set[str]:
@@ -169,6 +169,9 @@ class _HopCue:
         return latin | cjk
 
     def _evidence_words(self, rows: list[dict]) -> set[str]:
+        if self._texts is None:
+            ids = sorted({e for ids in self.belief_evidence.values() for e in ids})
+            self._texts = self.memory.store.get_nodes("evidence", ids)
         out: set[str] = set()
         for r in rows:
             for eid in self.belief_evidence.get(r["id"], ()):
