@@ -424,10 +424,9 @@ class BeliefMemory:
                 continue
             old = row["confidence"] if row["history"] else None
             new_history = [h.__dict__ for h in history]
-            if new_history != row["history"]:
+            if new_history != row["history"]:  # a refold that changed nothing writes nothing
                 row.update(confidence=history[-1].new, last_updated=history[-1].at, history=new_history)
                 self.store.upsert_belief(row)
-            if old is None or abs(old - history[-1].new) > 1e-12 or new_history != row["history"]:
                 changes.append(Change(row["id"], old, history[-1].new))
         return changes
 

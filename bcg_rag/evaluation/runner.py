@@ -185,7 +185,8 @@ def _ask(memory: BeliefMemory, case: Case, q: Question, system: str) -> Question
         answers, flagged, supporters = _bcg_answers(groups, q)
         tokens = count_tokens(render_groups(groups, query=q.question))
     else:
-        hits = search_evidence(memory, q.question, user_id=q.user_id, top_k=TOP_K)
+        raw = search_evidence(memory, q.question, user_id=q.user_id, top_k=TOP_K)
+        hits = raw
         if system == "recency":
             pool = [h for h in hits if q.as_of is None or h["timestamp"] <= q.as_of] or hits
             hits = sorted(pool, key=lambda h: h["timestamp"], reverse=True)
@@ -193,7 +194,7 @@ def _ask(memory: BeliefMemory, case: Case, q: Question, system: str) -> Question
         answers = [h["text"] for h in hits]
         flagged = None
         supporters = [hits[0]["text"]] if hits else []
-        tokens = count_tokens("\n\n".join(h["text"] for h in search_evidence(memory, q.question, user_id=q.user_id, top_k=TOP_K)))
+        tokens = count_tokens("\n\n".join(h["text"] for h in raw))  # what a plain retriever passes: raw top-k
     top = answers[0] if answers else ""
     asserted = [a for a in answers if a]
     correct = (matches(top, q.expect) if q.expect else top == "") and all(
