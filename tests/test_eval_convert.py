@@ -77,7 +77,7 @@ def test_expect_all_groups_and_claims_list():
 
 
 @pytest.mark.parametrize("patch", [
-    lambda d: d.update(kind="sideways"),
+    lambda d: d.update(kind="  "),  # kinds are free-form, but not empty
     lambda d: d.update(ingest_order=[0, 0]),
     lambda d: d.update(events=[]),
     lambda d: d.update(colour="blue"),
@@ -115,7 +115,7 @@ def test_builtin_set():
     cases = load_cases(BUILTIN_PATH)
     assert len(cases) >= 88
     kinds = Counter(c.kind for c in cases)
-    assert set(kinds) == set(KINDS)
+    assert set(kinds) <= set(KINDS)
     assert all(n >= (5 if kind == "multihop" else 6) for kind, n in kinds.items()), kinds
     langs = Counter(c.lang for c in cases)
     assert set(langs) == {"zh", "en"} and min(langs.values()) >= 0.4 * len(cases), langs
