@@ -57,14 +57,31 @@ class BeliefGroup:
     refuters: list[dict] = field(default_factory=list)
     alternatives: list[dict] = field(default_factory=list)  # the other values, strongest first
     via: list[dict] = field(default_factory=list)  # the current beliefs that lead here (multi-hop)
+    age_days: float | None = None  # days since the best belief was last confirmed, at the search's clock
+    archived: bool = False  # found in cold storage because the hot tier had nothing to state
+    functional: bool = False  # a single-valued slot: one current value, the others outdated or in conflict
 
     def to_dict(self) -> dict:
         return dict(
             subject=self.subject, predicate=self.predicate, context_key=self.context_key, contexts=self.contexts,
             current=self.current.to_dict() if self.current else None, best=self.best.to_dict(), band=self.band,
             score=self.score, relevance=self.relevance, supporters=self.supporters, refuters=self.refuters,
-            alternatives=self.alternatives, via=self.via,
+            alternatives=self.alternatives, via=self.via, age_days=self.age_days, archived=self.archived,
+            functional=self.functional,
         )
+
+
+class SearchResult(list):
+    """The belief groups that answer a query, best first (a plain list of ``BeliefGroup``),
+    plus the raw evidence that no belief answers: ``unstructured`` rows (evidence dicts
+    with ``relevance``), newest first, so the LLM always sees at least what a vector
+    retriever would give it. ``unstructured_first`` is True when that raw evidence is
+    more relevant than the best group and must be read first."""
+
+    def __init__(self, groups=(), unstructured=(), unstructured_first: bool = False):
+        super().__init__(groups)
+        self.unstructured: list[dict] = list(unstructured)
+        self.unstructured_first = unstructured_first
 
 
 def search(
