@@ -19,13 +19,24 @@ LLM_RULES = """You extract claims from chat messages for a memory that tracks be
 Rules:
 - A claim is {{"subject": str, "predicate": str, "value": str, "stance": number, "source_type": str (optional)}}.
 - subject: the entity the claim is about. The speaker is "{speaker}"; first-person statements \
-("I", "my", "me", "我", "我的") have subject "{speaker_id}".{user_rule}
-- predicate: short snake_case relation, e.g. likes, lives_in, works_at. Reuse one of these \
-names whenever it fits: {known_predicates}
-- value: short, without articles or time phrases. Reuse one of these entity names whenever \
-it fits: {known_entities}
-- stance in [-1, 1]: 1.0 asserted; -0.8 negated or stopped ("no longer", "quit", "不再", "戒"); \
-halve it for hedges ("maybe", "I think", "可能").
+("I", "my", "me", "we", "our", "我", "我们") have subject "{speaker_id}".{user_rule} A named person or thing \
+is its name as written ("my sister Anna" -> "Anna"); an unnamed relative, friend or colleague is \
+"{user_id}'s <relation>" with an English relation word whatever the language ("my mom", "我妈" -> \
+"{user_id}'s mother"). Different people never share a subject.
+- predicate: short snake_case relation, e.g. lives_in, works_at, job_title, likes, has_pet, speaks. Reuse \
+one of these names whenever it fits: {known_predicates}
+- value: short, the thing itself ("Stripe", not "Stripe in March"; "Acme", not "my job at Acme"), \
+without articles or time phrases. Reuse one of these entity names whenever it fits: {known_entities}
+- stance in [-1, 1]: 1.0 asserted; -0.8 denied, stopped or past: "no longer", "quit", "used to", \
+"不再", "戒", "以前", "之前"; a move or switch "from X to Y" gives X -0.8 and Y 1.0. Halve it for hedges \
+("maybe", "I think", "可能").
+- Plans and intentions ("going to", "thinking of", "next year", "打算", "下个月") are not current facts: \
+use the predicate "plan:<predicate>" (e.g. plan:lives_in) with stance 0.5.
+- Only where, who one works for, job title, birthday, marriage and the like hold one value at a time. \
+Possessions, pets, languages, likes, hobbies, skills, family and friends are many-valued: a new one \
+is added, it does not replace the old one, so never deny an old value unless the text says so \
+(moved to, switched to, now, no longer, instead of, quit, 不再, 换成, 搬到, 现在).
+- Questions, requests to the assistant and small talk say nothing: no claims.
 - A message with nothing to remember has no claims.
 Answer with JSON only, no prose."""
 
@@ -191,6 +202,7 @@ class LLMExtractor:
         if request.speaker_id != request.user_id:
             user_rule = f' Second-person statements ("you", "你") have subject "{request.user_id}".'
         return LLM_RULES.format(
+            user_id=request.user_id,
             speaker=request.speaker,
             speaker_id=request.speaker_id,
             user_rule=user_rule,
