@@ -18,7 +18,9 @@ EN_OF_ATTRIBUTE = re.compile(
     r"^the\s+(?P<attr>[^,]+?)\s+of\s+(?P<owner>.+?)\s+(?:is|are|was|were)\s+(?P<value>.+)$", re.IGNORECASE
 )
 # The attribute starts lower-case, so "Grey's Anatomy's broadcaster" finds the right "'s".
-EN_POSSESSIVE = re.compile(r"^(?P<owner>.+?)'s\s+(?P<attr>[a-z][\w\s-]*?)\s+(?:is|are|was|were)\s+(?P<value>.+)$")
+EN_POSSESSIVE = re.compile(
+    r"^(?P<owner>.+?)'s\s+(?P<attr>[a-z][\w\s-]*?|[A-Z]{2,5})\s+(?:is|are|was|were)\s+(?P<value>.+)$"
+)
 
 # "moved from Shanghai to Shenzhen", "switched from coffee to tea": the old value is
 # denied and the new one asserted, by the text itself.
@@ -68,8 +70,8 @@ class EnglishRules:
             owner, personal, attr = relative, False, m["attr"]  # "my sister's name is Anna"
         elif m := EN_MY_ATTRIBUTE.match(clause):
             (owner, personal), attr = self._owner(EN_DETERMINER_OWNER[m["owner"].casefold()], turn), m["attr"]
-            if lex.relative_regex.fullmatch(attr):  # "my mom is a doctor": a person, not an attribute
-                return None
+            if lex.relative_regex.match(attr) or m["value"].split(" ", 1)[0].endswith("ing"):
+                return None  # "my mom is a doctor": a person; "my feet are killing me": a clause
         elif m := EN_OF_ATTRIBUTE.match(clause) or EN_POSSESSIVE.match(clause):
             (owner, personal), attr = self._owner(m["owner"], turn), m["attr"]
         else:

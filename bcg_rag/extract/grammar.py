@@ -28,7 +28,11 @@ MAX_VALUE_WORDS = 6  # longer "values" are clauses the rules misread, not things
 MAX_VALUE_CJK_CHARS = 12
 
 # Sentence ends; a period after a lone capital is an initial ("George W. Bush").
-SENTENCE_END = re.compile(r"(?<!\b[A-Z])[.!?;]+(?=\s|$)|[。！？；\n?？!！]+")
+SENTENCE_END = re.compile(
+    r"(?<!\b[A-Z])(?<!\bSt|\bDr|\bMr|\bMs|\bMt|\bJr|\bSr)(?<!\bMrs)(?<!\bvs)[.!?;]+(?=\s|$)|[。！？；\n?？!！]+"
+)
+# A Chinese clause that asks: a wh-word anywhere, or a final question particle.
+ZH_QUESTION = re.compile(r"什么|哪里|哪儿|哪个|哪些|怎么|为什么|多少|几点|谁|吗$|么$")
 # Clause boundaries inside a sentence: commas and "but"-style joins.
 CLAUSE_BREAK = re.compile(
     r",\s+|[，、：:]+|\s+(?:but|though|although|because|so|and then|whereas|while)\s+|\s*[-–—]{1,2}\s+"
@@ -119,7 +123,7 @@ class Grammar:
     def says_nothing(self, sentence: Sentence, clause: str) -> bool:
         """A question, a request to the assistant, or small talk."""
         lex = self.lex
-        if sentence.question or lex.questions.lead.match(clause) and not has_statement_shape(clause):
+        if sentence.question or lex.questions.lead.match(clause) or ZH_QUESTION.search(clause):
             return True
         if lex.requests.lead.match(clause) or lex.small_talk_full(clause):
             return True
@@ -144,9 +148,3 @@ class Grammar:
     def says_change(self, text: str) -> bool:
         """The text itself says a value replaced another ("moved to", "now", "不再", "换成")."""
         return self.lex.change_markers.anywhere.search(collapse(text)) is not None
-
-
-def has_statement_shape(clause: str) -> bool:
-    """ "How I met my wife was ..." starts like a question yet states; a clause with a
-    question word followed by a first-person verb phrase is read as a statement only then."""
-    return False

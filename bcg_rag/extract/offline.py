@@ -46,6 +46,7 @@ class Turn:
     user_is_speaker: bool
     entities: dict[str, str]  # casefolded known entity -> the caller's spelling
     other: str | None = None  # the last third-person subject: what "she" / "他" points to
+    topic: bool = False  # the previous clause of this sentence was about ``other``
     parsed: list[str] = field(default_factory=list)  # clauses read with confidence (for the cascade)
 
 
@@ -98,6 +99,7 @@ class OfflineExtractor(EnglishRules, ChineseRules, SharedRules):
         reading = Reading()
         for sentence in sentences(collapse(text)):
             turn.other = None if sentence.question else turn.other
+            turn.topic = False
             for clause in clauses(sentence.text):
                 clause = clause.strip(EDGE_PUNCTUATION)
                 if not clause:
@@ -108,6 +110,7 @@ class OfflineExtractor(EnglishRules, ChineseRules, SharedRules):
                 reading.statements += 1
                 mood = self.grammar.mood(clause)
                 found = self._parse_clause(mood.clause, turn)
+                turn.topic = bool(found) and all(f.subject == turn.other for f in found)
                 if found:
                     reading.parsed += 1
                 else:

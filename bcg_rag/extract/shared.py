@@ -58,9 +58,9 @@ class SharedRules:
         negated = negated or attr_negated
         if not_lead := lex.negation.lead.match(value):  # "is not blue", "is no longer"
             value, negated = value[not_lead.end():], True
-        value = self._clean_value(value)
         if (place := lex.locatives.lead.match(value)) and value[place.end():].strip():
-            value = self._clean_value(value[place.end():])  # "is in Munich" -> "Munich"
+            value = value[place.end():]  # "is in Munich" -> "Munich"
+        value = self._clean_value(value)
         if not attr or not self._usable(value):
             return None
         name = lex.attribute_of(attr)
@@ -116,6 +116,8 @@ class SharedRules:
         if "把" in before:  # 把-construction puts the object before the verb: "把美式停掉"
             before, _, value = before.rpartition("把")
         before, negated = self._clean_before_verb(before)
+        if predicate == "name" and not before:
+            return None  # "我养了一只柯基，叫豆豆": the dog's name, not the speaker's
         subject = self._subject(before, turn)
         if subject is None:
             return False
@@ -123,10 +125,10 @@ class SharedRules:
             return None  # "plays the position of X", "plays for X": a relation longer than the verb
         if predicate == "has" and not self._possession(value):
             return None  # "I have a question", "我有点累": no possession
-        value = self._clean_value(value)
         head, joined, tail = value.partition(" and ")
-        if joined and lex.verb_regex.search(tail):  # "likes tea and lives in Paris": value is "tea"
+        if joined and (lex.verb_regex.search(tail) or len(tail.split()) > 3):  # "likes tea and lives in Paris"
             value = head
+        value = self._clean_value(value)
         if (light := lex.activity_verbs.match(value)) and self._is_object(value[light.end():]):
             value = self._clean_value(value[light.end():])  # "打篮球" -> "篮球", "playing tennis" -> "tennis"
         # A verb followed by another verb: the second one carries the object
@@ -138,8 +140,13 @@ class SharedRules:
             predicate = lex.cessation_predicate
         if kind == "stop":
             negated = not negated  # "I quit coffee" denies; "I didn't quit coffee" affirms
+        title = None
+        if predicate == "works_at" and (job := re.match(r"^(.+?)\s+as\s+(?:a|an|the)?\s*(.+)$", value)):
+            value, title = self._clean_value(job.group(1)), self._clean_value(job.group(2))
         values = self._coordinated(value)
         found = [Found(subject, predicate, v, negated) for v in values if self._usable(v)]
+        if found and title and self._usable(title):  # "works at Boeing as a mechanic"
+            found.append(Found(subject, "job_title", title, negated))
         return found or None
 
     def _coordinated(self, value: str) -> list[str]:
@@ -256,6 +263,8 @@ class SharedRules:
         words = value.casefold().split()
         if value.casefold() in self.lexicon.pronoun_values or words[0] in self.lexicon.pronoun_values:
             return False
+        if value[0] in "我你他她它" or words[0].endswith("ing") and len(words) > 1:
+            return False  # "我大学室友" is a relation, "staying with us" a clause
         return len(words) <= MAX_VALUE_WORDS and len(CJK_CHAR.findall(value)) <= MAX_VALUE_CJK_CHARS
 
     @staticmethod
@@ -272,6 +281,8 @@ class SharedRules:
         """Whom the words before the verb name: the speaker, the user, a relative, a named entity."""
         key = collapse(region).casefold()
         lex = self.lexicon
+        if not key and has_cjk(region + "字") and turn.other and turn.topic:
+            return turn.other  # Chinese continues the topic: "我妈是医生，住在成都"
         if not key or key in lex.first_person:
             return turn.speaker_id  # Chinese drops "我"; English "no more Americano for me"
         if key in lex.second_person and not turn.user_is_speaker:
@@ -298,8 +309,8 @@ class SharedRules:
         lex = self.lexicon
         text = collapse(region)
         owner = re.match(r"^(my|our|your)\s+|^(我们的|我的|我们|咱们|我|咱)", text, re.IGNORECASE)
-        if owner is None:
-            return None
+        if owner is None:  # a bare kin word: "Mom is a nurse", "老公是山东人", "室友小陈"
+            owner = re.match(r"", text)
         who = owner.group().strip().casefold()
         if who == "your" and turn.user_is_speaker:
             return None
@@ -311,6 +322,8 @@ class SharedRules:
         if not name:
             return f"{turn.user_id}'s {lex.relatives[collapse(m.group()).casefold()]}"
         if has_cjk(name):
+            if not owner.group() and not any(flag.startswith("nr") for _, flag, _ in self._tokens(name)):
+                return None  # bare kin word + a name: only a name jieba knows ("室友小陈"), not "同事说用户"
             return self._name(name, turn)
         named = EN_NAME_AFTER.match(name)
         return named.group(1) if named else None

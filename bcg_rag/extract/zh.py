@@ -126,7 +126,7 @@ class ChineseRules:
         return text
 
     def _zh_attribute(self, clause: str, turn: Turn) -> Found | None:
-        if m := ZH_ATTRIBUTE.match(clause):
+        if (m := ZH_ATTRIBUTE.match(clause)) and not self.lexicon.relative_regex.match(m["attr"]):
             (owner, personal), attr = self._zh_owner(m["head"], m["attr"], turn)
             if owner is None:
                 return None
@@ -216,10 +216,12 @@ class ChineseRules:
         if m is None:
             return None
         region, negated = self._clean_before_verb(m["before"])
+        value = self._clean_value(m["value"])
+        if attr := self.lexicon.attributes.get(region):  # 老家是湖北的: the speaker's attribute
+            return Found(turn.speaker_id, "attr:" + attr, value, negated) if self._usable(value) else None
         subject = self._subject(region, turn)
         if subject is None:
             return None
-        value = self._clean_value(m["value"])
         value = re.sub(r"^(?:一名|一位|一个|个|名)", "", value)
         tokens = self._tokens(value)
         if not value or not self._usable(value) or not tokens or not tokens[-1][1].startswith(NOUN_TAGS):
