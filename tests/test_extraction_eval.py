@@ -62,7 +62,7 @@ def test_cascade_saves_calls_on_the_builtin_and_claim_sets():
         assert saved["saved_share"] >= floor, saved
 
 
-FLOORS = {"precision": 0.5, "recall": 0.2}
+FLOORS = {"precision": 0.6, "recall": 0.23}  # measured: dev 0.838 / 0.321, held-out 0.652 / 0.256
 
 
 # ------------------------------------------------------------------ the cascade, with a scripted LLM
