@@ -156,7 +156,7 @@ def search(
         return row["id"] in states and _asserted(memory, row, states[row["id"]])
 
     ranked, via = follow_links(memory, ranked, user_id, float(settings.get("hop_relevance", 0.5)), asserted,
-                               HopCue(memory, query, belief_evidence))
+                               HopCue(memory, query, belief_evidence), query)
     chosen = ranked[: max(0, top_k)]
     groups = _groups(memory, chosen, via, as_of, now, agent_id)
     unstructured = _unstructured(memory, hits[: max(0, top_k)], relevance, claimed, user_id, agent_id)
