@@ -10,12 +10,13 @@ and, for plans, the predicate (``plan:<predicate>``): a plan is not a current fa
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, Sequence, runtime_checkable
 
 from ..errors import InvalidInputError
 from ..models import Claim
 from .en import EnglishRules
+from .gate import GateRules
 from .grammar import Grammar, clauses, sentences
 from .lexicon import Lexicon, default_lexicon, stable_name
 from .shared import Found, SharedRules
@@ -50,7 +51,7 @@ class Turn:
     parsed: list[str] = field(default_factory=list)  # clauses read with confidence (for the cascade)
 
 
-class OfflineExtractor(EnglishRules, ChineseRules, SharedRules):
+class OfflineExtractor(EnglishRules, ChineseRules, GateRules, SharedRules):
     """Rule-based claims from Chinese and English chat messages; no model, deterministic."""
 
     def __init__(self, lexicon: Lexicon | None = None):
@@ -109,7 +110,7 @@ class OfflineExtractor(EnglishRules, ChineseRules, SharedRules):
                     continue
                 reading.statements += 1
                 mood = self.grammar.mood(clause)
-                found = self._parse_clause(mood.clause, turn)
+                found = [g for f in self._parse_clause(mood.clause, turn) if (g := self._gate(f, mood.clause, turn))]
                 turn.topic = bool(found) and all(f.subject == turn.other for f in found)
                 if found:
                     reading.parsed += 1
@@ -122,6 +123,7 @@ class OfflineExtractor(EnglishRules, ChineseRules, SharedRules):
                         continue
                     seen.add(key)
                     claims.append(claim)
+                    reading.rules.append(f.rule)
         return claims, reading
 
     def _claim(self, found: Found, mood: Any, turn: Turn, known_predicates: Sequence[str], context: str | None) -> Claim:
@@ -158,13 +160,14 @@ class OfflineExtractor(EnglishRules, ChineseRules, SharedRules):
             found = rule(clause, turn)
             if found:
                 found = found if isinstance(found, list) else [found]
+                found = [f if f.rule else replace(f, rule=rule.__name__.lstrip("_")) for f in found]
                 for f in found:
                     if f.subject not in (turn.user_id, turn.speaker_id):
                         turn.other = f.subject
                 return found
         if reported:  # "A colleague says the user works at X": read what was said
             found = self._reported(clause, turn)
-            return [found] if found else []
+            return [replace(found, rule="reported/" + found.rule)] if found else []
         return []
 
 
@@ -176,6 +179,7 @@ class Reading:
     parsed: int = 0
     silent: int = 0  # questions, requests, small talk
     unread: list[str] = field(default_factory=list)  # statements no rule read
+    rules: list[str] = field(default_factory=list)  # per claim, the rule that read it
 
     @property
     def confident(self) -> bool:

@@ -34,6 +34,7 @@ class Found:
     value: str
     negated: bool = False
     changed: bool = False  # the stance was set by a change shape ("from X to Y"); moods leave it alone
+    rule: str = ""  # which rule read it (for measuring each rule's precision)
 
 
 class SharedRules:

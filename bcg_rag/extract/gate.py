@@ -1,0 +1,181 @@
+"""The confidence gate: a claim leaves the offline extractor only when its parts read cleanly.
+
+Every rule proposes ``Found``s; the gate decides whether each one is read with
+confidence. Precision first: a wrong claim becomes a wrong answer or a false
+"outdated", while a message with no claim is still stored as evidence and
+returned to the LLM as unstructured memory. So a claim is dropped when
+
+* its value is not a thing: it holds a verb, a pronoun, a question word or a
+  clause ("Denver was the best decision", "啥好纠结", "歌手变成陈奕迅"), or it is
+  only a time ("六年", "last weekend");
+* its subject is not someone the text names: the speaker, the user, a relative,
+  a known entity, or a name that reads as one (a capitalised English name; in
+  Chinese a surname-led name, 小王 / 老张 / 张姐, or a name jieba knows);
+* it reports an episode rather than a state: "今天中午吃了猪脚饭", "ate sushi
+  yesterday" say nothing durable about what someone eats.
+
+Values are also cut to their noun phrase (``noun_phrase``): a Chinese value ends
+before the first pronoun, adverb, preposition or particle of jieba's segmentation
+("深圳这边最近…" -> "深圳"), and one that runs on into a verb is a clause, not a value.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from .grammar import ZH_DURATION
+from .shared import Found
+from .text import CJK, CJK_CHAR, collapse, has_cjk
+
+if TYPE_CHECKING:
+    from .lexicon import Lexicon
+    from .offline import Turn
+
+# English words that make a value a clause (a verb of its own) or a pointer (a pronoun).
+EN_CLAUSE_WORDS = frozenset(
+    "is was are were be been being am has have had do does did will would can could should shall might must "
+    "i me my mine we us our you your he him his she her they them their it its this that these those "
+    "something anything nothing someone somebody everyone everything here there".split()
+)
+EN_BAD_CHARS = re.compile(r"[()\[\]{}:;?!\"“”<>|]")
+EN_SPECIFIC_TIME = re.compile(
+    r"\b(?:yesterday|today|tonight|last night|this morning|this afternoon|this evening|earlier|just now)\b",
+    re.IGNORECASE,
+)
+# Chinese: episodes (a meal today, "吃了/喝过") are not habits.
+ZH_SPECIFIC_TIME = re.compile(r"今天|昨天|前天|今晚|昨晚|刚才|刚刚|中午|这顿|那天|上次|这次")
+ZH_PERFECTIVE = re.compile(r"(?:吃|喝)(?:了|完|过|到)")
+EPISODIC_PREDICATES = frozenset({"eats", "drinks", "likes", "plays"})
+# Tags of jieba that end a Chinese noun phrase: pronouns, adverbs, prepositions,
+# conjunctions, particles, modal words, punctuation, time words.
+ZH_PHRASE_END = ("r", "d", "p", "c", "u", "y", "e", "o", "x", "w", "t", "zg")
+ZH_QUESTION_WORDS = re.compile(r"啥|什么|谁|哪|几|怎|吗|呢|吧|嘛|呀|啊")
+ZH_NAME_SUFFIXES = ("姐", "哥", "叔", "姨", "总", "老师", "阿姨", "师傅", "医生", "经理")
+ZH_TITLE_PREFIXES = ("小", "老", "阿")
+
+
+class GateRules:
+    lexicon: Lexicon
+
+    # ------------------------------------------------------------------ values
+
+    def _noun_phrase(self, value: str) -> str:
+        """A Chinese value cut to its noun phrase; "" when it runs on into a verb (a clause).
+
+        English values are cut by the value stops of the lexicon already (``_clean_value``).
+        """
+        if not has_cjk(value) or self.lexicon.value_of(value) != value:
+            return value
+        tokens = self._tokens(value)
+        end = len(value)
+        for i, (word, flag, at) in enumerate(tokens):
+            if i == 0:
+                continue
+            if flag.startswith("v") and not flag.startswith("vn") and word not in self.lexicon.values:
+                return ""  # "柯基叫旺财", "乐队是五月天": a clause
+            if flag.startswith(ZH_PHRASE_END) and not (flag.startswith("u") and word == "的" and i + 1 < len(tokens)):
+                end = at
+                break
+        return value[:end].strip()
+
+    def _value_ok(self, found: Found) -> bool:
+        value = found.value
+        if not value or not value.strip():
+            return False
+        lex = self.lexicon
+        if has_cjk(value):
+            if ZH_QUESTION_WORDS.search(value) or re.fullmatch(ZH_DURATION, value) or value[0] in "我你他她它这那":
+                return False
+            if lex.value_of(value) != value or value.casefold() in lex.values:
+                return True
+            tokens = self._tokens(value)
+            if any(flag.startswith(("r", "d", "p", "c", "y")) for _, flag, _ in tokens):
+                return False
+            if all(flag.startswith(("t", "m", "q")) for _, flag, _ in tokens):
+                return False  # "六年", "三点": a time or a number, not a thing
+            if len(CJK_CHAR.findall(value)) == 1 and not re.search(r"[A-Za-z0-9]", value):
+                return tokens[0][1].startswith(("n", "a")) and found.predicate in ("eats", "drinks", "likes", "dislikes")
+            if found.predicate == "name":
+                return 2 <= len(value) <= 4 and not any(flag.startswith("v") for _, flag, _ in tokens)
+            return True
+        words = value.split()
+        lower = [w.casefold().strip(".,'") for w in words if not w[:1].isupper()]
+        if EN_BAD_CHARS.search(value) or any(w in EN_CLAUSE_WORDS for w in lower):
+            return False
+        if self.lexicon.time.anywhere.fullmatch(value) or re.fullmatch(r"\d+\s*(?:am|pm|%)?", value, re.IGNORECASE):
+            return found.predicate == "age"
+        if found.predicate == "name" and not value[:1].isupper():
+            return False  # "called off the engagement": not a name
+        if len(words) > 4 and any(not w[:1].isupper() for w in words):
+            return False  # a long lower-case run is a clause, not a thing
+        return True
+
+    # ------------------------------------------------------------------ subjects
+
+    def _subject_ok(self, found: Found, turn: Turn) -> bool:
+        subject = found.subject
+        if subject in (turn.user_id, turn.speaker_id) or subject.startswith(f"{turn.user_id}'s "):
+            return True
+        if subject.casefold() in turn.entities:
+            return True
+        if has_cjk(subject):
+            return self._zh_named(subject, place_ok=found.predicate not in PERSONAL_PREDICATES)
+        words = subject.split()
+        if not all(w[:1].isupper() or w.isdigit() or w.casefold() in CONNECTORS for w in words):
+            return False
+        first = words[0].casefold().rstrip("'s")
+        if first in self.lexicon.not_names or words[0].casefold() in self.lexicon.not_names:
+            return False
+        return not (len(words) == 1 and re.search(r"(?:ed|ing|ly)$", first))  # "Inferred", "Honestly"
+
+    def _zh_named(self, text: str, place_ok: bool = False) -> bool:
+        """A Chinese name read with confidence: a name jieba knows, a surname-led name,
+        小王 / 老张 / 阿明, 张姐 / 王老师; places and organisations only where ``place_ok``."""
+        if not re.fullmatch(f"[{CJK}A-Za-z]{{2,6}}", text) or text.endswith("人"):
+            return False
+        tokens = self._tokens(text)
+        flags = [flag for _, flag, _ in tokens]
+        if len(tokens) == 1:
+            if flags[0].startswith("nr"):
+                return True
+            return place_ok and flags[0].startswith(("nt", "nz", "ns", "eng"))
+        surnames = self.lexicon.surnames
+        if text[0] in ZH_TITLE_PREFIXES and len(text) == 2 and text[1] in surnames:
+            return True
+        for suffix in ZH_NAME_SUFFIXES:
+            head = text[: -len(suffix)]
+            if text.endswith(suffix) and head and (head[0] in surnames or self._zh_named(head)):
+                return True
+        if text[0] in surnames and len(text) <= 3:
+            # The rest is not a dictionary word of its own kind ("周末" is a time, "高兴" a mood).
+            return all(len(word) == 1 or flag.startswith("nr") for word, flag, _ in tokens)
+        return False
+
+    # ------------------------------------------------------------------ the gate
+
+    def _gate(self, found: Found, clause: str, turn: Turn) -> Found | None:
+        value = self._noun_phrase(found.value)
+        if value != found.value:
+            found = replace(found, value=value)
+        if not self._value_ok(found) or not self._subject_ok(found, turn):
+            return None
+        if found.predicate in EPISODIC_PREDICATES and not found.negated and self._episode(clause):
+            return None
+        return found
+
+    @staticmethod
+    def _episode(clause: str) -> bool:
+        """One occasion, not a habit: "今天中午吃了猪脚饭", "had sushi yesterday"."""
+        if has_cjk(clause):
+            return bool(ZH_SPECIFIC_TIME.search(clause) or ZH_PERFECTIVE.search(clause))
+        return bool(EN_SPECIFIC_TIME.search(collapse(clause)))
+
+
+CONNECTORS = frozenset({"of", "de", "van", "von", "der", "la", "le", "da", "di", "y", "the", "and", "&", "'s"})
+# Predicates only people have: a place or a company as their subject is a misreading.
+PERSONAL_PREDICATES = frozenset({
+    "likes", "dislikes", "eats", "drinks", "lives_in", "speaks", "has", "studies", "name", "job_title",
+    "works_at", "studies_at", "married_to", "is", "consumes", "plays", "hometown",
+})
