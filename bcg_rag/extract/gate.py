@@ -61,7 +61,7 @@ class GateRules:
 
     # ------------------------------------------------------------------ values
 
-    def _noun_phrase(self, value: str) -> str:
+    def _noun_phrase(self, value: str, predicate: str = "") -> str:
         """A Chinese value cut to its noun phrase; "" when it runs on into a verb (a clause).
 
         English values are cut by the value stops of the lexicon already (``_clean_value``).
@@ -72,6 +72,8 @@ class GateRules:
         end = len(value)
         for i, (word, flag, at) in enumerate(tokens):
             if i == 0:
+                if flag.startswith("v") and not flag.startswith("vn") and len(tokens) > 1 and predicate not in ACTIVITY_PREDICATES:
+                    return ""  # "叫星辰科技的小公司": a verb phrase where a thing should be
                 continue
             if flag.startswith("v") and not flag.startswith("vn") and word not in self.lexicon.values:
                 return ""  # "柯基叫旺财", "乐队是五月天": a clause
@@ -85,28 +87,33 @@ class GateRules:
         if not value or not value.strip():
             return False
         lex = self.lexicon
+        dated = found.predicate.removeprefix("attr:") in DATE_PREDICATES
         if has_cjk(value):
             if ZH_QUESTION_WORDS.search(value) or re.fullmatch(ZH_DURATION, value) or value[0] in "我你他她它这那":
                 return False
-            if lex.value_of(value) != value or value.casefold() in lex.values:
-                return True
+            if lex.value_of(value) != value or value.casefold() in lex.values or self._zh_named(value):
+                return True  # a thing the lexicon knows, or a person's name ("刘洋")
             tokens = self._tokens(value)
             if any(flag.startswith(("r", "d", "p", "c", "y")) for _, flag, _ in tokens):
                 return False
-            if all(flag.startswith(("t", "m", "q")) for _, flag, _ in tokens):
+            if all(flag.startswith(("t", "m", "q")) for _, flag, _ in tokens) and not dated:
                 return False  # "六年", "三点": a time or a number, not a thing
             if len(CJK_CHAR.findall(value)) == 1 and not re.search(r"[A-Za-z0-9]", value):
-                return tokens[0][1].startswith(("n", "a")) and found.predicate in ("eats", "drinks", "likes", "dislikes")
-            if found.predicate == "name":
+                if tokens[0][1].startswith("n"):
+                    return True  # "猫", "狗"
+                return tokens[0][1].startswith("a") and found.predicate in ("eats", "drinks", "likes", "dislikes")
+            if found.predicate.removeprefix("attr:") in NAME_PREDICATES:
                 return 2 <= len(value) <= 4 and not any(flag.startswith("v") for _, flag, _ in tokens)
+            if found.predicate not in ACTIVITY_PREDICATES and not dated and not tokens[-1][1].startswith(ZH_NOUN_TAGS):
+                return False  # "有…伤好无聊": what is owned, worked at or lived in is a noun
             return True
         words = value.split()
         lower = [w.casefold().strip(".,'") for w in words if not w[:1].isupper()]
         if EN_BAD_CHARS.search(value) or any(w in EN_CLAUSE_WORDS for w in lower):
             return False
         if self.lexicon.time.anywhere.fullmatch(value) or re.fullmatch(r"\d+\s*(?:am|pm|%)?", value, re.IGNORECASE):
-            return found.predicate == "age"
-        if found.predicate == "name" and not value[:1].isupper():
+            return dated or found.predicate.startswith("attr:")
+        if found.predicate.removeprefix("attr:") in NAME_PREDICATES and not value[:1].isupper():
             return False  # "called off the engagement": not a name
         if len(words) > 4 and any(not w[:1].isupper() for w in words):
             return False  # a long lower-case run is a clause, not a thing
@@ -135,12 +142,6 @@ class GateRules:
         小王 / 老张 / 阿明, 张姐 / 王老师; places and organisations only where ``place_ok``."""
         if not re.fullmatch(f"[{CJK}A-Za-z]{{2,6}}", text) or text.endswith("人"):
             return False
-        tokens = self._tokens(text)
-        flags = [flag for _, flag, _ in tokens]
-        if len(tokens) == 1:
-            if flags[0].startswith("nr"):
-                return True
-            return place_ok and flags[0].startswith(("nt", "nz", "ns", "eng"))
         surnames = self.lexicon.surnames
         if text[0] in ZH_TITLE_PREFIXES and len(text) == 2 and text[1] in surnames:
             return True
@@ -148,22 +149,60 @@ class GateRules:
             head = text[: -len(suffix)]
             if text.endswith(suffix) and head and (head[0] in surnames or self._zh_named(head)):
                 return True
+        tokens = self._tokens(text)
+        flags = [flag for _, flag, _ in tokens]
+        if re.fullmatch("[A-Za-z]+", text):
+            return text[0].isupper()
+        if len(tokens) == 1:
+            if flags[0].startswith("nr"):
+                return True
+            if place_ok and flags[0].startswith(("n", "eng")):
+                return True  # "大理位于云南", "腾讯总部在深圳": places and companies have places
+            return text[0] in surnames and len(text) <= 3 and not flags[0].startswith(ZH_WORD_TAGS)
+        if place_ok and text.endswith(ORG_SUFFIXES) and all(f.startswith(("n", "eng")) for f in flags):
+            return True  # "云杉公司"
         if text[0] in surnames and len(text) <= 3:
             # The rest is not a dictionary word of its own kind ("周末" is a time, "高兴" a mood).
-            return all(len(word) == 1 or flag.startswith("nr") for word, flag, _ in tokens)
+            return not any(len(word) > 1 and flag.startswith(ZH_WORD_TAGS) for word, flag, _ in tokens)
+        for reference in self.lexicon.user_references:  # "用户张三"
+            if text.startswith(reference) and len(text) > len(reference):
+                return self._zh_named(text[len(reference):])
         return False
 
     # ------------------------------------------------------------------ the gate
 
     def _gate(self, found: Found, clause: str, turn: Turn) -> Found | None:
-        value = self._noun_phrase(found.value)
+        value = self._noun_phrase(found.value, found.predicate)
         if value != found.value:
             found = replace(found, value=value)
         if not self._value_ok(found) or not self._subject_ok(found, turn):
             return None
+        if found.subject == turn.speaker_id and found.predicate.removeprefix("attr:") in ORG_ATTRIBUTES:
+            return None  # "our HQ is in Denver": "our" is the company there, not the speaker
         if found.predicate in EPISODIC_PREDICATES and not found.negated and self._episode(clause):
             return None
         return found
+
+    def _lead_subject(self, clause: str, turn: Turn) -> str | None:
+        """Whom a Chinese clause is about when no claim was read from it: "我妈退休了" (then
+        "不当医生了" is about her), "Anna是我大学室友" (then "现在在德国读博" is Anna's)."""
+        if not has_cjk(clause):
+            return None
+        if latin := re.match(r"^([A-Z][a-z]+)(?=[\u4e00-\u9fff])", clause):
+            return latin.group(1)
+        owner = re.match(r"^(?:我的|我们的|我们|我|咱)?", clause)
+        rest = clause[owner.end():]
+        if (kin := self.lexicon.relative_regex.match(rest)) and owner.group():
+            relation = self.lexicon.relatives[collapse(kin.group()).casefold()]
+            tail = rest[kin.end():]
+            for size in (3, 2):  # "我同事小王…": the name after the kin word
+                if len(tail) > size and self._zh_named(tail[:size]):
+                    return tail[:size]
+            return f"{turn.user_id}'s {relation}"
+        for size in (3, 2):
+            if len(clause) > size and clause[size] in "是在叫" and self._zh_named(clause[:size]):
+                return clause[:size]
+        return None
 
     @staticmethod
     def _episode(clause: str) -> bool:
@@ -173,6 +212,15 @@ class GateRules:
         return bool(EN_SPECIFIC_TIME.search(collapse(clause)))
 
 
+# Predicates whose value may be an activity (a verb phrase): "爱画画", "学做川菜", "不会开车".
+ACTIVITY_PREDICATES = frozenset({"likes", "dislikes", "hobby", "studies", "plays", "can", "ability", "speaks"})
+ZH_NOUN_TAGS = ("n", "eng", "vn", "j", "nz", "nt", "ns", "nr", "an", "l", "i", "g", "m", "q", "s")
+# A dictionary word of these kinds is no name, whatever its first character ("周末", "高兴").
+ZH_WORD_TAGS = ("t", "a", "d", "v", "r", "p", "c", "u", "m", "q", "f", "s", "ns", "y", "i", "l")
+NAME_PREDICATES = frozenset({"name", "pet_name", "nickname", "english_name"})
+DATE_PREDICATES = frozenset({"birthday", "age", "birth_date", "anniversary", "wake_time"})
+ORG_SUFFIXES = ("公司", "集团", "银行", "大学", "学院", "医院", "中学", "小学", "研究所", "工作室", "餐厅", "酒店")
+ORG_ATTRIBUTES = frozenset({"headquarters", "ceo"})
 CONNECTORS = frozenset({"of", "de", "van", "von", "der", "la", "le", "da", "di", "y", "the", "and", "&", "'s"})
 # Predicates only people have: a place or a company as their subject is a misreading.
 PERSONAL_PREDICATES = frozenset({

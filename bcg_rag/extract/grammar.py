@@ -32,7 +32,8 @@ SENTENCE_END = re.compile(
     r"(?<!\b[A-Z])(?<!\bSt|\bDr|\bMr|\bMs|\bMt|\bJr|\bSr)(?<!\bMrs)(?<!\bvs)[.!?;]+(?=\s|$)|[。！？；\n?？!！]+"
 )
 # A Chinese clause that asks: a wh-word anywhere, or a final question particle.
-ZH_QUESTION = re.compile(r"什么|哪里|哪儿|哪个|哪些|怎么|为什么|多少|几点|谁|吗$|么$")
+# "会不会", "是不是", "有没有": the A-not-A form asks too.
+ZH_QUESTION = re.compile(r"什么|哪里|哪儿|哪个|哪些|怎么|为什么|多少|几点|谁|啥|吗$|么$|([\u4e00-\u9fff])[不没]\1|有没有|是否")
 # Clause boundaries inside a sentence: commas and "but"-style joins.
 CLAUSE_BREAK = re.compile(
     r",\s+|[，、：:]+|\s+(?:but|though|although|because|so|and then|whereas|while)\s+|\s*[-–—]{1,2}\s+"
@@ -63,9 +64,17 @@ DURATION_TAIL = re.compile(
 )
 # "北京三年了" -> "北京": a counted span of time ends the value. Months need 个 ("三个月"),
 # since "五月" is May; a whole value is never stripped ("三年" alone stays).
-ZH_DURATION = r"[\d一二三四五六七八九十百两几半多好]+(?:个)?多?(?:秒钟?|分钟|小时|天|周|星期|个月|年)多?(?:了|啦)?"
+ZH_DURATION = r"(?:第|快|近|将近|差不多)?[\d一二三四五六七八九十百两几半多好]+(?:个)?多?(?:秒钟?|分钟|小时|天|周|星期|个月|年)多?(?:了|啦)?"
 ZH_DURATION_TAIL = re.compile(rf"(?<=[^\d一二三四五六七八九十百两几半多好]){ZH_DURATION}$")
-TIME_TAILS = (YEAR_TAIL, AGO_TAIL, DURATION_TAIL, ZH_DURATION_TAIL)
+# "last weekend", "this month", "on Mondays", "every Saturday morning": when, not what.
+WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekday|weekend"
+WHEN_TAIL = re.compile(
+    rf"\s*\b(?:(?:last|this|next|every|each|on|most)\s+(?:(?:{WEEKDAYS})s?|week|month|year|night|nights|morning|mornings"
+    rf"|evening|afternoon|summer|winter|spring|fall|autumn|semester|term)(?:\s+(?:morning|night|evening|afternoon)s?)?"
+    rf"|on\s+(?:{WEEKDAYS})s?)\s*$",
+    re.IGNORECASE,
+)
+TIME_TAILS = (YEAR_TAIL, AGO_TAIL, DURATION_TAIL, ZH_DURATION_TAIL, WHEN_TAIL)
 
 SPACE_BETWEEN_CJK = re.compile(rf"(?<=[{CJK}])\s+(?=[{CJK}])")
 

@@ -177,6 +177,7 @@ class Lexicon:
         self.pronoun_values = {w.casefold() for w in self.words("subjects", "pronoun_values")}
         self.relation_verbs = {w.casefold() for w in self.words("grammar", "relation_verbs")}
         self.prepositions = {w.casefold() for w in self.words("grammar", "prepositions")}
+        self.class_nouns = {w.casefold() for w in self.words("grammar", "class_nouns")}
         reporting = [form for phrase in self.words("grammar", "reporting_verbs") for form in english_forms(phrase)]
         self.reporting = re.compile(phrase_pattern(reporting), re.IGNORECASE)
         self.preference = PhraseSet(self.words("grammar", "preference_markers")).lead

@@ -112,6 +112,8 @@ class OfflineExtractor(EnglishRules, ChineseRules, GateRules, SharedRules):
                 mood = self.grammar.mood(clause)
                 found = [g for f in self._parse_clause(mood.clause, turn) if (g := self._gate(f, mood.clause, turn))]
                 turn.topic = bool(found) and all(f.subject == turn.other for f in found)
+                if not found and (lead := self._lead_subject(mood.clause, turn)):
+                    turn.other, turn.topic = lead, True  # "我妈退休了，不当医生了": still about her
                 if found:
                     reading.parsed += 1
                 else:

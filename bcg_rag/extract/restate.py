@@ -89,6 +89,11 @@ def restatement_diff(old_text: str, new_text: str, *, min_shared: float = 0.6) -
         return old[old_start:old_end], new[new_start:new_end], template
 
     old_value, new_value, template = values()
+    if old_value and new_value and 0 < suffix <= 2 and _noun_tail([t.group() for t in new_tokens[len(new_tokens) - suffix:]]):
+        # The shared words after the span finish one noun phrase: "Gaelic football" ->
+        # "association football" changes the whole sport, not one word of it.
+        suffix = 0
+        old_value, new_value, template = values()
     negation_words = {collapse(p).casefold() for p in default_lexicon().words("negation", "phrases")}
     changed = collapse(old_value or new_value).casefold().replace("’", "'")
     negated = (not old_value or not new_value) and changed in negation_words
@@ -106,6 +111,20 @@ def restatement_diff(old_text: str, new_text: str, *, min_shared: float = 0.6) -
         if old_value.casefold() == new_value.casefold():
             return None  # only a time word changed: "I live in Paris" / "I live in Paris now"
     return SlotDiff(normalise_statement(template), old_value.strip(EDGE_PUNCTUATION), new_value.strip(EDGE_PUNCTUATION), negated)
+
+
+def _noun_tail(words: list[str]) -> bool:
+    """Words that can end a noun phrase: Latin words, none an adverb, filler, time or "also"-word."""
+    lex = default_lexicon()
+    for word in words:
+        key = word.casefold()
+        if not re.fullmatch(r"[A-Za-z][\w'-]*", word) or key.endswith("ly"):
+            return False
+        if key in lex.adverbs or lex.around_value.lead.match(key) or lex.additive_markers.lead.match(key):
+            return False
+        if lex.time.lead.match(key) or key in lex.prepositions or key in lex.negation_words:
+            return False
+    return True
 
 
 def _capitalised(token: str) -> bool:

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
-from .grammar import MAX_VALUE_CJK_CHARS, MAX_VALUE_WORDS, TIME_TAILS
+from .grammar import MAX_VALUE_CJK_CHARS, MAX_VALUE_WORDS, TIME_TAILS, ZH_DURATION
 from .text import CJK_CHAR, EDGE_PUNCTUATION, collapse, has_cjk
 
 if TYPE_CHECKING:
@@ -22,6 +22,14 @@ MAX_RAW_VALUE_CHARS = 160  # a value region longer than this is a clause, not a 
 EN_NAME_AFTER = re.compile(r"^\s*,?\s*([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s*,?\s*$")
 # "plays the position of defender": the verb is part of a longer relation phrase.
 LONGER_RELATION = re.compile(r"^the\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+of\s")
+JOB_WORDS = re.compile(r"\b(?:job|position|role|gig|internship|shift|program|programme|class|course)s?\b|工作|岗位", re.IGNORECASE)
+# Values an unknown attribute may have: "my shoe size is 42", "my blood type is B", "my cat's name is Mochi".
+SLOT_VALUE = re.compile(r"\d[\d.,'\"]*\s*[a-zA-Z]{0,5}|[A-Z]{1,2}[+-]?")
+EN_TITLE_NAME = re.compile(r"[A-Z][a-z][\w'-]*(?:\s+[A-Z][a-z][\w'-]*){0,3}")
+CLUB_WORDS = re.compile(
+    r"\b(?:club|league|team|gym|society|association|union|party|choir|band|group|community|church|ymca|program)\b",
+    re.IGNORECASE,
+)
 EN_OWNER_WORDS = {"my": "i", "our": "we", "your": "you"}
 
 
@@ -53,10 +61,18 @@ class SharedRules:
                 return found[0]
         return None
 
-    def _attribute_claim(self, owner: str, personal: bool, attr: str, value: str, negated: bool) -> Found | None:
+    def _attribute_claim(
+        self, owner: str, personal: bool, attr: str, value: str, negated: bool, known_only: bool = True
+    ) -> Found | None:
+        """ "<owner>'s <attr> is <value>". With ``known_only`` the attribute must be one the lexicon
+        names or a taste ("favorite X"): "my car is literally yellow" and "my teacher is very
+        patient" describe things, they name no slot of the owner."""
         lex = self.lexicon
         attr, attr_negated = self._clean_attribute(attr)  # "颜色现在是", "名字不再是", "color now is"
         negated = negated or attr_negated
+        if known_only and collapse(attr).casefold() not in lex.attributes and not lex.preference.match(attr):
+            if not (SLOT_VALUE.fullmatch(value.strip(EDGE_PUNCTUATION)) or EN_TITLE_NAME.fullmatch(value.strip(EDGE_PUNCTUATION))):
+                return None  # an unknown attribute needs a value that is plainly one: a number, a name
         if not_lead := lex.negation.lead.match(value):  # "is not blue", "is no longer"
             value, negated = value[not_lead.end():], True
         if (place := lex.locatives.lead.match(value)) and value[place.end():].strip():
@@ -116,6 +132,17 @@ class SharedRules:
         before = clause[: match.start()]
         if "把" in before:  # 把-construction puts the object before the verb: "把美式停掉"
             before, _, value = before.rpartition("把")
+        surface, raw_value = collapse(match.group()).casefold(), value
+        if surface == "like" and (not before.strip() or re.search(r"(?:'m|'s|'re|\b(?:is|was|am|are|it|that))\s*$", before, re.IGNORECASE)):
+            return None  # "like 38 degrees", "I'm like 5'9": a filler, not the verb
+        if has_cjk(clause) and (place := re.search(r"在([^在]+)$", before)) and place.start() > 0 or (
+            has_cjk(clause) and before.startswith("在") and len(before) > 1
+        ):
+            # "(我)在上海住了六年", "我在家喝茶": a place before the verb, not part of the subject
+            place = re.search(r"在([^在]+)$", before)
+            if predicate == "lives_in" and not self._clean_value(value) or re.fullmatch(ZH_DURATION + "|了", value.strip()):
+                value = place.group(1)
+            before = before[: place.start()]
         before, negated = self._clean_before_verb(before)
         if predicate == "name" and not before:
             return None  # "我养了一只柯基，叫豆豆": the dog's name, not the speaker's
@@ -140,8 +167,14 @@ class SharedRules:
         elif kind == "stop":
             predicate = lex.cessation_predicate
         if kind == "stop":
+            if JOB_WORDS.search(value):
+                return None  # "quit the barista job": a job, read by the job rule or not at all
             negated = not negated  # "I quit coffee" denies; "I didn't quit coffee" affirms
         title = None
+        if predicate == "member_of" and surface.startswith("join") and not raw_value.lstrip().casefold().startswith(
+            ("the ", "a ", "an ", "my ", "our ")
+        ) and value[:1].isupper() and not CLUB_WORDS.search(value):
+            predicate = "works_at"  # "joined Stripe": an employer; "joined the YMCA / a league": a membership
         if predicate == "works_at" and (job := re.match(r"^(.+?)\s+as\s+(?:a|an|the)?\s*(.+)$", value)):
             value, title = self._clean_value(job.group(1)), self._clean_value(job.group(2))
         values = self._coordinated(value)

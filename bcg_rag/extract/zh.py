@@ -130,7 +130,8 @@ class ChineseRules:
             (owner, personal), attr = self._zh_owner(m["head"], m["attr"], turn)
             if owner is None:
                 return None
-            return self._attribute_claim(owner, personal, attr, m["value"], m["copula"] == "不是")
+            known_only = personal or owner.startswith(f"{turn.user_id}'s ")
+            return self._attribute_claim(owner, personal, attr, m["value"], m["copula"] == "不是", known_only)
         return self._zh_located(clause, turn)
 
     def _zh_owner(self, head: str, attr: str, turn: Turn) -> tuple[tuple[str | None, bool], str]:
@@ -161,7 +162,8 @@ class ChineseRules:
         (owner, personal), attr = self._zh_owner(head, tail[: place.start()], turn)
         if owner is None:
             return None
-        return self._attribute_claim(owner, personal, attr, tail[place.end():], False)
+        known_only = personal or owner.startswith(f"{turn.user_id}'s ")
+        return self._attribute_claim(owner, personal, attr, tail[place.end():], False, known_only)
 
     def _zh_change(self, clause: str, turn: Turn) -> list[Found] | None:
         """从北京搬到上海 (lives_in 北京 denied, 上海 asserted); 把美式换成拿铁; 从咖啡改成茶."""
@@ -228,4 +230,9 @@ class ChineseRules:
             return None
         if any(flag.startswith(("v", "d", "p", "r")) and not flag.startswith("vn") for _, flag, _ in tokens):
             return None
-        return Found(subject, "is", value, negated or m["neg"] == "不是")
+        if self.lexicon.relative_regex.fullmatch(value):
+            return None  # "是个女儿": a relation between people, not what someone is
+        negated = negated or m["neg"] == "不是"
+        if value.endswith("人") and len(value) > 2 and self._tokens(value[:-1])[0][1].startswith("ns"):
+            return Found(subject, "hometown", value[:-1], negated)  # 山东人 -> hometown 山东
+        return Found(subject, "is", value, negated)
