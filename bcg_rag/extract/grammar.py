@@ -141,18 +141,42 @@ class Grammar:
     def mood(self, clause: str) -> Mood:
         lex = self.lex
         hedged = plan = past = False
-        if lex.hedges.anywhere.search(clause):
+        if m := self._marker(lex.hedges.anywhere, clause):
             hedged = True
-            clause = join_cjk(lex.hedges.anywhere.sub(" ", clause))
-        if m := lex.past_markers.anywhere.search(clause):
+            while m:
+                clause = join_cjk(clause[: m.start()] + " " + clause[m.end():])
+                m = self._marker(lex.hedges.anywhere, clause)
+        if m := self._marker(lex.past_markers.anywhere, clause):
             past = True
             clause = join_cjk(clause[: m.start()] + " " + clause[m.end():])
-        if m := lex.plan_markers.anywhere.search(clause):
+        if m := self._marker(lex.plan_markers.anywhere, clause):
             plan = True
             clause = join_cjk(clause[: m.start()] + " " + clause[m.end():])
-        elif lex.future_time.anywhere.search(clause):
+        elif self._marker(lex.future_time.anywhere, clause):
             plan = True  # "I'm moving to Tokyo next year", "下个月搬到上海": not yet so
         return Mood(clause.strip(), hedged, plan, past)
+
+    def _marker(self, pattern: re.Pattern[str], clause: str) -> re.Match[str] | None:
+        """The first match of a marker that is a whole word: in Chinese, on jieba's word
+        boundaries ("理想" holds 想, "应该" is a hedge but "相应" is not)."""
+        for m in pattern.finditer(clause):
+            if not re.match(f"[{CJK}]", m.group()) or self._on_words(clause, m.start(), m.end()):
+                return m
+        return None
+
+    def _on_words(self, clause: str, start: int, end: int) -> bool:
+        from .zh import segmenter
+
+        bounds = {0}
+        for word, _, at in segmenter(self.lex).cut(clause):
+            bounds.add(at + len(word))
+        return start in bounds and (end in bounds or end < len(clause) and self._splits(clause, end))
+
+    def _splits(self, clause: str, end: int) -> bool:
+        """A marker may end inside a word jieba made of it and the next verb ("想学", "要搬")."""
+        from .zh import segmenter
+
+        return any(at < end < at + len(word) and flag.startswith("v") for word, flag, at in segmenter(self.lex).cut(clause))
 
     def says_change(self, text: str) -> bool:
         """The text itself says a value replaced another ("moved to", "now", "不再", "换成")."""

@@ -98,6 +98,7 @@ class OfflineExtractor(EnglishRules, ChineseRules, GateRules, SharedRules):
         claims: list[Claim] = []
         seen: set[tuple[str, str, str]] = set()
         reading = Reading()
+        parsed: dict[tuple, tuple[list[Found], str | None]] = {}
         for sentence in sentences(collapse(text)):
             turn.other = None if sentence.question else turn.other
             turn.topic = False
@@ -110,7 +111,11 @@ class OfflineExtractor(EnglishRules, ChineseRules, GateRules, SharedRules):
                     continue
                 reading.statements += 1
                 mood = self.grammar.mood(clause)
-                found = [g for f in self._parse_clause(mood.clause, turn) if (g := self._gate(f, mood.clause, turn))]
+                key = (mood.clause, turn.other, turn.topic)
+                if key not in parsed:  # a clause repeated in one message is read once
+                    read = [g for f in self._parse_clause(mood.clause, turn) if (g := self._gate(f, mood.clause, turn))]
+                    parsed[key] = (read, turn.other)
+                found, turn.other = parsed[key]
                 turn.topic = bool(found) and all(f.subject == turn.other for f in found)
                 if not found and (lead := self._lead_subject(mood.clause, turn)):
                     turn.other, turn.topic = lead, True  # "我妈退休了，不当医生了": still about her

@@ -101,9 +101,10 @@ class ChineseRules:
         negation or adverb and the verb ("不吃") counts; one that only ends with it ("小说"
         holds 说, "现在" holds 在) does not. The end may fall inside a word: "喝茶" is a
         word, and 喝 is still the verb."""
-        for word, _, at in self._tokens(clause):
+        for word, flag, at in self._tokens(clause):
             if at == start:
-                return True
+                # A noun that starts with the verb is a noun: "学校" holds 学, "住房" 住, "爱人" 爱.
+                return end >= at + len(word) or frame or not (flag == "n" and len(word) == 2)
             if at < start < at + len(word):
                 prefix = word[: start - at]
                 if word in self.lexicon.negation_words:
