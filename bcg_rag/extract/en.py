@@ -48,7 +48,8 @@ EN_LEFT_JOB = re.compile(
 EN_AS_TITLE = re.compile(r"^(?P<org>.+?)\s+as\s+(?:a\s+|an\s+|the\s+)?(?P<title>.+)$", re.IGNORECASE)
 # First-person and third-person copulas: "I'm a nurse", "my mom is a doctor", "I'm vegetarian".
 EN_COPULA = re.compile(
-    r"^(?P<subject>.+?)(?:'m|'re|'s|\s+(?P<verb>am|is|are|was|were))\s+(?P<rest>.+)$", re.IGNORECASE
+    r"^(?P<subject>.+?)(?:'ve been|'s been|\s+(?:have|has) been|'m|'re|'s|\s+(?P<verb>am|is|are|was|were))\s+(?P<rest>.+)$",
+    re.IGNORECASE
 )
 RELATION_POINTERS = frozenset("its his her their my our your me him them us it".split())
 # "the sport of association football": a class noun before "of" (the lexicon's class_nouns).
@@ -131,9 +132,8 @@ class EnglishRules:
         if m := EN_LEFT_JOB.match(clause):
             org = m["org"]
             job_words = re.search(r"\b(?:job|position|role|gig|internship)\s+(?:at|with|in)\b", m.group(), re.IGNORECASE)
-            leave = m["verb"].casefold() in ("left", "leaving", "leave")
-            if not job_words and (leave or not self.lexicon.name_run.match(org)):
-                return None  # "I quit smoking" is a habit; "we left Chicago" may be a city, not a job
+            if not job_words:
+                return None  # "I quit smoking" is a habit; "left Chicago" a city; "quit Facebook" an app
             if self.lexicon.value_of(self._clean_value(org)).casefold() in self.lexicon.values:
                 return None  # "I quit coffee": a known consumable
             return self._job_found(m["before"], org, None, turn, True)

@@ -169,6 +169,8 @@ class SharedRules:
         if kind == "stop":
             if JOB_WORDS.search(value):
                 return None  # "quit the barista job": a job, read by the job rule or not at all
+            if value.strip()[:1].isupper() and self.lexicon.value_of(self._clean_value(value)) == self._clean_value(value):
+                return None  # "quit Facebook", "quit Acme": a name is no habit, and no job without a job word
             negated = not negated  # "I quit coffee" denies; "I didn't quit coffee" affirms
         title = None
         if predicate == "member_of" and surface.startswith("join") and not raw_value.lstrip().casefold().startswith(

@@ -104,7 +104,9 @@ class ChineseRules:
         for word, flag, at in self._tokens(clause):
             if at == start:
                 # A noun that starts with the verb is a noun: "学校" holds 学, "住房" 住, "爱人" 爱.
-                return end >= at + len(word) or frame or not (flag == "n" and len(word) == 2)
+                if end >= at + len(word) or frame or not (flag == "n" and len(word) == 2):
+                    return True
+                return self.lexicon.verbs.get(clause[start:end], ("",))[0] == "stop"  # 戒烟 is 戒 + 烟
             if at < start < at + len(word):
                 prefix = word[: start - at]
                 if word in self.lexicon.negation_words:
