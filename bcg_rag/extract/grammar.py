@@ -178,6 +178,15 @@ class Grammar:
 
         return any(at < end < at + len(word) and flag.startswith("v") for word, flag, at in segmenter(self.lex).cut(clause))
 
+    def says_additive(self, clause: str) -> bool:
+        """The clause adds a value beside the one held ("I also work at Globex", "我也养了只狗",
+        "I have a dog too"), and does not itself say a change ("又搬到了上海" is a move)."""
+        text = collapse(clause)
+        added = self._marker(self.lex.additive_claim_markers.anywhere, text) or re.search(
+            r"\b(?:too|as well)\s*[.!~]*$", text, re.IGNORECASE
+        )
+        return bool(added) and self._marker(self.lex.change_markers.anywhere, text) is None
+
     def says_change(self, text: str) -> bool:
         """The text itself says a value replaced another ("moved to", "now", "不再", "换成")."""
         return self.lex.change_markers.anywhere.search(collapse(text)) is not None

@@ -213,6 +213,7 @@ class Lexicon:
         self.past_markers = PhraseSet(self.words("plans", "past"))
         self.change_markers = PhraseSet(self.words("changes", "phrases"))
         self.additive_markers = PhraseSet(self.words("changes", "additive"))
+        self.additive_claim_markers = PhraseSet(self.words("changes", "additive_claims"))
         self.relatives: dict[str, str] = {}  # surface (casefolded) -> English relation word
         for relation, surfaces in sorted(self.tables.get("relatives", {}).items()):
             for surface in surfaces:

@@ -111,6 +111,7 @@ class OfflineExtractor(EnglishRules, ChineseRules, GateRules, SharedRules):
                     continue
                 reading.statements += 1
                 mood = self.grammar.mood(clause)
+                additive = self.grammar.says_additive(clause)
                 key = (mood.clause, turn.other, turn.topic)
                 if key not in parsed:  # a clause repeated in one message is read once
                     read = [g for f in self._parse_clause(mood.clause, turn) if (g := self._gate(f, mood.clause, turn))]
@@ -131,6 +132,7 @@ class OfflineExtractor(EnglishRules, ChineseRules, GateRules, SharedRules):
                     seen.add(key)
                     claims.append(claim)
                     reading.rules.append(f.rule)
+                    reading.additive.append(additive and not f.changed)
         return claims, reading
 
     def _claim(self, found: Found, mood: Any, turn: Turn, known_predicates: Sequence[str], context: str | None) -> Claim:
@@ -187,6 +189,12 @@ class Reading:
     silent: int = 0  # questions, requests, small talk
     unread: list[str] = field(default_factory=list)  # statements no rule read
     rules: list[str] = field(default_factory=list)  # per claim, the rule that read it
+    # Per claim: said as an addition ("I also work at Globex", "我也养了只狗"). Such a claim
+    # supports its value without refuting the other values of a single-valued slot.
+    additive: list[bool] = field(default_factory=list)
+
+    def additive_claims(self, claims: Sequence[Claim]) -> list[Claim]:
+        return [c for c, added in zip(claims, self.additive) if added]
 
     @property
     def confident(self) -> bool:

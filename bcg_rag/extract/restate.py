@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from .lexicon import Lexicon, default_lexicon
 from .text import CJK, EDGE_PUNCTUATION, collapse
+from .grammar import Grammar
 from .grammar import AGO_TAIL, DURATION_TAIL, YEAR_TAIL, ZH_DURATION, ZH_DURATION_TAIL
 
 @dataclass(frozen=True)
@@ -197,11 +198,14 @@ def competing(
     definite singular description ("the capital of X is {}", "my favourite X is {}",
     "X的Y是{}"), or the newer text itself says the change ("moved to", "now", "不再") without
     saying it adds ("also", "too", "也"). "I have a {}", "I speak {}", "I like {}" are
-    many-valued: two values there are two facts.
+    many-valued: two values there are two facts. A newer text that says it adds ("I also
+    work at Globex", ``Grammar.says_additive``) never competes, whatever the slot.
     """
     if not value_position(diff.template):
         return False
     lex = lexicon or default_lexicon()
+    if Grammar(lex).says_additive(newer_text):
+        return False  # "I also work at Globex on weekends": a second value, even in a single-valued slot
     if single_valued or definite(diff.template):
         return True
     text = collapse(newer_text)
