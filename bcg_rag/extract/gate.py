@@ -50,7 +50,7 @@ ZH_PERFECTIVE = re.compile(r"(?:吃|喝)(?:了|完|过|到)")
 EPISODIC_PREDICATES = frozenset({"eats", "drinks", "likes", "plays"})
 # Tags of jieba that end a Chinese noun phrase: pronouns, adverbs, prepositions,
 # conjunctions, particles, modal words, punctuation, time words.
-ZH_PHRASE_END = ("r", "d", "p", "c", "u", "y", "e", "o", "x", "w", "t", "zg")
+ZH_PHRASE_END = ("r", "d", "p", "c", "u", "y", "e", "o", "x", "w", "t")
 ZH_QUESTION_WORDS = re.compile(r"啥|什么|谁|哪|几|怎|吗|呢|吧|嘛|呀|啊")
 ZH_NAME_SUFFIXES = ("姐", "哥", "叔", "姨", "总", "老师", "阿姨", "师傅", "医生", "经理")
 ZH_TITLE_PREFIXES = ("小", "老", "阿")
@@ -66,7 +66,8 @@ class GateRules:
 
         English values are cut by the value stops of the lexicon already (``_clean_value``).
         """
-        if not has_cjk(value) or self.lexicon.value_of(value) != value:
+        if (not has_cjk(value) or self.lexicon.value_of(value) != value
+                or predicate.removeprefix("attr:") in NAME_PREDICATES | DATE_PREDICATES):
             return value
         tokens = self._tokens(value)
         end = len(value)

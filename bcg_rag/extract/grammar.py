@@ -74,7 +74,8 @@ WHEN_TAIL = re.compile(
     rf"|on\s+(?:{WEEKDAYS})s?)\s*$",
     re.IGNORECASE,
 )
-TIME_TAILS = (YEAR_TAIL, AGO_TAIL, DURATION_TAIL, ZH_DURATION_TAIL, WHEN_TAIL)
+ZH_ABOUT_DURATION = re.compile(rf"^(?=快|近|将近|差不多){ZH_DURATION}$")  # "快一个月了": all time
+TIME_TAILS = (YEAR_TAIL, AGO_TAIL, DURATION_TAIL, ZH_ABOUT_DURATION, ZH_DURATION_TAIL, WHEN_TAIL)
 
 SPACE_BETWEEN_CJK = re.compile(rf"(?<=[{CJK}])\s+(?=[{CJK}])")
 

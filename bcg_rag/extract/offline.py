@@ -19,6 +19,7 @@ from .en import EnglishRules
 from .gate import GateRules
 from .grammar import Grammar, clauses, sentences
 from .lexicon import Lexicon, default_lexicon, stable_name
+from .shapes import ShapeRules
 from .shared import Found, SharedRules
 from .text import EDGE_PUNCTUATION, collapse
 from .zh import ChineseRules
@@ -49,9 +50,10 @@ class Turn:
     other: str | None = None  # the last third-person subject: what "she" / "他" points to
     topic: bool = False  # the previous clause of this sentence was about ``other``
     parsed: list[str] = field(default_factory=list)  # clauses read with confidence (for the cascade)
+    owned: tuple[str, str] | None = None  # what the last clause said someone keeps: "我养了一只仓鼠"
 
 
-class OfflineExtractor(EnglishRules, ChineseRules, GateRules, SharedRules):
+class OfflineExtractor(ShapeRules, EnglishRules, ChineseRules, GateRules, SharedRules):
     """Rule-based claims from Chinese and English chat messages; no model, deterministic."""
 
     def __init__(self, lexicon: Lexicon | None = None):
@@ -117,7 +119,12 @@ class OfflineExtractor(EnglishRules, ChineseRules, GateRules, SharedRules):
                     read = [g for f in self._parse_clause(mood.clause, turn) if (g := self._gate(f, mood.clause, turn))]
                     parsed[key] = (read, turn.other)
                 found, turn.other = parsed[key]
-                turn.topic = bool(found) and all(f.subject == turn.other for f in found)
+                turn.owned = next(((f.subject, f.value) for f in found if f.predicate == "has" and not f.negated), None)
+                # The clause was about someone else (for Chinese topic continuation): every claim
+                # is theirs, or names them ("Anna是我室友": the user has a roommate, Anna).
+                if about := next((f.value for f in found if f.predicate.startswith("has_") and f.rule == "shape"), None):
+                    turn.other = about
+                turn.topic = bool(found) and all(f.subject == turn.other or f.value == turn.other for f in found)
                 if not found and (lead := self._lead_subject(mood.clause, turn)):
                     turn.other, turn.topic = lead, True  # "我妈退休了，不当医生了": still about her
                 if found:
@@ -162,7 +169,7 @@ class OfflineExtractor(EnglishRules, ChineseRules, GateRules, SharedRules):
     # to let the next try. The order goes from the most specific shape to the loosest.
     def _parse_clause(self, clause: str, turn: Turn, reported: bool = True) -> list[Found]:
         rules = (
-            self._change_from_to, self._job, self._attribute, self._verb, self._copula,
+            self._shape, self._change_from_to, self._job, self._attribute, self._verb, self._copula,
             self._relation, self._english_relation,
         )
         for rule in rules:

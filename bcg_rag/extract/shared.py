@@ -26,6 +26,8 @@ JOB_WORDS = re.compile(r"\b(?:job|position|role|gig|internship|shift|program|pro
 # Values an unknown attribute may have: "my shoe size is 42", "my blood type is B", "my cat's name is Mochi".
 SLOT_VALUE = re.compile(r"\d[\d.,'\"]*\s*[a-zA-Z]{0,5}|[A-Z]{1,2}[+-]?")
 EN_TITLE_NAME = re.compile(r"[A-Z][a-z][\w'-]*(?:\s+[A-Z][a-z][\w'-]*){0,3}")
+# "a golden retriever named Biscuit", "一只柯基叫旺财": the pet's name after the thing owned.
+PET_NAMED = re.compile(r"\s+(?:named|called)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\b.*$|(?<=[\u4e00-\u9fff])叫([\u4e00-\u9fffA-Za-z]{1,4})$")
 CLUB_WORDS = re.compile(
     r"\b(?:club|league|team|gym|society|association|union|party|choir|band|group|community|church|ymca|program)\b",
     re.IGNORECASE,
@@ -144,15 +146,27 @@ class SharedRules:
                 value = place.group(1)
             before = before[: place.start()]
         before, negated = self._clean_before_verb(before)
-        if predicate == "name" and not before:
+        if predicate == "name" and not before and surface not in ("call me", "叫我"):
             return None  # "我养了一只柯基，叫豆豆": the dog's name, not the speaker's
         subject = self._subject(before, turn)
+        named = subject is not None and (subject in (turn.user_id, turn.speaker_id) or "'s " in subject or self._zh_named(subject))
+        if (not named and has_cjk(clause) and before and not self._clean_value(value)
+                and re.search(r"了[吧啊呀哦]?$", clause) and (negated or kind == "stop")):
+            # The object comes first: "游戏早就不玩了", "啤酒已经戒了" (the speaker, dropped)
+            subject, value = turn.speaker_id, before
         if subject is None:
             return False
         if LONGER_RELATION.match(value.strip()) or value.strip().split(" ", 1)[0].casefold() in lex.prepositions:
             return None  # "plays the position of X", "plays for X": a relation longer than the verb
         if predicate == "has" and not self._possession(value):
             return None  # "I have a question", "我有点累": no possession
+        extra: list[Found] = []
+        if predicate == "has" and (named := PET_NAMED.search(value)):
+            value = value[: named.start()]  # "a golden retriever named Biscuit", "一只柯基叫旺财"
+            extra.append(Found(subject, "pet_name", named.group(1) or named.group(2), negated))
+        elif predicate == "works_at" and (job := re.match(r"^(.+?)\s+as\s+(?:a|an|the)?\s*(.+)$", value)):
+            value = job.group(1)  # "works at Boeing as a mechanic"
+            extra.append(Found(subject, "job_title", self._clean_value(job.group(2)), negated))
         head, joined, tail = value.partition(" and ")
         if joined and (lex.verb_regex.search(tail) or len(tail.split()) > 3):  # "likes tea and lives in Paris"
             value = head
@@ -162,8 +176,11 @@ class SharedRules:
         # A verb followed by another verb: the second one carries the object
         # ("stopped drinking coffee", "enjoy eating fish").
         elif (inner := lex.verb_regex.match(value)) and lex.verbs[collapse(inner.group()).casefold()][0] == "verb":
-            predicate = lex.verbs[collapse(inner.group()).casefold()][1]
-            value = self._clean_value(value[inner.end():])
+            if kind == "stop" and not self._clean_value(value[inner.end():]) and not has_cjk(value):
+                predicate = lex.cessation_predicate  # "quit drinking": the habit itself
+            else:
+                predicate = lex.verbs[collapse(inner.group()).casefold()][1]
+                value = self._clean_value(value[inner.end():])
         elif kind == "stop":
             predicate = lex.cessation_predicate
         if kind == "stop":
@@ -172,17 +189,13 @@ class SharedRules:
             if value.strip()[:1].isupper() and self.lexicon.value_of(self._clean_value(value)) == self._clean_value(value):
                 return None  # "quit Facebook", "quit Acme": a name is no habit, and no job without a job word
             negated = not negated  # "I quit coffee" denies; "I didn't quit coffee" affirms
-        title = None
         if predicate == "member_of" and surface.startswith("join") and not raw_value.lstrip().casefold().startswith(
             ("the ", "a ", "an ", "my ", "our ")
         ) and value[:1].isupper() and not CLUB_WORDS.search(value):
             predicate = "works_at"  # "joined Stripe": an employer; "joined the YMCA / a league": a membership
-        if predicate == "works_at" and (job := re.match(r"^(.+?)\s+as\s+(?:a|an|the)?\s*(.+)$", value)):
-            value, title = self._clean_value(job.group(1)), self._clean_value(job.group(2))
         values = self._coordinated(value)
         found = [Found(subject, predicate, v, negated) for v in values if self._usable(v)]
-        if found and title and self._usable(title):  # "works at Boeing as a mechanic"
-            found.append(Found(subject, "job_title", title, negated))
+        found += [f for f in extra if found and self._usable(f.value)]
         return found or None
 
     def _coordinated(self, value: str) -> list[str]:
@@ -358,8 +371,8 @@ class SharedRules:
         if not name:
             return f"{turn.user_id}'s {lex.relatives[collapse(m.group()).casefold()]}"
         if has_cjk(name):
-            if not owner.group() and not any(flag.startswith("nr") for _, flag, _ in self._tokens(name)):
-                return None  # bare kin word + a name: only a name jieba knows ("室友小陈"), not "同事说用户"
+            if not owner.group() and not self._zh_named(name):
+                return None  # bare kin word + a name: only a name read as one ("室友小陈"), not "同事说用户"
             return self._name(name, turn)
         named = EN_NAME_AFTER.match(name)
         return named.group(1) if named else None
