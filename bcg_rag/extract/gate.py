@@ -44,6 +44,7 @@ EN_SPECIFIC_TIME = re.compile(
     r"\b(?:yesterday|today|tonight|last night|this morning|this afternoon|this evening|earlier|just now)\b",
     re.IGNORECASE,
 )
+EN_EPISODE_VERB = re.compile(r"\b(?:ate|eaten|drank|drunk|had|played|watched)\b", re.IGNORECASE)
 # Chinese: episodes (a meal today, "吃了/喝过") are not habits.
 ZH_SPECIFIC_TIME = re.compile(r"今天|昨天|前天|今晚|昨晚|刚才|刚刚|中午|这顿|那天|上次|这次")
 ZH_PERFECTIVE = re.compile(r"(?:吃|喝)(?:了|完|过|到)")
@@ -207,10 +208,11 @@ class GateRules:
 
     @staticmethod
     def _episode(clause: str) -> bool:
-        """One occasion, not a habit: "今天中午吃了猪脚饭", "had sushi yesterday"."""
+        """One occasion, not a habit: "今天中午吃了猪脚饭", "had sushi yesterday", "I just ate too much"."""
         if has_cjk(clause):
             return bool(ZH_SPECIFIC_TIME.search(clause) or ZH_PERFECTIVE.search(clause))
-        return bool(EN_SPECIFIC_TIME.search(collapse(clause)))
+        text = collapse(clause)
+        return bool(EN_SPECIFIC_TIME.search(text) or EN_EPISODE_VERB.search(text))
 
 
 # Predicates whose value may be an activity (a verb phrase): "爱画画", "学做川菜", "不会开车".

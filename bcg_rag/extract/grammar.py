@@ -77,6 +77,20 @@ WHEN_TAIL = re.compile(
 ZH_ABOUT_DURATION = re.compile(rf"^(?=快|近|将近|差不多){ZH_DURATION}$")  # "快一个月了": all time
 TIME_TAILS = (YEAR_TAIL, AGO_TAIL, DURATION_TAIL, ZH_ABOUT_DURATION, ZH_DURATION_TAIL, WHEN_TAIL)
 
+# Future times the word list cannot enumerate: "next Monday", "in two weeks", "from April".
+FUTURE_WHEN = re.compile(
+    rf"\b(?:next|this coming|coming)\s+(?:{WEEKDAYS}|{MONTHS}|{SEASONS})\b"
+    r"|\bin\s+(?:a|an|one|two|three|four|five|six|a few|a couple of|\d+)\s+(?:days?|weeks?|months?|years?)\b"
+    rf"|\b(?:starting|from)\s+(?:next\s+\w+|{MONTHS})\b",
+    re.IGNORECASE,
+)
+# The present progressive of a change is an arrangement, not yet a fact: "I'm moving to Berlin",
+# "we're relocating", "I'm starting at Stripe", "she's leaving Google".
+ARRANGED = re.compile(
+    r"(?:'m|'re|'s|\b(?:am|are|is))\s+(?:\w+ly\s+)?(?:moving|relocating|joining|switching|transferring|leaving"
+    r"|quitting|heading|starting(?!\s+to\b))\b",
+    re.IGNORECASE,
+)
 SPACE_BETWEEN_CJK = re.compile(rf"(?<=[{CJK}])\s+(?=[{CJK}])")
 
 
@@ -153,8 +167,8 @@ class Grammar:
         if m := self._marker(lex.plan_markers.anywhere, clause):
             plan = True
             clause = join_cjk(clause[: m.start()] + " " + clause[m.end():])
-        elif self._marker(lex.future_time.anywhere, clause):
-            plan = True  # "I'm moving to Tokyo next year", "下个月搬到上海": not yet so
+        elif self._marker(lex.future_time.anywhere, clause) or FUTURE_WHEN.search(clause) or ARRANGED.search(clause):
+            plan = True  # "I'm moving to Tokyo next year", "下个月搬到上海", "I'm starting at Stripe": not yet so
         return Mood(clause.strip(), hedged, plan, past)
 
     def _marker(self, pattern: re.Pattern[str], clause: str) -> re.Match[str] | None:

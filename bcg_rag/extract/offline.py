@@ -16,7 +16,7 @@ from typing import Any, Protocol, Sequence, runtime_checkable
 from ..errors import InvalidInputError
 from ..models import Claim
 from .en import EnglishRules
-from .gate import GateRules
+from .gate import EPISODIC_PREDICATES, GateRules
 from .grammar import Grammar, clauses, sentences
 from .lexicon import Lexicon, default_lexicon, stable_name
 from .shapes import ShapeRules
@@ -119,6 +119,8 @@ class OfflineExtractor(ShapeRules, EnglishRules, ChineseRules, GateRules, Shared
                     read = [g for f in self._parse_clause(mood.clause, turn) if (g := self._gate(f, mood.clause, turn))]
                     parsed[key] = (read, turn.other)
                 found, turn.other = parsed[key]
+                if mood.plan:  # "我想喝奶茶", "I want to play tennis": a passing wish, not a plan
+                    found = [f for f in found if f.changed or f.predicate not in EPISODIC_PREDICATES]
                 turn.owned = next(((f.subject, f.value) for f in found if f.predicate == "has" and not f.negated), None)
                 # The clause was about someone else (for Chinese topic continuation): every claim
                 # is theirs, or names them ("Anna是我室友": the user has a roommate, Anna).
