@@ -36,6 +36,7 @@ EN_INSTEAD = re.compile(r"^(?P<head>.+?)\s+(?:instead of|rather than)\s+(?P<old>
 EN_NEW_JOB = re.compile(
     r"^(?P<before>.*?)\b(?:started|start|starting|got|get|getting|landed|accepted|took|begin|began|have|had)\s+"
     r"(?:a|an|my|the)?\s*(?:new\s+|first\s+|dream\s+)?(?:job|position|role|gig|internship|work)\s+"
+    r"(?:as\s+(?:a\s+|an\s+)?(?P<title0>[a-z][\w\s-]*?)\s+)?"
     r"(?:at|with|in)\s+(?P<org>.+?)(?:\s+as\s+(?:a\s+|an\s+)?(?P<title>.+))?$",
     re.IGNORECASE,
 )
@@ -128,7 +129,7 @@ class EnglishRules:
         if has_cjk(clause):
             return self._zh_job(clause, turn)
         if m := EN_NEW_JOB.match(clause):
-            return self._job_found(m["before"], m["org"], m["title"], turn, False)
+            return self._job_found(m["before"], m["org"], m["title"] or m["title0"], turn, False)
         if m := EN_LEFT_JOB.match(clause):
             org = m["org"]
             job_words = re.search(r"\b(?:job|position|role|gig|internship)\s+(?:at|with|in)\b", m.group(), re.IGNORECASE)

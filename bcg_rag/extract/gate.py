@@ -96,7 +96,7 @@ class GateRules:
             if lex.value_of(value) != value or value.casefold() in lex.values or self._zh_named(value):
                 return True  # a thing the lexicon knows, or a person's name ("刘洋")
             tokens = self._tokens(value)
-            if any(flag.startswith(("r", "d", "p", "c", "y")) for _, flag, _ in tokens):
+            if any(flag.startswith(("r", "d", "p", "c", "y", "u", "e", "o")) for _, flag, _ in tokens):
                 return False
             if all(flag.startswith(("t", "m", "q")) for _, flag, _ in tokens) and not dated:
                 return False  # "六年", "三点": a time or a number, not a thing
@@ -106,7 +106,8 @@ class GateRules:
                 return tokens[0][1].startswith("a") and found.predicate in ("eats", "drinks", "likes", "dislikes")
             if found.predicate.removeprefix("attr:") in NAME_PREDICATES:
                 return 2 <= len(value) <= 4 and not any(flag.startswith("v") for _, flag, _ in tokens)
-            if found.predicate not in ACTIVITY_PREDICATES and not dated and not tokens[-1][1].startswith(ZH_NOUN_TAGS):
+            if (found.predicate not in ACTIVITY_PREDICATES and not dated and len(tokens) > 1
+                    and not tokens[-1][1].startswith(ZH_NOUN_TAGS)):
                 return False  # "有…伤好无聊": what is owned, worked at or lived in is a noun
             return True
         words = value.split()
@@ -115,6 +116,8 @@ class GateRules:
             return False
         if self.lexicon.time.anywhere.fullmatch(value) or re.fullmatch(r"\d+\s*(?:am|pm|%)?", value, re.IGNORECASE):
             return dated or found.predicate.startswith("attr:")
+        if found.predicate in PLACE_PREDICATES and not value[:1].isupper():
+            return False  # "moved out to the suburbs": a place is named by its name
         if found.predicate.removeprefix("attr:") in NAME_PREDICATES and not value[:1].isupper():
             return False  # "called off the engagement": not a name
         if len(words) > 4 and any(not w[:1].isupper() for w in words):
@@ -174,7 +177,7 @@ class GateRules:
     # ------------------------------------------------------------------ the gate
 
     def _gate(self, found: Found, clause: str, turn: Turn) -> Found | None:
-        value = self._noun_phrase(found.value, found.predicate)
+        value = turn.entities.get(found.value.casefold()) or self._noun_phrase(found.value, found.predicate)
         if value != found.value:
             found = replace(found, value=value)
         if not self._value_ok(found) or not self._subject_ok(found, turn):
@@ -220,6 +223,7 @@ ACTIVITY_PREDICATES = frozenset({"likes", "dislikes", "hobby", "studies", "plays
 ZH_NOUN_TAGS = ("n", "eng", "vn", "j", "nz", "nt", "ns", "nr", "an", "l", "i", "g", "m", "q", "s")
 # A dictionary word of these kinds is no name, whatever its first character ("周末", "高兴").
 ZH_WORD_TAGS = ("t", "a", "d", "v", "r", "p", "c", "u", "m", "q", "f", "s", "ns", "y", "i", "l")
+PLACE_PREDICATES = frozenset({"lives_in", "hometown", "born_in", "visited", "works_in"})
 NAME_PREDICATES = frozenset({"name", "pet_name", "nickname", "english_name"})
 DATE_PREDICATES = frozenset({"birthday", "age", "birth_date", "anniversary", "wake_time"})
 ORG_SUFFIXES = ("公司", "集团", "银行", "大学", "学院", "医院", "中学", "小学", "研究所", "工作室", "餐厅", "酒店")

@@ -167,7 +167,7 @@ class Grammar:
         if m := self._marker(lex.plan_markers.anywhere, clause):
             plan = True
             clause = join_cjk(clause[: m.start()] + " " + clause[m.end():])
-        elif self._marker(lex.future_time.anywhere, clause) or FUTURE_WHEN.search(clause) or ARRANGED.search(clause):
+        elif lex.future_time.anywhere.search(clause) or FUTURE_WHEN.search(clause) or ARRANGED.search(clause):
             plan = True  # "I'm moving to Tokyo next year", "下个月搬到上海", "I'm starting at Stripe": not yet so
         return Mood(clause.strip(), hedged, plan, past)
 

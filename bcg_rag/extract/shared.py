@@ -73,7 +73,8 @@ class SharedRules:
         attr, attr_negated = self._clean_attribute(attr)  # "颜色现在是", "名字不再是", "color now is"
         negated = negated or attr_negated
         if known_only and collapse(attr).casefold() not in lex.attributes and not lex.preference.match(attr):
-            if not (SLOT_VALUE.fullmatch(value.strip(EDGE_PUNCTUATION)) or EN_TITLE_NAME.fullmatch(value.strip(EDGE_PUNCTUATION))):
+            plain = value.strip(EDGE_PUNCTUATION)
+            if not (SLOT_VALUE.fullmatch(plain) or EN_TITLE_NAME.fullmatch(plain) or has_cjk(plain) and self._zh_named(plain)):
                 return None  # an unknown attribute needs a value that is plainly one: a number, a name
         if not_lead := lex.negation.lead.match(value):  # "is not blue", "is no longer"
             value, negated = value[not_lead.end():], True
@@ -159,7 +160,7 @@ class SharedRules:
         if LONGER_RELATION.match(value.strip()) or value.strip().split(" ", 1)[0].casefold() in lex.prepositions:
             return None  # "plays the position of X", "plays for X": a relation longer than the verb
         if predicate == "has" and not self._possession(value):
-            return None  # "I have a question", "我有点累": no possession
+            return False  # "I have a question", "我有点累": no possession (a later verb may say something)
         extra: list[Found] = []
         if predicate == "has" and (named := PET_NAMED.search(value)):
             value = value[: named.start()]  # "a golden retriever named Biscuit", "一只柯基叫旺财"
@@ -212,6 +213,8 @@ class SharedRules:
         if not words:
             return False
         if has_cjk(value):
+            if self.lexicon.verb_regex.match(value.strip()):
+                return False  # "没有戒咖啡": 没有 before a verb is "did not", not "has no"
             head = self._first_word(value)
             return head not in self.lexicon.not_possessions and not value.startswith(("点", "些", "时", "空", "没"))
         if words[0] in ("to", "been", "no", "not", "any", "lots", "plenty", "fun", "nothing", "something"):

@@ -110,7 +110,7 @@ class ChineseRules:
             if at < start < at + len(word):
                 prefix = word[: start - at]
                 if word in self.lexicon.negation_words:
-                    return False  # 没有 is a negation, not 没 + 有
+                    return word == "没有" and clause[start:end] == "有"  # 没有 denies 有; 不是, 不再 are no verbs
                 return (prefix in self.lexicon.negation_words or prefix in self.lexicon.adverbs
                         or self._is_pronoun(prefix))  # "我会" is a dictionary word, yet 我 + 会说
         return False
@@ -133,8 +133,7 @@ class ChineseRules:
             (owner, personal), attr = self._zh_owner(m["head"], m["attr"], turn)
             if owner is None:
                 return None
-            known_only = personal or owner.startswith(f"{turn.user_id}'s ")
-            return self._attribute_claim(owner, personal, attr, m["value"], m["copula"] == "不是", known_only)
+            return self._attribute_claim(owner, personal, attr, m["value"], m["copula"] == "不是")
         return self._zh_located(clause, turn)
 
     def _zh_owner(self, head: str, attr: str, turn: Turn) -> tuple[tuple[str | None, bool], str]:
@@ -165,8 +164,7 @@ class ChineseRules:
         (owner, personal), attr = self._zh_owner(head, tail[: place.start()], turn)
         if owner is None:
             return None
-        known_only = personal or owner.startswith(f"{turn.user_id}'s ")
-        return self._attribute_claim(owner, personal, attr, tail[place.end():], False, known_only)
+        return self._attribute_claim(owner, personal, attr, tail[place.end():], False)
 
     def _zh_change(self, clause: str, turn: Turn) -> list[Found] | None:
         """从北京搬到上海 (lives_in 北京 denied, 上海 asserted); 把美式换成拿铁; 从咖啡改成茶."""
