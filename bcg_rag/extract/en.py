@@ -133,7 +133,8 @@ class EnglishRules:
         if m := EN_LEFT_JOB.match(clause):
             org = m["org"]
             job_words = re.search(r"\b(?:job|position|role|gig|internship)\s+(?:at|with|in)\b", m.group(), re.IGNORECASE)
-            if not job_words:
+            job_verb = m["verb"].casefold() not in ("quit", "quitting", "left", "leaving", "leave")
+            if not job_words and not job_verb:
                 return None  # "I quit smoking" is a habit; "left Chicago" a city; "quit Facebook" an app
             if self.lexicon.value_of(self._clean_value(org)).casefold() in self.lexicon.values:
                 return None  # "I quit coffee": a known consumable

@@ -116,6 +116,8 @@ class GateRules:
             return False
         if self.lexicon.time.anywhere.fullmatch(value) or re.fullmatch(r"\d+\s*(?:am|pm|%)?", value, re.IGNORECASE):
             return dated or found.predicate.startswith("attr:")
+        if found.predicate in ("works_at", "studies_at") and not value[:1].isupper() and not WORKPLACE.search(value):
+            return False  # "started at the bottom": an employer is a name, or a kind of workplace
         if found.predicate in PLACE_PREDICATES and not value[:1].isupper():
             return False  # "moved out to the suburbs": a place is named by its name
         if found.predicate.removeprefix("attr:") in NAME_PREDICATES and not value[:1].isupper():
@@ -223,6 +225,12 @@ ACTIVITY_PREDICATES = frozenset({"likes", "dislikes", "hobby", "studies", "plays
 ZH_NOUN_TAGS = ("n", "eng", "vn", "j", "nz", "nt", "ns", "nr", "an", "l", "i", "g", "m", "q", "s")
 # A dictionary word of these kinds is no name, whatever its first character ("周末", "高兴").
 ZH_WORD_TAGS = ("t", "a", "d", "v", "r", "p", "c", "u", "m", "q", "f", "s", "ns", "y", "i", "l")
+WORKPLACE = re.compile(
+    r"\b(?:bakery|hospital|clinic|restaurant|cafe|café|school|college|university|store|shop|company|firm|startup"
+    r"|bank|factory|office|agency|lab|hotel|bar|gym|library|church|warehouse|farm|studio|salon|pharmacy|airline"
+    r"|nonprofit|non-profit|government|hospital|kindergarten|daycare|supermarket|mall|newspaper|magazine)s?\b",
+    re.IGNORECASE,
+)
 PLACE_PREDICATES = frozenset({"lives_in", "hometown", "born_in", "visited", "works_in"})
 NAME_PREDICATES = frozenset({"name", "pet_name", "nickname", "english_name"})
 DATE_PREDICATES = frozenset({"birthday", "age", "birth_date", "anniversary", "wake_time"})

@@ -141,6 +141,9 @@ class Lexicon:
                     continue
                 for form in english_forms(phrase):
                     self.verbs.setdefault(collapse(form).casefold(), ("verb", predicate))
+        for phrase in self.words("cessation", "memberships"):  # "退出乐队": a membership ends
+            for form in english_forms(phrase):
+                self.verbs.setdefault(collapse(form).casefold(), ("stop", "member_of"))
         for phrase in self.words("cessation", "phrases"):
             for form in english_forms(phrase):
                 self.verbs.setdefault(collapse(form).casefold(), ("stop", ""))

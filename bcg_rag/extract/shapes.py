@@ -44,6 +44,7 @@ EN_DROPPED_OUT = re.compile(
     re.IGNORECASE,
 )
 ZH_MOVED_AWAY = re.compile(r"^(?P<who>.*?)从(?P<old>.+?)搬(?:过来|过来了|来|来了|走|走了|出来|出来了)$")
+MARRIED = re.compile(r"\b(?:got|just got|finally got)\s+married\b|(?<![没不])(?:结婚|领证)了", re.IGNORECASE)
 EN_BARE_STATE = re.compile(r"^(?:nope\s+|no\s+)?(?P<neg>not\s+)?(?:be\s+|being\s+)?(?P<state>.+)$", re.IGNORECASE)
 
 
@@ -51,6 +52,10 @@ class ShapeRules:
     lexicon: Lexicon
 
     def _shape(self, clause: str, turn: Turn) -> Found | list[Found] | None:
+        if wed := MARRIED.search(clause):  # "Got married last Saturday!", "我上个月结婚了"
+            region, negated = self._clean_before_verb(clause[: wed.start()])
+            if not negated and self._subject(region, turn) == turn.speaker_id:
+                return Found(turn.speaker_id, "relationship_status", "已婚" if has_cjk(clause) else "married", False, True)
         if has_cjk(clause):
             return (self._zh_age(clause, turn) or self._zh_is_my(clause, turn) or self._thing_named(clause, turn)
                     or self._zh_called(clause, turn) or self._zh_moved_away(clause, turn) or self._zh_bare_attribute(clause, turn))
@@ -90,8 +95,8 @@ class ShapeRules:
 
     def _age_owner(self, region: str, turn: Turn) -> str | None:
         region, negated = self._clean_before_verb(region)
-        if negated or not region:
-            return None  # "已经八岁了": whose age is not said here
+        if negated or not region and has_cjk(region + "岁"):
+            return None  # "已经八岁了": whose age is not said here ("Just turned 30": the speaker's)
         subject = self._subject(region, turn)
         return subject if subject and (subject.startswith(f"{turn.user_id}'s ") or subject == turn.speaker_id
                                        or self._zh_named(subject) or not has_cjk(subject)) else None
@@ -139,7 +144,7 @@ class ShapeRules:
     def _bare_state(self, clause: str, turn: Turn) -> Found | None:
         """ "Nope, not married", "be vegan" (after "used to"): a listed state of the speaker."""
         m = EN_BARE_STATE.match(collapse(clause).strip(" .!"))
-        state = m["state"].casefold() if m else ""
+        state = self._clean_value(m["state"]).casefold() if m else ""
         if state not in self.lexicon.states or state.endswith(" to"):
             return None
         return Found(turn.speaker_id, "is", state, bool(m["neg"]))

@@ -183,7 +183,7 @@ class SharedRules:
                 predicate = lex.verbs[collapse(inner.group()).casefold()][1]
                 value = self._clean_value(value[inner.end():])
         elif kind == "stop":
-            predicate = lex.cessation_predicate
+            predicate = predicate or lex.cessation_predicate
         if kind == "stop":
             if JOB_WORDS.search(value):
                 return None  # "quit the barista job": a job, read by the job rule or not at all
