@@ -25,6 +25,7 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from .en import EN_CLASS_OF
 from .grammar import ZH_DURATION
 from .shared import Found
 from .text import CJK, CJK_CHAR, collapse, has_cjk
@@ -51,7 +52,7 @@ ZH_PERFECTIVE = re.compile(r"(?:吃|喝)(?:了|完|过|到)")
 EPISODIC_PREDICATES = frozenset({"eats", "drinks", "likes", "plays"})
 # Tags of jieba that end a Chinese noun phrase: pronouns, adverbs, prepositions,
 # conjunctions, particles, modal words, punctuation, time words.
-ZH_PHRASE_END = ("r", "d", "p", "c", "u", "y", "e", "o", "x", "w", "t")
+ZH_PHRASE_END = ("r", "d", "p", "c", "u", "y", "x", "w", "t")  # and the exact tags "e", "o" (not "eng")
 ZH_QUESTION_WORDS = re.compile(r"啥|什么|谁|哪|几|怎|吗|呢|吧|嘛|呀|啊")
 ZH_NAME_SUFFIXES = ("姐", "哥", "叔", "姨", "总", "老师", "阿姨", "师傅", "医生", "经理")
 ZH_TITLE_PREFIXES = ("小", "老", "阿")
@@ -79,7 +80,7 @@ class GateRules:
                 continue
             if flag.startswith("v") and not flag.startswith("vn") and word not in self.lexicon.values:
                 return ""  # "柯基叫旺财", "乐队是五月天": a clause
-            if flag.startswith(ZH_PHRASE_END) and not (flag.startswith("u") and word == "的" and i + 1 < len(tokens)):
+            if (flag.startswith(ZH_PHRASE_END) or flag in ("e", "o")) and not (flag.startswith("u") and word == "的" and i + 1 < len(tokens)):
                 end = at
                 break
         return value[:end].strip()
@@ -96,7 +97,7 @@ class GateRules:
             if lex.value_of(value) != value or value.casefold() in lex.values or self._zh_named(value):
                 return True  # a thing the lexicon knows, or a person's name ("刘洋")
             tokens = self._tokens(value)
-            if any(flag.startswith(("r", "d", "p", "c", "y", "u", "e", "o")) for _, flag, _ in tokens):
+            if any(flag.startswith(("r", "d", "p", "c", "y", "u")) or flag in ("e", "o") for _, flag, _ in tokens):
                 return False
             if all(flag.startswith(("t", "m", "q")) for _, flag, _ in tokens) and not dated:
                 return False  # "六年", "三点": a time or a number, not a thing
@@ -180,6 +181,8 @@ class GateRules:
 
     def _gate(self, found: Found, clause: str, turn: Turn) -> Found | None:
         value = turn.entities.get(found.value.casefold()) or self._noun_phrase(found.value, found.predicate)
+        if (kind := EN_CLASS_OF.match(value)) and kind.group(1).casefold() in self.lexicon.class_nouns:
+            value = value[kind.end():]  # "the continent of Europe" -> "Europe"
         if value != found.value:
             found = replace(found, value=value)
         if not self._value_ok(found) or not self._subject_ok(found, turn):

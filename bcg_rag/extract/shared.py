@@ -159,6 +159,8 @@ class SharedRules:
             return False
         if LONGER_RELATION.match(value.strip()) or value.strip().split(" ", 1)[0].casefold() in lex.prepositions:
             return None  # "plays the position of X", "plays for X": a relation longer than the verb
+        if predicate == "has" and has_cjk(clause) and clause.startswith("还有"):
+            return None  # "还有榴莲…": "and also", not a possession
         if predicate == "has" and not self._possession(value):
             return False  # "I have a question", "我有点累": no possession (a later verb may say something)
         extra: list[Found] = []
@@ -270,8 +272,9 @@ class SharedRules:
                     m = edge.search(text)
                     if m and m.group().strip() and (lead or m.start() > 0):
                         peeled = (text[: m.start()] + " " + text[m.end():]).strip()
-                        if len(peeled) == 1 and CJK_CHAR.match(peeled) and not self._is_pronoun(peeled):
-                            continue
+                        if (len(peeled) == 1 and CJK_CHAR.match(peeled) and not self._is_pronoun(peeled)
+                                and peeled not in lex.adverbs):
+                            continue  # "王刚" is a name; "超能" is two adverbs
                         text = peeled
                         negated = negated or phrases is lex.negation
                         changed = True
@@ -315,8 +318,11 @@ class SharedRules:
         words = value.casefold().split()
         if value.casefold() in self.lexicon.pronoun_values or words[0] in self.lexicon.pronoun_values:
             return False
-        if value[0] in "我你他她它" or words[0].endswith("ing") and len(words) > 1:
-            return False  # "我大学室友" is a relation, "staying with us" a clause
+        if value[0] in "我你他她它" or (
+            words[0].endswith("ing") and len(words) > 1
+            and (words[1] in self.lexicon.prepositions or words[1] in self.lexicon.pronoun_values or words[1] in ("the", "a", "an", "my", "out", "up"))
+        ):
+            return False  # "我大学室友" is a relation, "staying with us" a clause ("shooting guard" is a thing)
         return len(words) <= MAX_VALUE_WORDS and len(CJK_CHAR.findall(value)) <= MAX_VALUE_CJK_CHARS
 
     @staticmethod
