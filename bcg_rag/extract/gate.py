@@ -102,9 +102,10 @@ class GateRules:
             if all(flag.startswith(("t", "m", "q")) for _, flag, _ in tokens) and not dated:
                 return False  # "六年", "三点": a time or a number, not a thing
             if len(CJK_CHAR.findall(value)) == 1 and not re.search(r"[A-Za-z0-9]", value):
-                if tokens[0][1].startswith("n"):
-                    return True  # "猫", "狗"
-                return tokens[0][1].startswith("a") and found.predicate in ("eats", "drinks", "likes", "dislikes")
+                # "猫", "狗", "辣": one character is a thing only where things are kept or tasted
+                return tokens[0][1].startswith(("n", "a")) and found.predicate in ONE_CHARACTER_PREDICATES
+            if found.predicate in PLACE_PREDICATES and len(tokens) == 1 and tokens[0][1] in ("s", "f"):
+                return False  # "住在海边", "在国外": a kind of place, not a place
             if found.predicate.removeprefix("attr:") in NAME_PREDICATES:
                 return 2 <= len(value) <= 4 and not any(flag.startswith("v") for _, flag, _ in tokens)
             if (found.predicate not in ACTIVITY_PREDICATES and not dated and len(tokens) > 1
@@ -234,6 +235,7 @@ WORKPLACE = re.compile(
     r"|nonprofit|non-profit|government|hospital|kindergarten|daycare|supermarket|mall|newspaper|magazine)s?\b",
     re.IGNORECASE,
 )
+ONE_CHARACTER_PREDICATES = frozenset({"eats", "drinks", "likes", "dislikes", "has", "consumes", "plays"})
 PLACE_PREDICATES = frozenset({"lives_in", "hometown", "born_in", "visited", "works_in"})
 NAME_PREDICATES = frozenset({"name", "pet_name", "nickname", "english_name"})
 DATE_PREDICATES = frozenset({"birthday", "age", "birth_date", "anniversary", "wake_time"})
