@@ -137,6 +137,9 @@ class GateRules:
         if subject.casefold() in turn.entities:
             return True
         if has_cjk(subject):
+            if found.predicate.removeprefix("attr:") in ORG_ATTRIBUTES and re.fullmatch(f"[{CJK}A-Za-z]{{2,8}}", subject):
+                # Only an organisation has a headquarters or a CEO: "字节跳动的总部…"
+                return all(flag.startswith(("n", "vn", "eng", "j")) for _, flag, _ in self._tokens(subject))
             return self._zh_named(subject, place_ok=found.predicate not in PERSONAL_PREDICATES)
         words = subject.split()
         if not all(w[:1].isupper() or w.isdigit() or w.casefold() in CONNECTORS for w in words):
@@ -152,8 +155,8 @@ class GateRules:
         if not re.fullmatch(f"[{CJK}A-Za-z]{{2,6}}", text) or text.endswith("人"):
             return False
         surnames = self.lexicon.surnames
-        if text[0] in ZH_TITLE_PREFIXES and len(text) == 2 and text[1] in surnames:
-            return True
+        if text[0] in ZH_TITLE_PREFIXES and len(text) == 2 and (text[1] in surnames or len(self._tokens(text)) == 2):
+            return True  # 小王, 老张; 小明, 小红 (a nickname, not a word such as 小说 or 老师)
         for suffix in ZH_NAME_SUFFIXES:
             head = text[: -len(suffix)]
             if text.endswith(suffix) and head and (head[0] in surnames or self._zh_named(head)):
@@ -239,7 +242,8 @@ ONE_CHARACTER_PREDICATES = frozenset({"eats", "drinks", "likes", "dislikes", "ha
 PLACE_PREDICATES = frozenset({"lives_in", "hometown", "born_in", "visited", "works_in"})
 NAME_PREDICATES = frozenset({"name", "pet_name", "nickname", "english_name"})
 DATE_PREDICATES = frozenset({"birthday", "age", "birth_date", "anniversary", "wake_time"})
-ORG_SUFFIXES = ("公司", "集团", "银行", "大学", "学院", "医院", "中学", "小学", "研究所", "工作室", "餐厅", "酒店")
+ORG_SUFFIXES = ("公司", "集团", "银行", "大学", "学院", "医院", "中学", "小学", "研究所", "工作室", "餐厅", "酒店",
+                "科技", "技术", "网络", "传媒", "证券", "保险", "汽车", "电子", "软件", "航空")
 ORG_ATTRIBUTES = frozenset({"headquarters", "ceo"})
 CONNECTORS = frozenset({"of", "de", "van", "von", "der", "la", "le", "da", "di", "y", "the", "and", "&", "'s"})
 # Predicates only people have: a place or a company as their subject is a misreading.

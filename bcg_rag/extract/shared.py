@@ -138,14 +138,11 @@ class SharedRules:
         surface, raw_value = collapse(match.group()).casefold(), value
         if surface == "like" and (not before.strip() or re.search(r"(?:'m|'s|'re|\b(?:is|was|am|are|it|that))\s*$", before, re.IGNORECASE)):
             return None  # "like 38 degrees", "I'm like 5'9": a filler, not the verb
-        if has_cjk(clause) and (place := re.search(r"在([^在]+)$", before)) and place.start() > 0 or (
-            has_cjk(clause) and before.startswith("在") and len(before) > 1
-        ):
+        if has_cjk(clause) and (place := self._locative(clause, before)) is not None:
             # "(我)在上海住了六年", "我在家喝茶": a place before the verb, not part of the subject
-            place = re.search(r"在([^在]+)$", before)
-            if predicate == "lives_in" and not self._clean_value(value) or re.fullmatch(ZH_DURATION + "|了", value.strip()):
-                value = place.group(1)
-            before = before[: place.start()]
+            if predicate == "lives_in" and (not self._clean_value(value) or re.fullmatch(f"了?(?:{ZH_DURATION})?了?", value.strip())):
+                value = before[place + 1:]
+            before = before[:place]
         before, negated = self._clean_before_verb(before)
         if predicate == "name" and not before and surface not in ("call me", "叫我"):
             return None  # "我养了一只柯基，叫豆豆": the dog's name, not the speaker's
@@ -200,6 +197,14 @@ class SharedRules:
         found = [Found(subject, predicate, v, negated) for v in values if self._usable(v)]
         found += [f for f in extra if found and self._usable(f.value)]
         return found or None
+
+    def _locative(self, clause: str, before: str) -> int | None:
+        """Where "在<place>" starts in the words before a verb: 在 as a word of its own (not the
+        在 of 现在), with a place after it."""
+        for word, _, at in reversed(self._tokens(clause)):
+            if at < len(before) - 1 and word.startswith("在") and at + len(word) <= len(before):
+                return at  # "在上海", and jieba's "在家"
+        return None
 
     def _coordinated(self, value: str) -> list[str]:
         """ "tea and coffee", "法语和英语": two values, when both sides are short."""
@@ -260,24 +265,29 @@ class SharedRules:
     def _peel(self, text: str, sets: Sequence, lead: bool) -> tuple[str, bool]:
         """Peel phrases of ``sets`` off the end (and the start when ``lead``); report a negation.
 
-        A peel that would leave one Chinese character other than a pronoun is not made:
-        "王刚" is a name, not 王 + 刚 ("just").
+        At each step the longest phrase at an edge goes first ("我现在" loses 现在, not 在).
+        A peel that would leave one Chinese character other than a pronoun or an adverb is
+        not made: "王刚" is a name, not 王 + 刚 ("just").
         """
         lex = self.lexicon
-        negated, changed = False, True
-        while changed and text:
-            changed = False
+        negated = False
+        for _ in range(64):  # every step removes a phrase; a region is short
+            best = None
             for phrases in sets:
                 for edge in ((phrases.trail, phrases.lead) if lead else (phrases.trail,)):
                     m = edge.search(text)
-                    if m and m.group().strip() and (lead or m.start() > 0):
-                        peeled = (text[: m.start()] + " " + text[m.end():]).strip()
-                        if (len(peeled) == 1 and CJK_CHAR.match(peeled) and not self._is_pronoun(peeled)
-                                and peeled not in lex.adverbs):
-                            continue  # "王刚" is a name; "超能" is two adverbs
-                        text = peeled
-                        negated = negated or phrases is lex.negation
-                        changed = True
+                    if not (m and m.group().strip() and (lead or m.start() > 0)):
+                        continue
+                    peeled = (text[: m.start()] + " " + text[m.end():]).strip()
+                    if (len(peeled) == 1 and CJK_CHAR.match(peeled) and not self._is_pronoun(peeled)
+                            and peeled not in lex.adverbs):
+                        continue  # "王刚" is a name; "超能" is two adverbs
+                    if best is None or len(m.group().strip()) > best[0]:
+                        best = (len(m.group().strip()), peeled, phrases is lex.negation)
+            if best is None:
+                break
+            _, text, said_not = best
+            negated = negated or said_not
         return text, negated
 
     def _clean_before_verb(self, region: str) -> tuple[str, bool]:

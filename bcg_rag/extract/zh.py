@@ -124,7 +124,7 @@ class ChineseRules:
         if not re.fullmatch(f"[{CJK}]{{2,4}}", text) or text[0] in CJK_NON_NAME_START or "的" in text:
             return None
         for word, flag, _ in self._tokens(text):
-            if len(word) > 1 and flag.startswith(NOT_NAME_TAGS) and not flag.startswith("nr"):
+            if len(word) > 1 and flag.startswith(NOT_NAME_TAGS) and not flag.startswith(("nr", "vn")):
                 return None  # "今天" (t), "这个" (r), "已经" (d): not a name
         return text
 
