@@ -214,8 +214,10 @@ class GateRules:
                     return tail[:size]
             return f"{turn.user_id}'s {relation}"
         for size in (3, 2):
-            if len(clause) > size and clause[size] in "是在叫" and self._zh_named(clause[:size]):
-                return clause[:size]
+            if len(clause) > size and self._zh_named(clause[:size]) and not self._zh_named(clause[: size + 1]):
+                rest = clause[size:]  # "老王上个月从中石化退休了": a name, then what it did
+                if rest[0] in "是在叫从也都已刚" or self.lexicon.time.lead.match(rest) or self.lexicon.verb_regex.match(rest):
+                    return clause[:size]
         return None
 
     @staticmethod

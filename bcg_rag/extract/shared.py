@@ -28,6 +28,7 @@ SLOT_VALUE = re.compile(r"\d[\d.,'\"]*\s*[a-zA-Z]{0,5}|[A-Z]{1,2}[+-]?")
 EN_TITLE_NAME = re.compile(r"[A-Z][a-z][\w'-]*(?:\s+[A-Z][a-z][\w'-]*){0,3}")
 # "a golden retriever named Biscuit", "一只柯基叫旺财": the pet's name after the thing owned.
 PET_NAMED = re.compile(r"\s+(?:named|called)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\b.*$|(?<=[\u4e00-\u9fff])叫([\u4e00-\u9fffA-Za-z]{1,4})$")
+ZH_COMPANION = re.compile(r"(?:和|跟|与)[\u4e00-\u9fff]{1,4}(?:一起)?$")
 CLUB_WORDS = re.compile(
     r"\b(?:club|league|team|gym|society|association|union|party|choir|band|group|community|church|ymca|program)\b",
     re.IGNORECASE,
@@ -293,7 +294,12 @@ class SharedRules:
     def _clean_before_verb(self, region: str) -> tuple[str, bool]:
         """Peel adverbs, time phrases and negations off the subject region; report a negation."""
         lex = self.lexicon
-        return self._peel(region.strip(), (lex.negation, lex.time, lex.before_verb), lead=True)
+        region, negated = self._peel(region.strip(), (lex.negation, lex.time, lex.before_verb), lead=True)
+        if has_cjk(region) and (company := ZH_COMPANION.search(region)):
+            # "(现在)和老伴住在大理", "我跟老公住在上海": who else does it is not the subject
+            region, more = self._peel(region[: company.start()], (lex.negation, lex.time, lex.before_verb), lead=True)
+            negated = negated or more
+        return region, negated
 
     def _clean_attribute(self, attr: str) -> tuple[str, bool]:
         """Drop time words, adverbs and negations after an attribute ("颜色现在", "名字不再", "color now")."""
