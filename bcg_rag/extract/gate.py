@@ -46,6 +46,11 @@ EN_SPECIFIC_TIME = re.compile(
     re.IGNORECASE,
 )
 EN_EPISODE_VERB = re.compile(r"\b(?:ate|eaten|drank|drunk|had|played|watched)\b", re.IGNORECASE)
+# "My (college) roommate (Marcus) is …", "Marcus is …": who an English clause is about.
+EN_LEAD = re.compile(
+    r"^(?:(?:[Mm]y|[Oo]ur)\s+(?:[a-z]+\s+){0,2}?(?P<rel>[a-z-]+)(?:\s+(?P<name>[A-Z][a-z]+))?|(?P<lone>[A-Z][a-z]+))"
+    r"\s+(?:is|was|'s|has|had|just|now|still)\b"
+)
 # Chinese: episodes (a meal today, "吃了/喝过") are not habits.
 ZH_SPECIFIC_TIME = re.compile(r"今天|昨天|前天|今晚|昨晚|刚才|刚刚|中午|这顿|那天|上次|这次")
 ZH_PERFECTIVE = re.compile(r"(?:吃|喝)(?:了|完|过|到)")
@@ -201,7 +206,7 @@ class GateRules:
         """Whom a Chinese clause is about when no claim was read from it: "我妈退休了" (then
         "不当医生了" is about her), "Anna是我大学室友" (then "现在在德国读博" is Anna's)."""
         if not has_cjk(clause):
-            return None
+            return self._en_lead_subject(clause, turn)
         if latin := re.match(r"^([A-Z][a-z]+)(?=[\u4e00-\u9fff])", clause):
             return latin.group(1)
         owner = re.match(r"^(?:我的|我们的|我们|我|咱)?", clause)
@@ -218,6 +223,17 @@ class GateRules:
                 rest = clause[size:]  # "老王上个月从中石化退休了": a name, then what it did
                 if rest[0] in "是在叫从也都已刚" or self.lexicon.time.lead.match(rest) or self.lexicon.verb_regex.match(rest):
                     return clause[:size]
+        return None
+
+    def _en_lead_subject(self, clause: str, turn: Turn) -> str | None:
+        """ "My college roommate Marcus is in Phoenix" (then ", working at Intel" is his)."""
+        m = EN_LEAD.match(clause)
+        if m is None:
+            return None
+        if (m["name"] or m["lone"]) and (name := self._name(m["name"] or m["lone"], turn)):
+            return name
+        if m["rel"] and (kin := self.lexicon.relative_regex.fullmatch(m["rel"])):
+            return f"{turn.user_id}'s {self.lexicon.relatives[collapse(kin.group()).casefold()]}"
         return None
 
     @staticmethod

@@ -41,7 +41,11 @@ CLAUSE_BREAK = re.compile(
     re.IGNORECASE,
 )
 # "..., and I live in Paris": "and" starts a new clause only before a subject.
-AND_SUBJECT = re.compile(r"\s+and\s+(?=(?:i|i'm|i've|we|we're|my|our|he|she|they)\s)", re.IGNORECASE)
+AND_SUBJECT = re.compile(
+    r"\s+and\s+(?=(?:i|i'm|i've|we|we're|my|our|he|she|they)\s"
+    r"|(?:bought|sold|moved|started|joined|left|quit|switched|adopted|got|works|lives|moved)\s)",
+    re.IGNORECASE,
+)
 ZH_AND_SUBJECT = re.compile(r"(?<=[\u4e00-\u9fff])(?:，|,)?(?:还有|并且|而且)")
 
 # Time phrases the word list cannot enumerate: "in 2019", "2019年", "3 weeks ago", "in March".
@@ -69,8 +73,8 @@ ZH_DURATION_TAIL = re.compile(rf"(?<=[^\d一二三四五六七八九十百两几
 # "last weekend", "this month", "on Mondays", "every Saturday morning": when, not what.
 WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekday|weekend"
 WHEN_TAIL = re.compile(
-    rf"\s*\b(?:(?:last|this|next|every|each|on|most)\s+(?:(?:{WEEKDAYS})s?|week|month|year|night|nights|morning|mornings"
-    rf"|evening|afternoon|summer|winter|spring|fall|autumn|semester|term)(?:\s+(?:morning|night|evening|afternoon)s?)?"
+    rf"\s*\b(?:(?:last|this|next|every|each|on|most)\s+(?:(?:{WEEKDAYS})s?|week|month|year|nights?|mornings?"
+    rf"|evenings?|afternoons?|summer|winter|spring|fall|autumn|semester|term)(?:\s+(?:morning|night|evening|afternoon)s?)?"
     rf"|on\s+(?:{WEEKDAYS})s?)\s*$",
     re.IGNORECASE,
 )

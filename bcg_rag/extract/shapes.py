@@ -44,6 +44,18 @@ EN_DROPPED_OUT = re.compile(
     re.IGNORECASE,
 )
 ZH_MOVED_AWAY = re.compile(r"^(?P<who>.*?)从(?P<old>.+?)搬(?:过来|过来了|来|来了|走|走了|出来|出来了)$")
+EN_CANCELLED = re.compile(
+    r"^(?P<who>.*?)\b[Cc]ancel(?:l?ed|l?ing|s)?\s+(?:(?:my|our|the)\s+(?P<thing>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)?)\s+"
+    r"(?P<kind>membership|subscription|account)|(?P<thing2>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)?)(?=\s*$|\s*[,.!]))",
+)
+EN_BOUGHT = re.compile(
+    r"^(?P<who>.*?)\b(?P<verb>bought|buy|sold|sell)\s+(?P<thing>(?:a|an|the|my|our)\s+.+)$", re.IGNORECASE
+)
+DURABLE_GOODS = frozenset(
+    "house home apartment condo flat car truck van suv bike bicycle motorcycle scooter boat piano guitar".split()
+)
+EN_MY_JOB_AT = re.compile(r"\bmy\s+(?:office|job|work|desk|team)\s+at\s+(?P<org>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*)*)")
+JOB_ENDED = re.compile(r"\b(?:quit|left|leav\w*|lost|los\w+|fired|resign\w*|retir\w*|former|old|previous|ex)\b", re.IGNORECASE)
 MARRIED = re.compile(r"\b(?:got|just got|finally got)\s+married\b|(?<![没不])(?:结婚|领证)了", re.IGNORECASE)
 EN_BARE_STATE = re.compile(r"^(?:nope\s+|no\s+)?(?P<neg>not\s+)?(?:be\s+|being\s+)?(?P<state>.+)$", re.IGNORECASE)
 
@@ -60,7 +72,8 @@ class ShapeRules:
             return (self._zh_age(clause, turn) or self._zh_is_my(clause, turn) or self._thing_named(clause, turn)
                     or self._zh_called(clause, turn) or self._zh_moved_away(clause, turn) or self._zh_bare_attribute(clause, turn))
         return (self._en_age(clause, turn) or self._en_is_my(clause, turn) or self._thing_named(clause, turn)
-                or self._left_group(clause, turn) or self._dropped_out(clause, turn) or self._bare_state(clause, turn))
+                or self._left_group(clause, turn) or self._dropped_out(clause, turn) or self._bare_state(clause, turn)
+                or self._cancelled(clause, turn) or self._bought_or_sold(clause, turn) or self._my_job_at(clause, turn))
 
     # ---- people and their relations
     def _relation_claim(self, name: str, relation: str, turn: Turn) -> Found | None:
@@ -131,6 +144,35 @@ class ShapeRules:
         region, negated = self._clean_before_verb(m["who"])
         subject = self._subject(region, turn)
         return Found(subject, "studies_at", m["school"], not negated, True) if subject and not negated else None
+
+    def _cancelled(self, clause: str, turn: Turn) -> Found | None:
+        """ "I cancelled my FitLife membership", "Cancelled Netflix": a membership or subscription ends."""
+        if not (m := EN_CANCELLED.match(clause)):
+            return None
+        region, negated = self._clean_before_verb(m["who"])
+        subject = self._subject(region, turn)
+        predicate = "member_of" if (m["kind"] or "").casefold() == "membership" else "subscribes_to"
+        return Found(subject, predicate, m["thing"] or m["thing2"], not negated, True) if subject else None
+
+    def _bought_or_sold(self, clause: str, turn: Turn) -> Found | None:
+        """ "I sold the Civic", "we bought a Subaru Outback", "got a new car": what is owned changes.
+        Only a named thing or a durable one: "bought coffee" says nothing durable."""
+        if not (m := EN_BOUGHT.match(clause)):
+            return None
+        thing = self._clean_value(m["thing"])
+        if not thing or not (thing[:1].isupper() or thing.split()[-1].casefold() in DURABLE_GOODS):
+            return None
+        region, negated = self._clean_before_verb(m["who"])
+        subject = self._subject(region, turn)
+        sold = m["verb"].casefold().startswith(("sold", "sell"))
+        return Found(subject, "owns", thing, negated != sold, True) if subject else None
+
+    def _my_job_at(self, clause: str, turn: Turn) -> Found | None:
+        """ "my office at Deloitte", "I love my job at Amazon": the speaker works there."""
+        if not (m := EN_MY_JOB_AT.search(clause)) or JOB_ENDED.search(clause[: m.start()]):
+            return None  # "I quit my job at Acme" is the job rule's: it ended
+        org = self._clean_value(m["org"])
+        return Found(turn.speaker_id, "works_at", org) if org else None
 
     def _zh_moved_away(self, clause: str, turn: Turn) -> Found | None:
         """ "刚从广州搬过来": the old place no longer holds (the new one is not named)."""
