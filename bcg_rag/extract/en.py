@@ -194,8 +194,8 @@ class EnglishRules:
         for state in sorted(lex.states, key=len, reverse=True):
             if rest.casefold() == state or rest.casefold().startswith(state + " "):
                 obj = self._clean_value(rest[len(state):])
-                if state.endswith(" to") and obj and self._usable(obj):
-                    return Found(subject, snake_name(state), obj, negated)  # "allergic to peanuts"
+                if state.endswith(" to") and obj and self._usable(obj):  # "allergic to peanuts (and shellfish)"
+                    return [Found(subject, snake_name(state), o, negated) for o in self._coordinated(obj)]
                 if not obj:
                     return Found(subject, "is", state, negated)
         return None

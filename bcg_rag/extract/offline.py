@@ -10,6 +10,7 @@ and, for plans, the predicate (``plan:<predicate>``): a plan is not a current fa
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, Sequence, runtime_checkable
 
@@ -126,9 +127,12 @@ class OfflineExtractor(ShapeRules, EnglishRules, ChineseRules, GateRules, Shared
                 # is theirs, or names them ("Anna是我室友": the user has a roommate, Anna).
                 if about := next((f.value for f in found if f.predicate.startswith("has_") and f.rule == "shape"), None):
                     turn.other = about
+                topic = turn.topic
                 turn.topic = bool(found) and all(f.subject == turn.other or f.value == turn.other for f in found)
                 if not found and (lead := self._lead_subject(mood.clause, turn)):
                     turn.other, turn.topic = lead, True  # "我妈退休了，不当医生了": still about her
+                elif not found and topic and not self._names_speaker(clause):
+                    turn.topic = True  # "我女儿读高二，在杭州二中，喜欢打羽毛球": a clause in between keeps her
                 if found:
                     reading.parsed += 1
                 else:
@@ -162,6 +166,10 @@ class OfflineExtractor(ShapeRules, EnglishRules, ChineseRules, GateRules, Shared
         elif mood.hedged:
             stance *= lex.hedge_factor
         return Claim(found.subject, predicate, value, stance, context=context)
+
+    def _names_speaker(self, clause: str) -> bool:
+        first = re.match(r"[\w']+|[\u4e00-\u9fff]", clause)
+        return bool(first) and first.group().casefold() in self.lexicon.first_person
 
     def extract_batch(self, texts: Sequence[str], **kwargs: Any) -> list[list[Claim]]:
         """One claim list per text (same keywords as ``extract``); mirrors ``LLMExtractor``."""
