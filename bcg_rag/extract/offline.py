@@ -168,7 +168,7 @@ class OfflineExtractor(ShapeRules, EnglishRules, ChineseRules, GateRules, Shared
         return Claim(found.subject, predicate, value, stance, context=context)
 
     def _names_speaker(self, clause: str) -> bool:
-        first = re.match(r"[\w']+|[\u4e00-\u9fff]", clause)
+        first = re.match(r"[\u4e00-\u9fff]|[A-Za-z']+", clause)
         return bool(first) and first.group().casefold() in self.lexicon.first_person
 
     def extract_batch(self, texts: Sequence[str], **kwargs: Any) -> list[list[Claim]]:
