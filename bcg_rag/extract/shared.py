@@ -168,6 +168,8 @@ class SharedRules:
         elif predicate == "works_at" and (job := re.match(r"^(.+?)\s+as\s+(?:a|an|the)?\s*(.+)$", value)):
             value = job.group(1)  # "works at Boeing as a mechanic"
             extra.append(Found(subject, "job_title", self._clean_value(job.group(2)), negated))
+        if predicate in ("likes", "dislikes") and re.match(r"(?:the\s+(?:new|latest|current|last|first|next)|this|that)\b", value.strip(), re.IGNORECASE):
+            return None  # "Love the new update": an opinion of one thing, not a taste
         head, joined, tail = value.partition(" and ")
         if joined and (lex.verb_regex.search(tail) or len(tail.split()) > 3):  # "likes tea and lives in Paris"
             value = head
@@ -176,6 +178,8 @@ class SharedRules:
             value = self._clean_value(value[light.end():])  # "打篮球" -> "篮球", "playing tennis" -> "tennis"
         # A verb followed by another verb: the second one carries the object
         # ("stopped drinking coffee", "enjoy eating fish").
+        elif re.match(r"(?:like|as)\s", value, re.IGNORECASE) and not has_cjk(value):
+            return None  # "I eat like a bird": a comparison, not what is eaten or liked
         elif (inner := lex.verb_regex.match(value)) and lex.verbs[collapse(inner.group()).casefold()][0] == "verb":
             if kind == "stop" and not self._clean_value(value[inner.end():]) and not has_cjk(value):
                 predicate = lex.cessation_predicate  # "quit drinking": the habit itself
