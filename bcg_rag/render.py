@@ -191,8 +191,10 @@ def cited(alt: dict) -> dict | None:
     the newest claim of a conflicting one. ``fit_group`` keeps it in ``alt['cited']``."""
     if alt.get("cited") is not None:
         return alt["cited"]
-    entries = _alt_entries(alt)
-    return _newest(entries, 1)[0] if entries and status(alt) != "also" else None
+    kind, entries = status(alt), _alt_entries(alt)
+    if kind == "outdated":  # what made it outdated, not a refutation that moved nothing
+        entries = [e for e in entries if not _is_conflict(e)] or entries
+    return _newest(entries, 1)[0] if entries and kind != "also" else None
 
 
 def _when(group: Any) -> str:

@@ -226,7 +226,8 @@ def expected_group(g: BeliefGroup) -> dict:
     for a in g.alternatives:
         kind = alt_status(a)
         entries = a["refuted_by"] if kind == "outdated" else a.get("supporters", [])
-        cited = a.get("cited") or (newest(entries, 1)[0] if entries and kind != "also" else None)
+        moved = [e for e in entries if not e["reason"].startswith("conflict:")] if kind == "outdated" else entries
+        cited = a.get("cited") or (newest(moved or entries, 1)[0] if entries and kind != "also" else None)
         if kind == "outdated":
             line = ("outdated", a["value"], num(a["effective_confidence"]),
                     None if cited is None else ("superseded by a newer value" if cited["reason"].startswith("functional:")
