@@ -189,6 +189,19 @@ def test_conflict_names_both_values_and_the_weaker_source():
     assert text.count("Birthday: 07/03") == 1 and "Against:" not in text  # quoted once, not a real refutation
 
 
+def test_a_weaker_source_is_rendered_as_a_conflict_end_to_end(make_memory):
+    mem = make_memory(functional={"predicates": ["birthday"]})
+    mem.observe("My birthday is June 3", user_id="u1", timestamp="2024-01-10", source="dialog:1",
+                claim=claim("June 3", predicate="birthday"))
+    mem.observe("CRM record: birthday 07/03", user_id="u1", timestamp="2025-02-01", source="crm:import",
+                source_type="third_party", claim=claim("July 3", predicate="birthday"))
+    text = render_groups(mem.search("when is my birthday?", user_id="u1"))
+    assert '[1] CURRENT: user "birthday" = "June 3"' in text and ", single-valued)" in text
+    assert 'CONFLICT: "July 3" (confidence +0.40; unconfirmed, claimed by "third_party" "crm:import" at 2025-02-01)' in text
+    assert text.index(UNCONFIRMED_AGAINST) < text.index('"CRM record: birthday 07/03"') < text.index("CONFLICT:")
+    assert text.count("CRM record") == 1
+
+
 def test_values_that_also_hold_and_legacy_alternatives():
     g = group(belief("chess", predicate="hobby"), supporters=[ev(1, "I play chess", "2025-06-20T00:00:00")],
               alternatives=[alt("go", "also", eff=0.5, band="medium", supporters=[ev(2, "I play go too", "2025-05-01T00:00:00")]),
