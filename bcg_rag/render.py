@@ -350,7 +350,8 @@ def render_groups(
     (before the groups when ``result.unstructured_first``); "" when there is nothing.
     ``result`` is a ``SearchResult`` or a plain list of groups. ``max_tokens`` budgets
     each group (and the unstructured section) by ``fit_group``; ``max_total_tokens``
-    caps the whole text: groups are added in rank order while they fit."""
+    caps the whole text (the header always stays): groups are added in rank order,
+    each trimmed to the room left, until one does not fit."""
     groups = list(result)
     rows = list(getattr(result, "unstructured", None) or ())
     if not groups and not rows:
@@ -385,7 +386,8 @@ def render_groups(
         prefix = f"[{i}] "
         budget = room(2 + count_tokens(prefix))
         if not add(prefix + render_group(g, max_tokens=budget)):
-            break  # lower-ranked groups would not fit either once the core does not
+            break  # a lower-ranked group never takes the place of a better one
+
     if rows and not first:
         add_unstructured()
     return "\n\n".join(parts)
@@ -394,7 +396,7 @@ def render_groups(
 def render_evidence_rows(rows: Sequence[dict]) -> str:
     """Raw evidence rows (no beliefs yet) as quotes under the same header."""
     text = render_unstructured(rows)
-    return f"{HEADER}\n{text}" if text else ""
+    return f"{HEADER}\n\n{text}" if text else ""
 
 
 __all__ = [

@@ -335,3 +335,23 @@ def test_compare_with_raw_chunks(make_memory):
     out = compare_with_raw_chunks(mem, "which city do I live in", user_id="u1", top_k=5)
     assert out["groups"] == 1 and out["raw_tokens"] > 0 and out["rendered_tokens"] > 0
     assert out["ratio"] == out["rendered_tokens"] / out["raw_tokens"]
+
+
+# --- tokens vs accuracy (bcg_rag.evaluation.budget) ---------------------------------------------
+def test_budget_measurement_on_builtin_cases():
+    from bcg_rag.evaluation.budget import builtin_samples, markdown, measure_budgets
+    from bcg_rag.evaluation.cases import BUILTIN_PATH, load_cases
+
+    cases = [c for c in load_cases(BUILTIN_PATH) if c.kind in ("update", "refute")][:6]
+    samples = builtin_samples(cases, embedder_kind="hash")
+    assert len(samples) == sum(len(c.questions) for c in cases) and all(s.justifying for s in samples)
+    rows = measure_budgets(samples, (None, 256, 128, 64))
+    assert [r["budget"] for r in rows] == [None, 256, 128, 64]
+    tokens = [r["tokens_per_group"] for r in rows]
+    assert tokens == sorted(tokens, reverse=True) and rows[-1]["max_group_tokens"] <= 64 + 40
+    assert all(r["answer_kept"] == 1.0 for r in rows)  # the current value is never cut
+    assert rows[0]["accuracy"] == rows[1]["accuracy"] and rows[0]["quotes_cut"] == 0
+    assert rows[2]["attributed"] >= rows[3]["attributed"]
+    assert measure_budgets(samples, (None, 64)) == [rows[0], rows[3]]  # deterministic
+    table = markdown(rows)
+    assert table.startswith("| budget |") and "| none |" in table and len(table.splitlines()) == 6
