@@ -49,15 +49,15 @@ class HopCue:
         return bool(self.query & new_words)
 
 
-def follow_links(memory: Any, ranked: list, user_id: str, hop_relevance: float, asserted, asks_for_hop) -> tuple[list, dict]:
+def follow_links(memory: Any, ranked: list, user_id: str, hop_relevance: float, asserted, asks_for_hop,
+                 query: str = "") -> tuple[list, dict]:
     """Multi-hop questions ("the headquarters of Maria's employer"). When the current value
     of one group names the subject of another retrieved group (Maria works_at Bosch;
     Bosch headquarters Stuttgart), that second group is itself relevant to the query (at
     least ``hop_relevance`` x the first one's relevance) and the query asks for it (see
     ``_HopCue``), the second answers the query through the first: it moves just above
     it, and ``via`` records the link.
-    Groups reached only through an outdated value (Siemens, Maria's former employer)
-    move below all others. Plain graph arithmetic over what was retrieved."""
+    Outdated values are never followed. Plain graph arithmetic over what was retrieved."""
     by_subject: dict[str, list[int]] = {}
     for i, (_, _, rows, _) in enumerate(ranked):
         by_subject.setdefault(rows[0]["subject_id"], []).append(i)
@@ -66,17 +66,13 @@ def follow_links(memory: Any, ranked: list, user_id: str, hop_relevance: float, 
         return by_subject.get(memory.resolve_entity(user_id, value) or "", [])
 
     links: dict[int, int] = {}  # group -> the group whose current value names its subject
-    stale: set[int] = set()
     for i, (_, rel, rows, _) in enumerate(ranked):
         if asserted(rows[0]):
             for j in groups_about(rows[0]["value"]):
                 if (j != i and j not in links and asserted(ranked[j][2][0]) and ranked[j][1] >= hop_relevance * rel
                         and asks_for_hop(rows, ranked[j][2])):
                     links[j] = i
-        for other in rows[1:]:
-            if not asserted(other):
-                stale.update(groups_about(other["value"]))
-    if not links and not stale:
+    if not links:
         return ranked, {}
 
     def chain(i: int) -> list[int]:  # i, its parent, its grandparent... (cycle-safe)
@@ -85,16 +81,29 @@ def follow_links(memory: Any, ranked: list, user_id: str, hop_relevance: float, 
             out.append(links[out[-1]])
         return out
 
-    # Each chain's deepest end takes the place of the chain's head.
+    # Each chain's deepest end takes the place of the chain's head, but a hop may only add
+    # an answer, never demote a direct one: it moves up past members of its own chain and
+    # past groups about things the question does not name (Siemens' headquarters, reached
+    # through Maria's former employer), never past a group about something it names ("the
+    # capital of Japan" stays above Japan's official language, however that is linked).
+    asked = _normalise(query)
+
+    def direct(k: int) -> bool:
+        subject_id = ranked[k][2][0]["subject_id"]
+        row = memory.store.get_node("entity", subject_id)
+        return row is None or row.get("entity_type") == "user" or _normalise(row["name"]) in asked
+
     placed_before: dict[int, list[int]] = {}
     for i in sorted(links, key=lambda i: -len(chain(i))):
+        members = set(chain(i))
         head = chain(i)[-1]
-        placed_before.setdefault(head, []).append(i)
+        if head < i and all(k in members or not direct(k) for k in range(head + 1, i)):
+            placed_before.setdefault(head, []).append(i)
+    moved = {i for items in placed_before.values() for i in items}
     order = []
     for i in range(len(ranked)):
-        if i not in links:
-            order += placed_before.get(i, []) + [i]
-    order = [i for i in order if i not in stale or i in links] + [i for i in order if i in stale and i not in links]
+        if i not in moved:
+            order += [j for j in placed_before.get(i, []) if j not in order] + [i]
     via = {
         ranked[i][2][0]["id"]: [
             dict(belief_id=ranked[p][2][0]["id"], predicate=ranked[p][2][0]["predicate"], value=ranked[p][2][0]["value"],
@@ -110,3 +119,7 @@ def subject_name(memory: Any, subject_id: str) -> str:
     row = memory.store.get_node("entity", subject_id)
     return row["name"] if row else subject_id
 
+
+
+def _normalise(text: str) -> str:
+    return " ".join(re.sub(r"[^\w]+", " ", text.casefold()).split())

@@ -156,9 +156,11 @@ def search(
         return row["id"] in states and _asserted(memory, row, states[row["id"]])
 
     ranked, via = follow_links(memory, ranked, user_id, float(settings.get("hop_relevance", 0.5)), asserted,
-                               HopCue(memory, query, belief_evidence))
+                               HopCue(memory, query, belief_evidence), query)
     chosen = ranked[: max(0, top_k)]
     groups = _groups(memory, chosen, via, as_of, now, agent_id)
+    if as_of is None:
+        groups = _with_archived(memory, query, user_id, groups, top_k, agent_id, now)
     unstructured = _unstructured(memory, hits[: max(0, top_k)], relevance, claimed, user_id, agent_id)
     best_rel = max((g.relevance for g in groups), default=-1.0)
     first = bool(unstructured) and max(u["relevance"] for u in unstructured) > best_rel
@@ -224,6 +226,40 @@ def _groups(memory: Any, chosen: list, via: dict, as_of: str | None, now: str, a
         group.via = via.get(slot_rows[0]["id"], [])
         groups.append(group)
     return groups
+
+
+def _with_archived(memory: Any, query: str, user_id: str, groups: list[BeliefGroup], top_k: int,
+                   agent_id: str | None, now: str) -> list[BeliefGroup]:
+    """Archived beliefs are cold storage, not deletion: the archive is consulted (when
+    there is one) and what it returns is marked ``archived``. An archived group goes
+    before the hot groups it is more relevant than, so it answers only where the hot tier
+    has nothing as relevant to state."""
+    from . import lifecycle
+
+    hits = lifecycle.search_archived(memory, query, user_id=user_id, top_k=top_k, agent_id=agent_id)
+    if not hits:
+        return groups
+    found, seen = [], set()
+    with lifecycle.cold_store(memory, create=False) as cold:
+        if cold is None:
+            return groups
+        cm = lifecycle.cold_memory(memory, cold)
+        for hit in hits:
+            row = cold.get_node("belief", hit["belief_id"])
+            if row is None or row["id"] in seen:
+                continue
+            rows = cold.slot_beliefs(row["user_id"], row["subject_id"], row["predicate"], row["context_key"])
+            seen.update(r["id"] for r in rows)
+            states = {r["id"]: (r["confidence"], _state(cm, r, None, now)[1]) for r in rows}
+            beliefs = [cm.view(r, now=now) for r in _order(cm, rows, states, row["predicate"])]
+            entries = _evidence_entries(cm, beliefs, agent_id)
+            contexts = sorted({c for r in rows for c in r["contexts"]})
+            found.append(make_group(cm, beliefs, contexts, hit["score"], hit["score"], entries, now, archived=True))
+    merged = sorted(groups + found, key=lambda g: -g.relevance) if found else groups
+    # Hot groups keep their own order (hops may have placed them); archived ones slot in by relevance.
+    hot = iter(groups)
+    merged = [g if g.archived else next(hot) for g in merged]
+    return merged[: max(0, top_k)]
 
 
 def _evidence_entries(memory: Any, beliefs: list[Belief], agent_id: str | None) -> dict[str, list[dict]]:
