@@ -355,3 +355,17 @@ def test_budget_measurement_on_builtin_cases():
     assert measure_budgets(samples, (None, 64)) == [rows[0], rows[3]]  # deterministic
     table = markdown(rows)
     assert table.startswith("| budget |") and "| none |" in table and len(table.splitlines()) == 6
+
+
+def test_an_archived_belief_is_rendered_as_archived_and_hedged(make_memory):
+    mem = make_memory(clock="2025-06-01T00:00:00")
+    mem.observe("My dog is called Biscuit.", user_id="u1", timestamp="2022-01-10T09:00:00",
+                claim=claim("Biscuit", predicate="pet_name"))
+    mem.observe("I like hiking.", user_id="u1", timestamp="2025-05-01T09:00:00", claim=claim("hiking", predicate="likes"))
+    mem.maintain(now="2025-06-01T00:00:00")
+    result = mem.search("What is my dog's name?", user_id="u1")
+    archived = [g for g in result if g.archived]
+    assert archived and archived[0].current.value == "Biscuit"
+    text = render_group(archived[0])
+    assert text.startswith('CURRENT: user "pet_name" = "Biscuit"') and ", archived)" in text
+    assert "Instruction: it comes from the archive (cold storage): state it with a hedge, say it was last confirmed 2022-01-10" in text
