@@ -46,6 +46,7 @@ from .relevance import belief_relevance as claim_relevance
 from .relevance import claim_pairs
 from .models import HIDDEN_TEXT, REFUTES, SUPPORTS, Belief
 from .timeutil import days_between, parse_timestamp
+from .tokens import fit_group
 from .views import evidence_entry
 
 
@@ -104,8 +105,11 @@ def search(
     now: Any = None,
     top_k: int = 5,
     candidates: int | None = None,
+    max_tokens: int | None = None,
 ) -> SearchResult:
-    """The ``top_k`` belief groups that best answer ``query`` for one user (see module doc)."""
+    """The ``top_k`` belief groups that best answer ``query`` for one user (see module doc).
+    ``max_tokens``: a budget per group; each group is trimmed to it (``tokens.fit_group``:
+    the current value, its band and the newest quote for and against are kept first)."""
     user_id = _check(user_id, query)
     settings = memory.policy.section("search")
     candidates = int(candidates if candidates is not None else settings.get("candidates", 30))
@@ -162,6 +166,8 @@ def search(
     if as_of is None:
         groups = _with_archived(memory, query, user_id, groups, top_k, agent_id, now)
     unstructured = _unstructured(memory, hits[: max(0, top_k)], relevance, claimed, user_id, agent_id)
+    if max_tokens is not None:
+        groups = [fit_group(g, max_tokens) for g in groups]
     best_rel = max((g.relevance for g in groups), default=-1.0)
     first = bool(unstructured) and max(u["relevance"] for u in unstructured) > best_rel
     return SearchResult(groups, unstructured, first)
