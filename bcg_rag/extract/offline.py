@@ -2,10 +2,13 @@
 
 The code knows sentence shapes; the lexicon (``lexicon.toml``) knows the words. A message
 is cut into sentences and clauses (``grammar.py``); questions, requests and small talk
-are skipped; each remaining clause is read by the rules below (shared), ``en.py``
-(English shapes) and ``zh.py`` (Chinese shapes, on jieba's segmentation), from the most
-specific shape to the loosest. The clause's mood (hedge, plan, past) sets the stance
-and, for plans, the predicate (``plan:<predicate>``): a plan is not a current fact.
+are skipped; each remaining clause is read by the rules below (shared), ``shapes.py``
+(everyday shapes of both languages), ``en.py`` (English shapes) and ``zh.py`` (Chinese
+shapes, on jieba's segmentation), from the most specific shape to the loosest, and what
+they read passes the confidence gate (``gate.py``) or is dropped: a message with no claim
+is still evidence. The clause's mood (hedge, plan, past) sets the stance and, for plans,
+the predicate (``plan:<predicate>``): a plan is not a current fact. A clause said as an
+addition ("also", "too", "也", "还") marks its claims in ``Reading.additive``.
 """
 
 from __future__ import annotations
