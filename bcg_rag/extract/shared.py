@@ -29,6 +29,7 @@ EN_TITLE_NAME = re.compile(r"[A-Z][a-z][\w'-]*(?:\s+[A-Z][a-z][\w'-]*){0,3}")
 # "a golden retriever named Biscuit", "一只柯基叫旺财": the pet's name after the thing owned.
 PET_NAMED = re.compile(r"\s+(?:named|called)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\b.*$|(?<=[\u4e00-\u9fff])叫([\u4e00-\u9fffA-Za-z]{1,4})$")
 ZH_COMPANION = re.compile(r"(?:和|跟|与)[\u4e00-\u9fff]{1,4}(?:一起)?$")
+REPORT_MODAL = re.compile(r"\b(?:would|wouldn't|could|might|may|should)\b|不会|不能|不敢", re.IGNORECASE)
 CLUB_WORDS = re.compile(
     r"\b(?:club|league|team|gym|society|association|union|party|choir|band|group|community|church|ymca|program)\b",
     re.IGNORECASE,
@@ -60,6 +61,8 @@ class SharedRules:
             said = re.sub(r"^that\s+", "", said, flags=re.IGNORECASE)
             if len(reporter.split()) > 4 or len(CJK_CHAR.findall(reporter)) > 6 or not said:
                 continue
+            if self.lexicon.negation.anywhere.search(reporter) or REPORT_MODAL.search(reporter):
+                return None  # "I wouldn't say I love running", "我没说…": not what was said
             if found := self._parse_clause(said, turn, reported=False):
                 return found[0]
         return None
@@ -144,6 +147,8 @@ class SharedRules:
             if predicate == "lives_in" and (not self._clean_value(value) or re.fullmatch(f"了?(?:{ZH_DURATION})?了?", value.strip())):
                 value = before[place + 1:]
             before = before[:place]
+        if len(self.lexicon.negation.anywhere.findall(before)) > 1:
+            return None  # "我不是不喜欢咖啡", "not that I don't like jazz": a double negation says neither
         before, negated = self._clean_before_verb(before)
         if predicate == "name" and not before and surface not in ("call me", "叫我"):
             return None  # "我养了一只柯基，叫豆豆": the dog's name, not the speaker's
