@@ -42,9 +42,12 @@ EN_CLAUSE_WORDS = frozenset(
 )
 EN_BAD_CHARS = re.compile(r"[()\[\]{}:;?!\"“”<>|]")
 EN_SPECIFIC_TIME = re.compile(
-    r"\b(?:yesterday|today|tonight|last night|this morning|this afternoon|this evening|earlier|just now)\b",
+    r"\b(?:yesterday|today|tonight|last night|this morning|this afternoon|this evening|earlier|just now|right now)\b",
     re.IGNORECASE,
 )
+# "I'm eating lunch", "我正在喝咖啡": happening now, not a habit.
+EN_PROGRESSIVE = re.compile(r"(?:'m|'re|'s|\b(?:am|are|is))\s+(?:\w+ly\s+)?(?:eating|drinking|having|playing|watching)\b", re.IGNORECASE)
+ZH_PROGRESSIVE = re.compile(r"(?:正在|正|在)(?:吃|喝|玩|看)")
 EN_EPISODE_VERB = re.compile(r"\b(?:ate|eaten|drank|drunk|had|played|watched)\b", re.IGNORECASE)
 # "My (college) roommate (Marcus) is …", "Marcus is …": who an English clause is about.
 EN_LEAD = re.compile(
@@ -200,6 +203,8 @@ class GateRules:
             return None  # "our HQ is in Denver": "our" is the company there, not the speaker
         if found.predicate in EPISODIC_PREDICATES and not found.negated and self._episode(clause):
             return None
+        if found.predicate == "is" and (EN_SPECIFIC_TIME.search(clause) or ZH_SPECIFIC_TIME.search(clause)):
+            return None  # "I'm a mess today": a passing state
         return found
 
     def _lead_subject(self, clause: str, turn: Turn) -> str | None:
@@ -240,9 +245,9 @@ class GateRules:
     def _episode(clause: str) -> bool:
         """One occasion, not a habit: "今天中午吃了猪脚饭", "had sushi yesterday", "I just ate too much"."""
         if has_cjk(clause):
-            return bool(ZH_SPECIFIC_TIME.search(clause) or ZH_PERFECTIVE.search(clause))
+            return bool(ZH_SPECIFIC_TIME.search(clause) or ZH_PERFECTIVE.search(clause) or ZH_PROGRESSIVE.search(clause))
         text = collapse(clause)
-        return bool(EN_SPECIFIC_TIME.search(text) or EN_EPISODE_VERB.search(text))
+        return bool(EN_SPECIFIC_TIME.search(text) or EN_EPISODE_VERB.search(text) or EN_PROGRESSIVE.search(text))
 
 
 # Predicates whose value may be an activity (a verb phrase): "爱画画", "学做川菜", "不会开车".

@@ -175,6 +175,9 @@ class Grammar:
             plan = True  # "I'm moving to Tokyo next year", "下个月搬到上海", "I'm starting at Stripe": not yet so
         return Mood(clause.strip(), hedged, plan, past)
 
+    def marker(self, pattern: re.Pattern[str], clause: str) -> re.Match[str] | None:
+        return self._marker(pattern, clause)
+
     def _marker(self, pattern: re.Pattern[str], clause: str) -> re.Match[str] | None:
         """The first match of a marker that is a whole word: in Chinese, on jieba's word
         boundaries ("理想" holds 想, "应该" is a hedge but "相应" is not)."""

@@ -204,9 +204,12 @@ def competing(
     if not value_position(diff.template):
         return False
     lex = lexicon or default_lexicon()
-    if Grammar(lex).says_additive(newer_text):
+    grammar = Grammar(lex)
+    if grammar.says_additive(newer_text):
         return False  # "I also work at Globex on weekends": a second value, even in a single-valued slot
     if single_valued or definite(diff.template):
         return True
     text = collapse(newer_text)
-    return lex.change_markers.anywhere.search(text) is not None and lex.additive_markers.anywhere.search(text) is None
+    # Chinese markers count as words only (改 is no change inside 改善, 换 none inside 交换)
+    says_change = grammar.marker(lex.change_markers.anywhere, text) is not None
+    return says_change and grammar.marker(lex.additive_markers.anywhere, text) is None
