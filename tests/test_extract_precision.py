@@ -54,6 +54,13 @@ def triples(extractor: OfflineExtractor, text: str, **kwargs: Any) -> list[tuple
         "今天中午吃了猪脚饭，撑",
         "刚吃完饭，有点撑",
         "我想喝奶茶",
+        "I'm eating lunch",
+        "我正在喝咖啡",
+        "I'm a mess today",
+        "我喜欢这个回答",
+        "I wouldn't say I love running",
+        "我不是不喜欢咖啡",
+        "I eat like a bird",
         # Chinese: subjects that are no names, values that are clauses, questions in A-not-A form
         "晚饭吃啥好纠结啊",
         "一口气吃了两只虾",
@@ -127,6 +134,8 @@ def test_restatements_keep_the_whole_noun_phrase():
         ("quit the barista job at Victrola last week!", [(USER, "works_at", "Victrola", -0.8)]),
         ("刚从广州搬过来，现在住在南京鼓楼区", [(USER, "lives_in", "广州", -0.8), (USER, "lives_in", "南京鼓楼区", 1.0)]),
         ("啤酒已经戒了快一个月了", [(USER, "drinks", "beer", -0.8)]),
+        ("我把美式戒了，现在喝拿铁", [(USER, "prefers_coffee_type", "americano", -0.8),
+                                  (USER, "prefers_coffee_type", "latte", 1.0)]),  # 现在 is no progressive 在
         ("辞职了，不在那家银行干了", [(USER, "works_at", "银行", -0.8)]),
         ("我没有驾照，一直没考", [(USER, "has", "驾照", -0.8)]),
         ("我退出乐队了", [(USER, "member_of", "乐队", -0.8)]),

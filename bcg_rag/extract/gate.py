@@ -47,7 +47,7 @@ EN_SPECIFIC_TIME = re.compile(
 )
 # "I'm eating lunch", "我正在喝咖啡": happening now, not a habit.
 EN_PROGRESSIVE = re.compile(r"(?:'m|'re|'s|\b(?:am|are|is))\s+(?:\w+ly\s+)?(?:eating|drinking|having|playing|watching)\b", re.IGNORECASE)
-ZH_PROGRESSIVE = re.compile(r"(?:正在|正|在)(?:吃|喝|玩|看)")
+ZH_PROGRESSIVE = re.compile(r"(?:正在|(?<![现实存所自])在)(?:吃|喝|玩|看)")  # not the 在 of 现在
 EN_EPISODE_VERB = re.compile(r"\b(?:ate|eaten|drank|drunk|had|played|watched)\b", re.IGNORECASE)
 # "My (college) roommate (Marcus) is …", "Marcus is …": who an English clause is about.
 EN_LEAD = re.compile(
