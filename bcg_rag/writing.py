@@ -69,7 +69,25 @@ def observe_many(memory: "BeliefMemory", items: Sequence[dict]) -> list[ObserveR
             results.append(ObserveResult(eid, False, changes, claims_of(p)))
     if memory.index is not None and fresh:
         memory.index.upsert([p.evidence for p in fresh.values()], vectors)
+    _report_stored_claims(memory, results)
     return results
+
+
+def _report_stored_claims(memory: "BeliefMemory", results: list[ObserveResult]) -> None:
+    """A duplicate reports the claims its evidence was stored with, not those passed this
+    time: a repeated observe with other claims records nothing, so it must not say it did
+    (claims are attached to stored evidence with ``add_claims``)."""
+    dups = {r.evidence_id for r in results if r.duplicate}
+    if not dups:
+        return
+    stored: dict[str, list[Claim]] = {}
+    for c in memory.store.claims_for_evidence(sorted(dups)):
+        if c["origin"] == "caller":
+            stored.setdefault(c["evidence_id"], []).append(
+                Claim(c["subject"], c["predicate"], c["value"], c["stance"], c["source_type"], c["context"]))
+    for r in results:
+        if r.duplicate:
+            r.claims = stored.get(r.evidence_id, [])
 
 
 def prepare(memory: "BeliefMemory", text: str | None = None,
