@@ -21,6 +21,7 @@ import numpy as np
 from .extract import competing, restatement_diff, statement_key
 from .ids import normalise_key
 from .models import Claim, ObserveResult
+from .writing import check_messages
 
 if TYPE_CHECKING:
     from .memory import BeliefMemory
@@ -42,6 +43,7 @@ class MessageResult(ObserveResult):
 
 def add_messages(memory: "BeliefMemory", messages: Sequence[dict]) -> list[MessageResult]:
     """Extract claims from each message, link them, and write everything in one batch."""
+    messages = check_messages(memory, messages)  # sizes and types first: nothing to extract from bad input
     items, notes_per_item = [], []
     for m in messages:
         m = dict(m)

@@ -17,7 +17,10 @@ T0 = "2025-01-01T00:00:00"
 HASH = {"embedder": {"kind": "hash"}}  # deterministic embedder: a real Chroma index, no model
 # The lifecycle's own numbers, pinned here so these tests check its mechanics whatever the
 # default policy says: "likes" fades with a 90-day half-life, idle beliefs archive after 180 days.
-LIFECYCLE = {"decay": {"per_predicate": {"likes": 90.0}}, "lifecycle": {"archive_after_days": 180.0}}
+# Time passes through the now= arguments while the clock stays at day 0, so evidence
+# "from the future" of the clock is what these tests are made of.
+LIFECYCLE = {"decay": {"per_predicate": {"likes": 90.0}}, "lifecycle": {"archive_after_days": 180.0},
+             "limits": {"max_future_skew_days": 36500.0}}
 
 
 def day(n: float) -> str:
