@@ -16,6 +16,7 @@ from typing import Any, Callable, Sequence
 import networkx as nx
 
 from . import entities, health, lifecycle, views, writing
+from .checks import check_bool, check_path
 from .models import Belief, Change, Claim, ObserveResult
 from .policy import Policy
 from .store_sqlite import SQLiteStore
@@ -65,7 +66,7 @@ class BeliefMemory:
         clock: Callable[[], str] | None = None,
     ) -> "BeliefMemory":
         """Open (or create) a durable memory directory: SQLite + Chroma + policy.toml inside."""
-        path = Path(path)
+        path = Path(check_path(path))
         path.mkdir(parents=True, exist_ok=True)
         policy_file = path / "policy.toml"
         if policy is None:
@@ -183,16 +184,16 @@ class BeliefMemory:
         return add_messages(self, messages)
 
     # --- search (search.py) ----------------------------------------------------------------
-    def search(self, query: str, *, include_archived: bool = False, **kwargs):
+    def search(self, query: str, *, user_id: str | None = None, include_archived: bool = False, **kwargs):
         """Resolved belief groups for a query; see ``bcg_rag.search.search``. With
         ``include_archived``, matching archived beliefs follow (as plain dicts, see
         ``lifecycle.search_archived``)."""
         from .search import search
 
-        groups = search(self, query, **kwargs)
-        if include_archived:
+        groups = search(self, query, user_id=user_id, **kwargs)
+        if check_bool(include_archived, "include_archived"):
             groups += lifecycle.search_archived(
-                self, query, user_id=kwargs["user_id"], top_k=kwargs.get("top_k", 5), agent_id=kwargs.get("agent_id")
+                self, query, user_id=user_id, top_k=kwargs.get("top_k", 5), agent_id=kwargs.get("agent_id")
             )
         return groups
 
@@ -260,16 +261,21 @@ class BeliefMemory:
         """Whether a belief may be stated as current."""
         return views.asserted(self, belief)
 
-    def get_belief(self, belief_id: str, user_id: str | None = None) -> dict:
-        return views.get_belief(self, belief_id, user_id)
+    # Reads by id are scoped like every other read: user_id= is required (MissingUserError
+    # otherwise), or global_read=True for operator tools.
+    def get_belief(self, belief_id: str, user_id: str | None = None, *, global_read: bool = False) -> dict:
+        return views.get_belief(self, belief_id, user_id, global_read=global_read)
 
-    def evidence(self, evidence_id: str, user_id: str | None = None) -> dict:
-        return views.evidence(self, evidence_id, user_id)
+    def evidence(self, evidence_id: str, user_id: str | None = None, *, global_read: bool = False,
+                 agent_id: str | None = None) -> dict:
+        return views.evidence(self, evidence_id, user_id, global_read=global_read, agent_id=agent_id)
 
     def explain(self, belief_id: str, as_of: Any = None, *, now: Any = None, user_id: str | None = None,
-                agent_id: str | None = None) -> Explanation:
-        """Why a belief stands where it does: supporters, refuters, history, supersession."""
-        return views.explain(self, belief_id, as_of, now=now, user_id=user_id, agent_id=agent_id)
+                agent_id: str | None = None, global_read: bool = False) -> Explanation:
+        """Why a belief stands where it does: supporters, refuters, history, supersession.
+        ``agent_id`` hides other agents' private texts and the values only they claim."""
+        return views.explain(self, belief_id, as_of, now=now, user_id=user_id, agent_id=agent_id,
+                             global_read=global_read)
 
     # --- health and export (health.py) ------------------------------------------------------
     def validate(self) -> list[str]:

@@ -104,6 +104,7 @@ class SQLiteStore:
             self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute(f"PRAGMA synchronous={synchronous}")
         self._conn.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+        self._busy_timeout_ms = int(busy_timeout_ms)
         with self.transaction():
             for statement in SCHEMA.split(";"):
                 if statement.strip():
@@ -500,16 +501,28 @@ class SQLiteStore:
                 (replacement, user_id),
             ).rowcount
 
-    def compact(self) -> None:
+    def compact(self, timeout_ms: int | None = None) -> bool:
         """Make deleted rows physically gone: VACUUM rewrites the file without the freed
         pages, and the TRUNCATE checkpoints empty the WAL that still holds old page images.
-        Must run outside a transaction (VACUUM cannot run inside one)."""
+        Must run outside a transaction (VACUUM cannot run inside one). Waits at most
+        ``timeout_ms`` (default: the busy timeout) for readers; returns False when a reader
+        holding an older snapshot kept the WAL from being emptied (the old pages are then
+        still on disk: try again later)."""
         with self._lock:
             if self._depth:
                 raise StoreError("compact() cannot run inside a transaction")
-            self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            self._conn.execute("VACUUM")
-            self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            if timeout_ms is not None:
+                self._conn.execute(f"PRAGMA busy_timeout={int(timeout_ms)}")
+            try:
+                self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                self._conn.execute("VACUUM")
+                row = self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            except sqlite3.Error as exc:
+                raise StoreError(f"compaction failed: {exc}") from exc
+            finally:
+                if timeout_ms is not None:
+                    self._conn.execute(f"PRAGMA busy_timeout={self._busy_timeout_ms}")
+            return row is None or row[0] == 0
 
 
 def _table(kind: str) -> str:
