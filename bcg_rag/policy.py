@@ -298,8 +298,9 @@ def _check_policy(data: dict) -> None:
         value = storage["synchronous"]
         if not isinstance(value, str) or value.upper() not in SYNCHRONOUS:
             raise ConfigError(f"[storage] synchronous must be one of {list(SYNCHRONOUS)}, got {value!r}")
-    if "busy_timeout_ms" in storage:
-        _integer("storage", "busy_timeout_ms", storage["busy_timeout_ms"], 0)
+    for key in ("busy_timeout_ms", "compact_wait_ms"):
+        if key in storage:
+            _integer("storage", key, storage[key], 0)
     embedder = _table(data, "embedder")
     if "kind" in embedder:
         _string("embedder", "kind", embedder["kind"], EMBEDDER_KINDS)
