@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import networkx as nx
 
 from . import lifecycle, revision
+from .checks import require_user
 from .ids import normalise_key
 from .views import BELIEF_RELATIONS
 
@@ -73,6 +74,7 @@ def _all_claims(memory: "BeliefMemory") -> list[dict]:
 
 def to_networkx(memory: "BeliefMemory", user_id: str | None = None) -> nx.MultiDiGraph:
     """The belief context graph (or one user's part of it) as a networkx MultiDiGraph."""
+    user_id = None if user_id is None else require_user(user_id)
     g = nx.MultiDiGraph()
     kinds = ("entity", "event", "context", "evidence", "belief")
     for kind in kinds:

@@ -30,6 +30,7 @@ from .timeutil import utc_now
 from .views import Explanation
 
 EMBEDDING_CACHE_SIZE = 4096
+SEARCH_KEYS = frozenset({"agent_id", "context", "as_of", "now", "top_k", "candidates"})
 
 __all__ = ["BeliefMemory", "Explanation"]
 
@@ -214,8 +215,12 @@ class BeliefMemory:
         ``lifecycle.search_archived``)."""
         from .search import search
 
+        unknown = set(kwargs) - SEARCH_KEYS
+        if unknown:
+            raise InvalidInputError(f"search() got unknown arguments {sorted(unknown)}; known: {sorted(SEARCH_KEYS)}")
+        check_bool(include_archived, "include_archived")
         groups = search(self, query, user_id=user_id, **kwargs)
-        if check_bool(include_archived, "include_archived"):
+        if include_archived:
             groups += lifecycle.search_archived(
                 self, query, user_id=user_id, top_k=kwargs.get("top_k", 5), agent_id=kwargs.get("agent_id")
             )

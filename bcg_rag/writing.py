@@ -355,6 +355,7 @@ def recompute_slot(memory: "BeliefMemory", user_id: str, subject_id: str, predic
 def refold_user(memory: "BeliefMemory", user_id: str) -> None:
     """Rebuild every belief of a user from the stored claims (after an alias merge or
     undo, or a deletion). Ids are content hashes, so unchanged beliefs keep their ids."""
+    user_id = require_user(user_id)
     with memory.store.transaction():
         old = memory.store.find_beliefs(user_id)
         status = {r["id"]: r["status"] for r in old}
