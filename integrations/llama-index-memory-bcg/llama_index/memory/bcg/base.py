@@ -65,6 +65,9 @@ class BeliefMemoryBlock(BaseMemoryBlock[str]):
 
     def recall(self, query: str) -> str:
         """The rendered beliefs relevant to ``query`` ("" when there are none)."""
+        # The query is the user's latest message, not a query the caller wrote: a long one is
+        # cut to the policy's limit instead of refused (search raises InputTooLargeError).
+        query = query[: int(self.memory.policy.section("limits").get("max_query_chars", 10000))]
         groups = search(self.memory, query, user_id=self.user_id, agent_id=self.agent_id, context=self.context,
                         top_k=self.top_k)
         if groups:
