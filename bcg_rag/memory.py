@@ -30,7 +30,7 @@ from .timeutil import utc_now
 from .views import Explanation
 
 EMBEDDING_CACHE_SIZE = 4096
-SEARCH_KEYS = frozenset({"agent_id", "context", "as_of", "now", "top_k", "candidates"})
+SEARCH_KEYS = frozenset({"agent_id", "context", "as_of", "now", "top_k", "candidates", "max_tokens"})
 
 __all__ = ["BeliefMemory", "Explanation"]
 

@@ -47,6 +47,7 @@ from .relevance import belief_relevance as claim_relevance
 from .relevance import claim_pairs
 from .models import HIDDEN_TEXT, REFUTES, SUPPORTS, Belief
 from .timeutil import days_between, parse_timestamp
+from .tokens import fit_group
 from .views import evidence_entry, hidden_values
 
 
@@ -105,9 +106,14 @@ def search(
     now: Any = None,
     top_k: int = 5,
     candidates: int | None = None,
+    max_tokens: int | None = None,
 ) -> SearchResult:
-    """The ``top_k`` belief groups that best answer ``query`` for one user (see module doc)."""
+    """The ``top_k`` belief groups that best answer ``query`` for one user (see module doc).
+    ``max_tokens``: a budget per group; each group is trimmed to it (``tokens.fit_group``:
+    the current value, its band and the newest quote for and against are kept first)."""
     user_id = _check(user_id, query, memory)
+    if max_tokens is not None:
+        max_tokens = check_count(max_tokens, "max_tokens")
     settings = memory.policy.section("search")
     max_top_k = int(memory.policy.section("limits").get("max_top_k", 1000))
     top_k = check_count(top_k, "top_k", max_top_k)
@@ -167,9 +173,12 @@ def search(
     if as_of is None:
         groups = _with_archived(memory, query, user_id, groups, top_k, agent_id, now)
     unstructured = _unstructured(memory, hits[: max(0, top_k)], relevance, claimed, user_id, agent_id)
+    groups = hide_private_values(groups, agent_id)  # before trimming: it reads every supporter
+    if max_tokens is not None:
+        groups = [fit_group(g, max_tokens) for g in groups]
     best_rel = max((g.relevance for g in groups), default=-1.0)
     first = bool(unstructured) and max(u["relevance"] for u in unstructured) > best_rel
-    return SearchResult(hide_private_values(groups, agent_id), unstructured, first)
+    return SearchResult(groups, unstructured, first)
 
 
 def hide_private_values(groups: list[BeliefGroup], agent_id: str | None) -> list[BeliefGroup]:

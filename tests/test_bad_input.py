@@ -34,6 +34,7 @@ class Env:
 
     def __init__(self, tmp: Path):
         self.tmp = tmp
+        tmp.mkdir(parents=True, exist_ok=True)
         self.m = BeliefMemory.in_memory(Policy.from_dict({"embedder": {"kind": "hash"}}), clock=lambda: NOW)
         r = self.m.observe("I live in Paris", user_id="u", timestamp="2025-01-01", source="chat:1",
                            claim=Claim("I", "lives_in", "Paris"))

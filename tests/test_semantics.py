@@ -75,3 +75,16 @@ def test_raw_evidence_no_claim_covers_comes_back_first(mem):
     result = mem.search("Which city does the user live in?", user_id=U)
     assert result.unstructured_first
     assert [u["text"] for u in result.unstructured][0].startswith("finally signed the lease")
+
+
+def test_last_confirmed_ignores_a_conflict_and_search_takes_a_token_budget(mem):
+    say(mem, "My birthday is June 3.", "2024-01-10T09:00:00", Claim("user", "birthday", "June 3"))
+    say(mem, "HR record: birthday July 3", "2025-02-01T09:00:00", Claim("user", "birthday", "July 3"),
+        source_type="third_party")
+    (top,) = [g for g in mem.search("When is my birthday?", user_id=U) if g.predicate == "birthday"]
+    assert top.current.last_updated == "2024-01-10T09:00:00"  # the record disagreed; it confirmed nothing
+    from bcg_rag.render import render_group
+    from bcg_rag.tokens import count_tokens
+
+    (small,) = [g for g in mem.search("When is my birthday?", user_id=U, max_tokens=96) if g.predicate == "birthday"]
+    assert small.current.value == "June 3" and count_tokens(render_group(small)) <= 96
