@@ -30,6 +30,7 @@ said the same words) is not a leak, and is told apart by asking the stores.
 from __future__ import annotations
 
 import hashlib
+import mmap
 import os
 import re
 import secrets
@@ -244,10 +245,13 @@ def _leaks(memory: Any, needles: list[bytes]) -> list[tuple[Path, bytes]]:
     found: list[tuple[Path, bytes]] = []
     for path in _files(Path(memory.path)):
         try:
-            data = path.read_bytes()
-        except OSError:
+            with open(path, "rb") as f:
+                if os.fstat(f.fileno()).st_size == 0:
+                    continue
+                with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:  # not all in RAM at once
+                    found += [(path, n) for n in needles if data.find(n) != -1]
+        except (OSError, ValueError):
             continue
-        found += [(path, n) for n in needles if n in data]
     if not found:
         return []
     legit: dict[bytes, bool] = {}
