@@ -446,5 +446,5 @@ def cold_problems(memory: Any) -> list[str]:
 
 
 # --- review and deletion live in their own modules; their names stay importable here ---
-from .forget import forget_evidence, forget_user  # noqa: E402
+from .forget import forget_evidence, forget_user  # noqa: E402,F401
 from .review import REVIEW_SOURCE_TYPE, VERDICTS, audit, review, review_queue  # noqa: E402,F401
