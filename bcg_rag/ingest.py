@@ -13,6 +13,8 @@ is two pets; "my sister lives in Rome" and "my brother lives in Rome" are two pe
 
 from __future__ import annotations
 
+import dataclasses
+
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Sequence
 
@@ -65,6 +67,8 @@ def add_messages(memory: "BeliefMemory", messages: Sequence[dict]) -> list[Messa
             )
             for c, is_added in zip(raw, added):
                 c, note = _link(memory, c, user_id, known_predicates, known_entities)
+                if is_added and not c.additive:
+                    c = dataclasses.replace(c, additive=True)
                 claims.append(c)
                 if is_added:
                     additive.append(c)
