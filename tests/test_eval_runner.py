@@ -145,6 +145,9 @@ MINILM = Policy.from_dict({"embedder": {"kind": "sentence-transformers"}})
 
 @needs_mquake
 def test_mquake_slice_floors(minilm):
+    """20 records (80 edit questions, 60 four-hop questions), one memory each and all in
+    one. Measured (default policy): pack 1: bcg 1.000 / bcg-text 0.975 on updates, recency2
+    1.000; pack all: bcg 0.675 / bcg-text 0.688, the best baseline (llamaindex) 1.000."""
     cases = convert.convert_mquake(MQUAKE, limit=20)
     reports = run_packs(cases, [1, None], policy=MINILM)
     for label, report in reports.items():
@@ -160,11 +163,16 @@ def test_mquake_slice_floors(minilm):
 
 @needs_situated
 def test_situatedqa_slice_floors(minilm):
+    """60 timeline questions (60 update and 362 as-of questions). Measured (default policy):
+    pack 1: bcg 1.000 on updates, 0.224 as of a date (decay to the as-of date erases facts
+    until age stops being doubt); recency 1.000; pack all: restatement 0.998."""
     cases = convert.convert_situatedqa(SITUATED / "timelines.dev.jsonl", SITUATED / "asof.dev.jsonl", limit=60)
     reports = run_packs(cases, [1, None], policy=MINILM)
     for label, report in reports.items():
         print(f"\npack {label}\n" + markdown_table(report))
     one, full = (reports[k].summary() for k in ("1", "all"))
-    assert one["bcg"]["all"]["n"] > 100
-    assert one["recency"]["all"]["accuracy@1"] >= 0.90
-    assert full["bcg"]["all"]["n"] == one["bcg"]["all"]["n"]
+    assert (one["bcg"]["kinds"]["update"]["n"], one["bcg"]["kinds"]["asof"]["n"]) == (60, 362)
+    assert one["bcg"]["kinds"]["update"]["accuracy@1"] >= 0.95
+    assert one["bcg"]["kinds"]["asof"]["accuracy@1"] >= 0.20
+    assert one["recency"]["all"]["accuracy@1"] >= 0.95
+    assert full["restatement"]["all"]["accuracy@1"] >= 0.95

@@ -13,7 +13,7 @@ top-k, which is the strongest way to use the date). The answer is one statement 
   ``ChromaVectorStore`` collection of the same statements (same vectors, text and date
   metadata), its retriever (top k, ``as_of`` as a metadata filter), then its time-aware
   ``TimeWeightedPostprocessor``: score = similarity + (1 - time_decay) ** hours since the
-  statement, at the question's clock. ``time_decay`` is set so the time term halves every
+  statement, at the question's clock (a statement dated after the clock counts as new). ``time_decay`` is set so the time term halves every
   policy half-life (the default per-hour 0.99 would give every statement older than a day
   nothing). ``time_access_refresh`` is off: answering must not change later answers.
   (``FixedRecencyPostprocessor``, "newest of the top k", is ``recency`` and needs pandas.)
@@ -32,7 +32,7 @@ from ..extract import restatement_diff
 from ..memory import BeliefMemory
 from ..render import count_tokens
 from ..search import search_evidence
-from .cases import Case, Question
+from .cases import Question
 from .systems import TOP_K, Answer, SharedEmbeddings
 
 PLAIN_SYSTEMS = ("vector", "recency", "recency2", "restatement")
@@ -115,7 +115,7 @@ class LlamaIndexBaseline:
         # (1 - time_decay) ** hours halves every half-life.
         self.time_decay = 1.0 - 0.5 ** (1.0 / (half_life_days * 24.0))
 
-    def ask(self, case: Case, q: Question) -> Answer:
+    def ask(self, q: Question, now: str) -> Answer:
         from llama_index.core.postprocessor import TimeWeightedPostprocessor
         from llama_index.core.schema import QueryBundle
         from llama_index.core.vector_stores.types import FilterOperator, MetadataFilter, MetadataFilters
@@ -127,11 +127,13 @@ class LlamaIndexBaseline:
             filters.append(MetadataFilter(key="ts", value=_epoch(q.as_of), operator=FilterOperator.LTE))
         retriever = self.index.as_retriever(similarity_top_k=TOP_K, filters=MetadataFilters(filters=filters))
         nodes = retriever.retrieve(bundle)
-        for n in nodes:  # the key TimeWeightedPostprocessor reads; set on the retrieved copies only
-            n.node.metadata["last_accessed"] = n.node.metadata["ts"]
+        clock = _epoch(now)
+        for n in nodes:  # the key TimeWeightedPostprocessor reads, set on the retrieved copies only; a
+            # statement dated after the clock counts as new (the formula would grow without bound)
+            n.node.metadata["last_accessed"] = min(n.node.metadata["ts"], clock)
         ranked = TimeWeightedPostprocessor(
             time_decay=self.time_decay, last_accessed_key="last_accessed", time_access_refresh=False,
-            now=_epoch(case.now_for(q)), top_k=TOP_K,
+            now=clock, top_k=TOP_K,
         ).postprocess_nodes(nodes, bundle)
         latency = (time.perf_counter() - started) * 1000
         texts = [n.node.get_content() for n in ranked]

@@ -18,6 +18,7 @@ claimless first-person text, or two users, cannot be packed (``PackError``).
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Sequence
 
@@ -45,12 +46,23 @@ class Unit:
     aliases: tuple[Alias, ...]
     records: int = 1
     user_map: dict[str, str] = field(default_factory=dict)  # case-local user id -> memory user id
+    _latest: str | None = field(default=None, repr=False)
 
     def questions(self) -> Iterable[tuple[Case, Question, Question]]:
         """Every question of every case: as written, and as asked (user id mapped into this memory)."""
         for case in self.cases:
             for q in case.questions:
                 yield case, q, (replace(q, user_id=self.user_map[q.user_id]) if self.user_map else q)
+
+    def clock(self, q: Question) -> str:
+        """The clock for decay: the question's ``now``, else the latest event timestamp of
+        this memory (for one case, ``Case.now_for``): a packed memory is asked after
+        everything it was told, as a long-running memory is."""
+        if q.now:
+            return q.now
+        if self._latest is None:
+            self._latest = max((e.timestamp for e in self.events), key=datetime.fromisoformat)
+        return self._latest
 
     @property
     def n_questions(self) -> int:

@@ -9,8 +9,9 @@ the baselines share one plain memory of the raw statements; all use the same emb
 A system answers a question with a ranked list of answers; the first one is scored.
 
 Systems: ``bcg``, ``bcg-text`` (``systems.py``); ``vector``, ``recency``, ``recency2``,
-``restatement``, ``llamaindex`` (``baselines.py``). A question's clock (decay) is its
-case's (``Case.now_for``), packed or not: packing adds crowding, not age.
+``restatement``, ``llamaindex`` (``baselines.py``). A question's clock (decay) is its own
+``now``, else the latest event of its memory (``Unit.clock``; for one case, ``Case.now_for``):
+a packed memory is asked after everything it was told.
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ def run(
         units = isolated_units(cases)
     else:
         units = packed_units(cases, None if pack == "all" else int(pack))
-    started, embed_before = time.perf_counter(), shared.seconds
+    started, embed_before, embedded_before = time.perf_counter(), shared.seconds, shared.embedded
     shared.prime([e.text for u in units for e in u.events] + [q.question for c in cases for q in c.questions])
     report = Report(systems, ingest={s: {"events": 0, "seconds": 0.0} for s in systems})
     policies: dict[tuple, Policy] = {}
@@ -87,6 +88,7 @@ def run(
         "records": sum(u.records for u in units),
         "events_per_memory": (sum(len(u.events) for u in units) / len(units)) if units else 0,
         "questions": sum(u.n_questions for u in units),
+        "texts_embedded": shared.embedded - embedded_before,
         "embedding_s": shared.seconds - embed_before,
         "wall_s": time.perf_counter() - started,
     }
@@ -121,7 +123,7 @@ def _run_unit(unit: Unit, systems: list[str], policy: Policy, shared: SharedEmbe
             ingest_bcg(memory, system, unit.events, unit.aliases)
             _count_ingest(report, [system], len(unit.events), time.perf_counter() - started)
             for case, q, asked in unit.questions():
-                report.results.append(_score(case, q, system, ask_bcg(memory, case, asked)))
+                report.results.append(_score(case, q, system, ask_bcg(memory, asked, unit.clock(asked))))
         finally:
             memory.close()
     baselines = [s for s in systems if s in BASELINES]
@@ -142,7 +144,7 @@ def _run_unit(unit: Unit, systems: list[str], policy: Policy, shared: SharedEmbe
         for case, q, asked in unit.questions():
             answers = ask_plain(memory, asked, plain) if plain else {}
             if llama is not None:
-                answers["llamaindex"] = llama.ask(case, asked)
+                answers["llamaindex"] = llama.ask(asked, unit.clock(asked))
             for system in baselines:
                 report.results.append(_score(case, q, system, answers[system]))
     finally:

@@ -21,7 +21,7 @@ from ..memory import BeliefMemory
 from ..policy import Policy
 from ..render import count_tokens, render_evidence_rows, render_groups
 from ..search import search
-from .cases import Case, CaseEvent, Question, matches
+from .cases import CaseEvent, Question, matches
 
 TOP_K = 5
 BCG_SYSTEMS = ("bcg", "bcg-text")
@@ -96,10 +96,9 @@ class Answer:
     latency_ms: float
 
 
-def ask_bcg(memory: BeliefMemory, case: Case, q: Question) -> Answer:
+def ask_bcg(memory: BeliefMemory, q: Question, now: str) -> Answer:
     started = time.perf_counter()
-    result = search(memory, q.question, user_id=q.user_id, context=q.context, as_of=q.as_of,
-                    now=case.now_for(q), top_k=TOP_K)
+    result = search(memory, q.question, user_id=q.user_id, context=q.context, as_of=q.as_of, now=now, top_k=TOP_K)
     latency = (time.perf_counter() - started) * 1000
     answers, flagged, supporters = bcg_answers(result, q)
     return Answer(answers, flagged, supporters, count_tokens(context_text(result, q.question)), latency)
