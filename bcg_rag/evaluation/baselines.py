@@ -28,6 +28,7 @@ import time
 from datetime import datetime, timezone
 from typing import Any, Callable
 
+from ..errors import ConfigError
 from ..extract import restatement_diff
 from ..memory import BeliefMemory
 from ..render import count_tokens
@@ -82,6 +83,16 @@ def ask_plain(memory: BeliefMemory, q: Question, systems: list[str]) -> dict[str
     return out
 
 
+def llamaindex_available() -> bool:
+    import importlib.util
+
+    try:
+        return all(importlib.util.find_spec(m) is not None
+                   for m in ("llama_index.core", "llama_index.vector_stores.chroma"))
+    except ModuleNotFoundError:  # the llama_index namespace itself is missing
+        return False
+
+
 def _epoch(ts: str) -> float:
     return datetime.fromisoformat(ts).replace(tzinfo=timezone.utc).timestamp()
 
@@ -91,6 +102,9 @@ class LlamaIndexBaseline:
     memory's Chroma client, holding the same statements with the same vectors."""
 
     def __init__(self, memory: BeliefMemory, embedder: SharedEmbeddings, half_life_days: float):
+        if not llamaindex_available():
+            raise ConfigError("the llamaindex baseline needs llama-index-core and llama-index-vector-stores-chroma"
+                              " (pip install 'bcg-rag[llama-index,dev]')")
         from llama_index.core import StorageContext, VectorStoreIndex
         from llama_index.core.schema import TextNode
         from llama_index.vector_stores.chroma import ChromaVectorStore

@@ -20,9 +20,9 @@ import time
 from typing import Callable, Sequence
 
 from ..embedders import Embedder, embedder_from_config
-from ..errors import InvalidInputError
+from ..errors import ConfigError, InvalidInputError
 from ..policy import Policy
-from .baselines import BASELINES, PLAIN_SYSTEMS, LlamaIndexBaseline, ask_plain
+from .baselines import BASELINES, PLAIN_SYSTEMS, LlamaIndexBaseline, ask_plain, llamaindex_available
 from .cases import Case, Question, matches
 from .pack import Unit, isolated_units, pack_label, packed_units
 from .report import QuestionResult, Report, markdown_table, pack_markdown, write_pack_reports, write_reports
@@ -31,7 +31,8 @@ from .systems import BCG_SYSTEMS, TOP_K, Answer, SharedEmbeddings, ask_bcg, inge
 SYSTEMS = BCG_SYSTEMS + BASELINES
 
 __all__ = [
-    "SYSTEMS", "TOP_K", "Report", "QuestionResult", "run", "run_packs", "check_systems", "markdown_table",
+    "SYSTEMS", "TOP_K", "Report", "QuestionResult", "run", "run_packs", "check_systems", "available_systems",
+    "markdown_table",
     "pack_markdown", "write_reports", "write_pack_reports",
 ]
 
@@ -44,7 +45,15 @@ def check_systems(systems: Sequence[str]) -> list[str]:
         raise InvalidInputError(f"unknown system(s) {', '.join(unknown)}; known: {', '.join(SYSTEMS)}")
     if not out:
         raise InvalidInputError(f"no system to evaluate; known: {', '.join(SYSTEMS)}")
+    if "llamaindex" in out and not llamaindex_available():
+        raise ConfigError("the llamaindex baseline needs llama-index-core and llama-index-vector-stores-chroma"
+                          " (pip install 'bcg-rag[llama-index,dev]')")
     return out
+
+
+def available_systems() -> list[str]:
+    """Every system whose dependencies are installed (``llamaindex`` needs llama-index)."""
+    return [s for s in SYSTEMS if s != "llamaindex" or llamaindex_available()]
 
 
 def shared_embeddings(policy: Policy, embedder: Embedder | None = None) -> SharedEmbeddings:
