@@ -115,7 +115,8 @@ class LlamaIndexBaseline:
         self.name = f"{memory.index.prefix}_llamaindex"
         collection = self.client.get_or_create_collection(
             self.name, embedding_function=PrecomputedEmbeddings(), configuration={"hnsw": {"space": "cosine"}})
-        rows = memory.store.execute("SELECT id, text, timestamp, user_id FROM evidence ORDER BY seq")
+        found = memory.store.get_nodes("evidence", memory.store.evidence_ids())
+        rows = sorted(found.values(), key=lambda r: (r["timestamp"], r["id"]))
         nodes = [
             TextNode(id_=r["id"], text=r["text"], embedding=vector,
                      metadata={"date": r["timestamp"], "ts": _epoch(r["timestamp"]), "user_id": r["user_id"]})

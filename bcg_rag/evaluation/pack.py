@@ -23,12 +23,12 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Sequence
 
 from ..errors import InvalidInputError
-from ..memory import FIRST_PERSON
 from .cases import Alias, Case, CaseEvent, Question
 
 PACK_USER = "pack"
 # Words that make a subject (or a claimless text) about the speaker.
-_SELF_WORDS = FIRST_PERSON | {"we", "us", "our", "ours", "ourselves", "mine", "我们", "咱们", "俺"}
+_SELF_WORDS = frozenset({"user", "the user", "i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves",
+                        "我", "我的", "我们", "咱们", "俺", "本人", "自己"})
 _SELF_TEXT = re.compile(r"(?i)(?<![\w'])(i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|us|our|ours)(?![\w'])|我")
 
 
