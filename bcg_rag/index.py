@@ -241,7 +241,7 @@ class EvidenceIndex:
                 return 0
             self._verified.add(user_id)  # first: the upsert below comes back through here
             store = self._memory.store
-            n = store.execute("SELECT COUNT(*) AS n FROM evidence WHERE user_id = ?", (user_id,))[0]["n"]
+            n = store.evidence_count(user_id)
             col = self._collections.get(user_id)
             if col is None:
                 col = self._open_collection(user_id, create=n > 0)
@@ -288,5 +288,4 @@ def _metadata(row: dict) -> dict:
 
 
 def _evidence_counts(memory: Any) -> dict[str, int]:
-    rows = memory.store.execute("SELECT user_id, COUNT(*) AS n FROM evidence GROUP BY user_id")
-    return {r["user_id"]: r["n"] for r in rows}
+    return memory.store.evidence_counts()

@@ -87,16 +87,11 @@ def _links(memory: "BeliefMemory", r: MessageResult) -> list[dict]:
 
 # --- linking -----------------------------------------------------------------------------
 def _known_predicates(memory: "BeliefMemory", user_id: str) -> list[str]:
-    rows = memory.store.execute("SELECT DISTINCT predicate FROM claim WHERE user_id = ? ORDER BY predicate", (user_id,))
-    return [r["predicate"] for r in rows]
+    return memory.store.known_predicates(user_id)
 
 
 def _known_entities(memory: "BeliefMemory", user_id: str) -> list[str]:
-    rows = memory.store.execute(
-        "SELECT name FROM entity WHERE user_id = ? AND canonical_id IS NULL AND entity_type != 'user' ORDER BY name",
-        (user_id,),
-    )
-    return [r["name"] for r in rows]
+    return memory.store.entity_names(user_id)
 
 
 def _link(memory: "BeliefMemory", c: Claim, user_id: str, predicates: list[str], entities: list[str]) -> tuple[Claim, dict | None]:
@@ -176,11 +171,7 @@ def _neighbours(memory: "BeliefMemory", ev: dict) -> list[dict]:
         threshold = memory.policy.section("linking").get("restatement_similarity", 0.75)
         ids = [eid for eid, dist in hits if eid != ev["id"] and 1.0 - dist >= threshold]
     else:
-        rows = memory.store.execute(
-            "SELECT id FROM evidence WHERE user_id = ? AND id != ? ORDER BY seq DESC LIMIT ?",
-            (ev["user_id"], ev["id"], RECENT_WITHOUT_INDEX),
-        )
-        ids = [r["id"] for r in rows]
+        ids = memory.store.recent_evidence_ids(ev["user_id"], ev["id"], RECENT_WITHOUT_INDEX)
     found = memory.store.get_nodes("evidence", ids)
     return [found[i] for i in ids if i in found]
 

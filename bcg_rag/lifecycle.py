@@ -29,7 +29,7 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from . import revision
+from . import revision, writing
 from .errors import InvalidInputError, NotFoundError
 from .ids import normalise_key, stable_id
 from .models import BELONGS_TO, CONTEXT_OF, HIDDEN_TEXT, OCCURRED_IN, REFUTES, SUPPORTS, Claim
@@ -104,7 +104,7 @@ def _as_memory(memory: Any, store: SQLiteStore) -> Any:
 
 
 def _claim_belief_id(memory: Any, claim: dict) -> str | None:
-    """The belief a claim would link to now; mirrors ``BeliefMemory._link_claim``."""
+    """The belief a claim would link to now; mirrors ``writing.link_claim``."""
     subject_id = memory.resolve_entity(claim["user_id"], claim["subject"])
     if subject_id is None:
         return None
@@ -287,7 +287,7 @@ def _copy(memory: Any, src: SQLiteStore, dst: Any, belief_ids: list[str]) -> _Mo
         d.upsert_belief(row)
     for e in belief_edges + own_edges + ev_edges:
         d.put_edge(e)
-    dst._recompute_slots(_slot(r) for r in beliefs.values())
+    writing.recompute_slots(dst, (_slot(r) for r in beliefs.values()))
     return _Moved(list(beliefs), evidence, [evidence[e] for e in ev_ids if e not in present], claims)
 
 
@@ -593,7 +593,7 @@ def _drop_evidence(mem: Any, evidence_id: str) -> dict:
     s.delete_claims_of([evidence_id])
     s.delete_nodes("evidence", [evidence_id])
     s.delete_orphan_events([row["event_id"]])
-    mem._recompute_slots(_slot(b) for b in touched.values())  # may delete beliefs left without evidence
+    writing.recompute_slots(mem, (_slot(b) for b in touched.values()))  # may delete beliefs left without evidence
     s.delete_orphan_contexts(sorted(contexts))
     return row
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
-from .models import REFUTES, SUPPORTS, HistoryEntry
+from .models import REFUTES, SUPPORTS, Edge, HistoryEntry
 from .timeutil import days_between
 
 DIRECT = "claim"  # reason of an edge written from a caller's claim
@@ -37,6 +37,11 @@ class EdgeEvent:
     def sort_key(self) -> tuple:
         # Ties on event time are broken by evidence id, never by arrival order.
         return (self.timestamp, self.evidence_id, self.relation)
+
+
+def edge_event(e: Edge) -> EdgeEvent:
+    """A stored SUPPORTS / REFUTES edge as the fold sees it."""
+    return EdgeEvent(e.src, e.valid_from, e.relation, e.value, e.weight, e.source_type or "user_explicit", e.reason or DIRECT)
 
 
 def clip(x: float) -> float:

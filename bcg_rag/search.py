@@ -27,13 +27,13 @@ groups only.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
 
 from . import revision
+from .views import evidence_entry
 from .errors import InvalidInputError, MissingUserError
 from .models import HIDDEN_TEXT, REFUTES, SUPPORTS, Belief
 from .timeutil import parse_timestamp
@@ -57,14 +57,31 @@ class BeliefGroup:
     refuters: list[dict] = field(default_factory=list)
     alternatives: list[dict] = field(default_factory=list)  # the other values, strongest first
     via: list[dict] = field(default_factory=list)  # the current beliefs that lead here (multi-hop)
+    age_days: float | None = None  # days since the best belief was last confirmed, at the search's clock
+    archived: bool = False  # found in cold storage because the hot tier had nothing to state
+    functional: bool = False  # a single-valued slot: one current value, the others outdated or in conflict
 
     def to_dict(self) -> dict:
         return dict(
             subject=self.subject, predicate=self.predicate, context_key=self.context_key, contexts=self.contexts,
             current=self.current.to_dict() if self.current else None, best=self.best.to_dict(), band=self.band,
             score=self.score, relevance=self.relevance, supporters=self.supporters, refuters=self.refuters,
-            alternatives=self.alternatives, via=self.via,
+            alternatives=self.alternatives, via=self.via, age_days=self.age_days, archived=self.archived,
+            functional=self.functional,
         )
+
+
+class SearchResult(list):
+    """The belief groups that answer a query, best first (a plain list of ``BeliefGroup``),
+    plus the raw evidence that no belief answers: ``unstructured`` rows (evidence dicts
+    with ``relevance``), newest first, so the LLM always sees at least what a vector
+    retriever would give it. ``unstructured_first`` is True when that raw evidence is
+    more relevant than the best group and must be read first."""
+
+    def __init__(self, groups=(), unstructured=(), unstructured_first: bool = False):
+        super().__init__(groups)
+        self.unstructured: list[dict] = list(unstructured)
+        self.unstructured_first = unstructured_first
 
 
 def search(
@@ -256,30 +273,14 @@ def _effective(memory: Any, row: dict, as_of: str | None, now: str) -> float | N
     return revision.decay(row["confidence"], row["last_updated"], now, memory.policy.half_life_days(row["predicate"]))
 
 
-_SLOT_SQL = (
-    "SELECT DISTINCT b.id, b.user_id, b.subject_id, b.predicate, b.value, b.context_key, b.contexts, b.confidence,"
-    " b.last_updated, b.status FROM belief AS l JOIN belief AS b ON b.user_id = l.user_id"
-    " AND b.subject_id = l.subject_id AND b.predicate = l.predicate AND b.context_key = l.context_key"
-    # No user filter in SQL: with one, SQLite walks the user's whole slot index instead
-    # of the primary key (8 ms instead of 0.5 ms at 10k beliefs). Rows are checked below.
-    " WHERE l.id IN ({marks})"
-)
-
-
 def _slot_rows(memory: Any, user_id: str, belief_ids: list[str]) -> dict[tuple, list[dict]]:
-    """Every belief sharing a slot with one of ``belief_ids``, grouped by slot, without
-    histories: one indexed self-join (belief_slot) instead of a decoded
-    ``slot_beliefs`` call per slot, which cost most of a search's time.
-    SQLite-specific, like the store; a candidate for a GraphStore method."""
-    slots: dict[tuple, list[dict]] = {}
-    for start in range(0, len(belief_ids), 500):
-        chunk = belief_ids[start : start + 500]
-        for r in memory.store.execute(_SLOT_SQL.format(marks=",".join("?" * len(chunk))), chunk):
-            if r["user_id"] != user_id:  # cannot happen (the ids come from this user's evidence); never leak
-                continue
-            row = dict(r, contexts=json.loads(r["contexts"]))
-            slots.setdefault((row["subject_id"], row["predicate"], row["context_key"]), []).append(row)
-    return slots
+    """Every belief sharing a slot with one of ``belief_ids`` (the storage interface's
+    ``slot_rows``), keyed by (subject, predicate, context group)."""
+    out: dict[tuple, list[dict]] = {}
+    for (owner, subject_id, predicate, context_key), rows in memory.store.slot_rows(belief_ids).items():
+        if owner == user_id:  # cannot differ (the ids come from this user's evidence); never leak
+            out[(subject_id, predicate, context_key)] = rows
+    return out
 
 
 def _evidence_entries(memory: Any, beliefs: list[Belief], agent_id: str | None) -> dict[str, list[dict]]:
@@ -290,7 +291,7 @@ def _evidence_entries(memory: Any, beliefs: list[Belief], agent_id: str | None) 
     evidence = memory.store.get_nodes("evidence", [e.src for e in edges])
     out: dict[str, list[dict]] = {b.id: [] for b in beliefs}
     for e in edges:
-        out[e.dst].append(memory._evidence_entry(e, evidence[e.src], agent_id))
+        out[e.dst].append(evidence_entry(e, evidence[e.src], agent_id))
     for items in out.values():
         items.sort(key=lambda x: (x["timestamp"], x["evidence_id"]))
     return out

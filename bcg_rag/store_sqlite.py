@@ -73,6 +73,15 @@ CREATE TABLE IF NOT EXISTS audit (
 
 _BELIEF_JSON = ("contexts", "history")
 
+_SLOT_SQL = (
+    "SELECT DISTINCT b.id, b.user_id, b.subject_id, b.predicate, b.value, b.context_key, b.contexts, b.confidence,"
+    " b.last_updated, b.status FROM belief AS l JOIN belief AS b ON b.user_id = l.user_id"
+    " AND b.subject_id = l.subject_id AND b.predicate = l.predicate AND b.context_key = l.context_key"
+    # No user filter here: with one, SQLite walks the user's whole slot index instead of
+    # the primary key (8 ms instead of 0.5 ms at 10k beliefs). The ids come from one user.
+    " WHERE l.id IN ({marks})"
+)
+
 
 class SQLiteStore:
     """GraphStore over one SQLite file (or ``:memory:``)."""
@@ -211,6 +220,69 @@ class SQLiteStore:
 
     def count(self, kind: str) -> int:
         return self.execute(f"SELECT COUNT(*) AS n FROM {_table(kind)}")[0]["n"]
+
+    def evidence_count(self, user_id: str) -> int:
+        return self.execute("SELECT COUNT(*) AS n FROM evidence WHERE user_id = ?", (user_id,))[0]["n"]
+
+    def evidence_counts(self) -> dict[str, int]:
+        """Evidence per user, for every user that has any."""
+        rows = self.execute("SELECT user_id, COUNT(*) AS n FROM evidence GROUP BY user_id ORDER BY user_id")
+        return {r["user_id"]: r["n"] for r in rows}
+
+    def recent_evidence_ids(self, user_id: str, exclude: str, limit: int) -> list[str]:
+        """A user's latest stored evidence (by arrival), newest first."""
+        rows = self.execute(
+            "SELECT id FROM evidence WHERE user_id = ? AND id != ? ORDER BY seq DESC LIMIT ?", (user_id, exclude, limit)
+        )
+        return [r["id"] for r in rows]
+
+    def entity_names(self, user_id: str) -> list[str]:
+        """Names of a user's canonical entities other than the user."""
+        rows = self.execute(
+            "SELECT name FROM entity WHERE user_id = ? AND canonical_id IS NULL AND entity_type != 'user' ORDER BY name",
+            (user_id,),
+        )
+        return [r["name"] for r in rows]
+
+    def slot_rows(self, belief_ids: Sequence[str]) -> dict[tuple[str, str, str, str], list[dict]]:
+        """Every belief sharing a slot (user, subject, predicate, context group) with one of
+        ``belief_ids``, grouped by slot, without histories: one indexed self-join instead of
+        a decoded ``slot_beliefs`` call per slot, which cost most of a search's time."""
+        slots: dict[tuple[str, str, str, str], list[dict]] = {}
+        for chunk in _chunks(list(dict.fromkeys(belief_ids))):
+            for r in self.execute(_SLOT_SQL.format(marks=",".join("?" * len(chunk))), chunk):
+                row = dict(r, contexts=json.loads(r["contexts"]))
+                slots.setdefault((row["user_id"], row["subject_id"], row["predicate"], row["context_key"]), []).append(row)
+        for rows in slots.values():
+            rows.sort(key=lambda r: r["id"])
+        return slots
+
+    def integrity_problems(self) -> list[str]:
+        """What the schema cannot enforce: dangling edges, evidence without its event,
+        beliefs without their entity, claims without their evidence, empty texts."""
+        problems = [
+            f"dangling {r['relation']} edge {r['src']} -> {r['dst']}"
+            for r in self.execute(
+                "SELECT src, dst, relation FROM edge WHERE"
+                " (relation IN ('SUPPORTS','REFUTES') AND (src NOT IN (SELECT id FROM evidence) OR dst NOT IN (SELECT id FROM belief)))"
+                " OR (relation = 'BELONGS_TO' AND (src NOT IN (SELECT id FROM belief) OR dst NOT IN (SELECT id FROM entity)))"
+                " OR (relation = 'OCCURRED_IN' AND (src NOT IN (SELECT id FROM evidence) OR dst NOT IN (SELECT id FROM event)))"
+                " OR (relation = 'CONTEXT_OF' AND dst NOT IN (SELECT id FROM context)) ORDER BY src, dst, relation"
+            )
+        ]
+        for r in self.execute("SELECT id FROM evidence WHERE id NOT IN (SELECT src FROM edge WHERE relation = 'OCCURRED_IN') ORDER BY id"):
+            problems.append(f"evidence {r['id']} has no OCCURRED_IN event")
+        for r in self.execute("SELECT id FROM belief WHERE id NOT IN (SELECT src FROM edge WHERE relation = 'BELONGS_TO') ORDER BY id"):
+            problems.append(f"belief {r['id']} has no BELONGS_TO entity")
+        for r in self.execute("SELECT evidence_id, idx FROM claim WHERE evidence_id NOT IN (SELECT id FROM evidence) ORDER BY evidence_id, idx"):
+            problems.append(f"claim {r['evidence_id']}#{r['idx']} has no evidence")
+        for r in self.execute("SELECT id FROM evidence WHERE trim(text) = '' ORDER BY id"):
+            problems.append(f"evidence {r['id']} has empty text")
+        return problems
+
+    def known_predicates(self, user_id: str) -> list[str]:
+        rows = self.execute("SELECT DISTINCT predicate FROM claim WHERE user_id = ? ORDER BY predicate", (user_id,))
+        return [r["predicate"] for r in rows]
 
     # --- claims ----------------------------------------------------------------------
     def insert_claim(self, row: dict) -> None:

@@ -1,0 +1,99 @@
+"""Entities and aliases: which entity a name means for one user, and declared merges
+(logged, undoable). A merge refolds the user's beliefs: ids are content hashes."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .checks import require_user
+from .errors import InvalidInputError, NotFoundError
+from .ids import normalise_key, stable_id
+from .writing import refold_user
+
+if TYPE_CHECKING:
+    from .memory import BeliefMemory
+
+FIRST_PERSON = frozenset({"user", "i", "me", "my", "myself", "我", "我的", "本人", "自己"})
+
+
+def resolve_entity(memory: "BeliefMemory", user_id: str, name: str, create: bool = False) -> str | None:
+    """The canonical entity id for a name as this user refers to it."""
+    user_id = require_user(user_id)
+    key = normalise_key(name)
+    if not key:
+        raise InvalidInputError("entity name must not be empty")
+    if key in FIRST_PERSON:
+        key = normalise_key(user_id)
+    entity_id = memory.store.get_alias(user_id, key)
+    if entity_id is None:
+        if not create:
+            return None
+        entity_id = stable_id("ent", user_id, key)
+        is_user = key == normalise_key(user_id)
+        memory.store.insert_node(
+            "entity", dict(id=entity_id, user_id=user_id, name=user_id if is_user else name.strip(),
+                           entity_type="user" if is_user else "thing", canonical_id=None)
+        )
+        memory.store.set_alias(user_id, key, entity_id)
+        return entity_id
+    return canonical_id(memory, entity_id)
+
+
+def canonical_id(memory: "BeliefMemory", entity_id: str) -> str:
+    seen = set()
+    while entity_id not in seen:
+        seen.add(entity_id)
+        row = memory.store.get_node("entity", entity_id)
+        if row is None or not row["canonical_id"]:
+            return entity_id
+        entity_id = row["canonical_id"]
+    return entity_id
+
+
+def entity(memory: "BeliefMemory", entity_id: str) -> dict:
+    row = memory.store.get_node("entity", entity_id)
+    if row is None:
+        raise NotFoundError(f"no entity {entity_id!r}")
+    return dict(row, aliases=memory.store.aliases_of(entity_id))
+
+
+def add_alias(memory: "BeliefMemory", user_id: str, alias: str, canonical: str, *, actor: str = "api") -> int | None:
+    """Declare that ``alias`` names the same entity as ``canonical`` for this user.
+    Logged; returns the merge id for ``undo_merge`` (None when already so)."""
+    user_id = require_user(user_id)
+    with memory.store.transaction():
+        target = resolve_entity(memory, user_id, canonical, create=True)
+        key = normalise_key(alias)
+        if not key:
+            raise InvalidInputError("alias must not be empty")
+        previous = memory.store.get_alias(user_id, key)
+        if previous is not None and canonical_id(memory, previous) == target:
+            return None
+        memory.store.set_alias(user_id, key, target)
+        if previous is not None:
+            memory.store.set_canonical(previous, target)
+        merge_id = memory.store.append_audit(
+            dict(at=memory.clock(), action="alias_merge", target=target, user_id=user_id, actor=actor,
+                 reason=f"{alias!r} -> {canonical!r}", detail=dict(alias=key, previous=previous, entity=target))
+        )
+        refold_user(memory, user_id)
+        return merge_id
+
+
+def undo_merge(memory: "BeliefMemory", merge_id: int, *, actor: str = "api") -> None:
+    entries = [a for a in memory.store.audit(action="alias_merge") if a["id"] == merge_id]
+    if not entries:
+        raise NotFoundError(f"no alias merge {merge_id}")
+    entry = entries[0]
+    if memory.store.audit(action="alias_undo", target=str(merge_id)):
+        return
+    d = entry["detail"]
+    with memory.store.transaction():
+        memory.store.set_alias(entry["user_id"], d["alias"], d["previous"])
+        if d["previous"] is not None:
+            memory.store.set_canonical(d["previous"], None)
+        memory.store.append_audit(
+            dict(at=memory.clock(), action="alias_undo", target=str(merge_id), user_id=entry["user_id"], actor=actor,
+                 reason=f"undo merge {merge_id}", detail=dict(alias=d["alias"]))
+        )
+        refold_user(memory, entry["user_id"])

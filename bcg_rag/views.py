@@ -1,0 +1,210 @@
+"""Reading beliefs: a stored row as seen at a time (replayed to ``as_of``, decayed to
+``now``), whether it may be stated as current, and why (``explain``)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from . import revision
+from .errors import MissingUserError, NotFoundError
+from .models import HIDDEN_TEXT, REFUTES, SUPPORTS, Belief, Edge, HistoryEntry
+from .checks import clean_predicate
+from .revision import DIRECT
+from .timeutil import parse_timestamp
+
+if TYPE_CHECKING:
+    from .memory import BeliefMemory
+
+BELIEF_RELATIONS = (SUPPORTS, REFUTES)
+
+
+@dataclass
+class _Prepared:
+    """One validated observation, ready to write."""
+
+    evidence: dict
+    claims: list[dict]
+    event: dict
+    contexts: list[str]
+
+
+@dataclass
+class Explanation:
+    """Why a belief is (not) believed: printable, and JSON-serialisable via to_dict()."""
+
+    belief: dict
+    confidence: float
+    effective_confidence: float
+    band: str
+    asserted: bool
+    supporters: list[dict]
+    refuters: list[dict]
+    history: list[dict]
+    superseded_by: list[dict] = field(default_factory=list)
+    supersedes: list[dict] = field(default_factory=list)
+    as_of: str | None = None
+    now: str | None = None
+
+    def to_dict(self) -> dict:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+    def to_json(self, **kwargs) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, **kwargs)
+
+    def __str__(self) -> str:
+        b = self.belief
+        ctx = ", ".join(b["contexts"]) or "no context"
+        lines = [
+            f"Belief {b['id']}: {b['subject']} {b['predicate']} = {b['value']}  [{ctx}]",
+            f"  confidence {self.confidence:+.3f} stored, {self.effective_confidence:+.3f} effective"
+            f" ({self.band}{', asserted' if self.asserted else ', not asserted'})"
+            + (f" as of {self.as_of}" if self.as_of else ""),
+        ]
+        for title, items in (("supported by", self.supporters), ("refuted by", self.refuters)):
+            for e in items:
+                lines.append(
+                    f"  {title}: \"{e['text']}\" ({e['source_type']}, {e['source']}, {e['timestamp']},"
+                    f" weight {e['weight']:.2f}, value {e['value']:+.2f}{', ' + e['reason'] if e['reason'] != DIRECT else ''})"
+                )
+        for h in self.history:
+            old = "new" if h["old"] is None else f"{h['old']:+.3f}"
+            lines.append(f"  history: {h['at']} {old} -> {h['new']:+.3f} by {h['evidence_id']} ({h['relation']})")
+        for s in self.superseded_by:
+            lines.append(f"  superseded by: {s['value']} ({s['belief_id']}) via {s['evidence_id']} at {s['at']}")
+        for s in self.supersedes:
+            lines.append(f"  supersedes: {s['value']} ({s['belief_id']}) via {s['evidence_id']} at {s['at']}")
+        return "\n".join(lines)
+
+
+def beliefs(memory: "BeliefMemory", user_id: str | None = None,
+    subject: str | None = None,
+    predicate: str | None = None,
+    context: str | None = None,
+    as_of: Any = None,
+    *,
+    now: Any = None,
+    global_read: bool = False,
+) -> list[Belief]:
+    """Beliefs of a user, strongest first, with decayed confidence and band at ``now``
+    (or at ``as_of``, replayed from the evidence up to that time)."""
+    if user_id is None and not global_read:
+        raise MissingUserError("beliefs() needs a user_id (or global_read=True)")
+    subject_id = None
+    if subject is not None:
+        if user_id is None:
+            raise MissingUserError("a subject filter needs a user_id")
+        subject_id = memory.resolve_entity(user_id, subject)
+        if subject_id is None:
+            return []
+    rows = memory.store.find_beliefs(
+        user_id, subject_id=subject_id, predicate=clean_predicate(predicate) if predicate else None,
+        context_key=memory.context_group(context) if context else None,
+    )
+    as_of = parse_timestamp(as_of, "as_of") if as_of is not None else None
+    now = parse_timestamp(now, "now") if now is not None else None
+    out = [b for b in (memory.view(r, as_of=as_of, now=now) for r in rows) if b is not None]
+    out.sort(key=lambda b: (-b.effective_confidence, b.id))
+    return out
+
+
+def view(memory: "BeliefMemory", row: dict, *, as_of: str | None = None, now: str | None = None) -> Belief | None:
+    """A stored belief row as seen at a time: replayed to ``as_of``, decayed to ``now``."""
+    history = [HistoryEntry(**h) for h in row["history"]]
+    if as_of is not None:
+        history = revision.history_at(history, as_of)
+    if not history:
+        return None
+    at = as_of or now or memory.clock()
+    confidence = history[-1].new
+    effective = revision.decay(confidence, history[-1].at, at, memory.policy.half_life_days(row["predicate"]))
+    subject = memory.store.get_node("entity", row["subject_id"])
+    return Belief(
+        id=row["id"], user_id=row["user_id"], subject_id=row["subject_id"],
+        subject=subject["name"] if subject else row["subject_id"], predicate=row["predicate"], value=row["value"],
+        contexts=list(row["contexts"]), context_key=row["context_key"], confidence=confidence,
+        last_updated=history[-1].at, history=history, status=row["status"], effective_confidence=effective,
+        band=revision.band(effective, memory.policy.bands),
+    )
+
+
+def asserted(memory: "BeliefMemory", belief: Belief) -> bool:
+    """Whether a belief may be stated as current: at or above the decision line (and the
+    weak threshold, checked live so that weakness needs no maintain run to take effect),
+    and not invalidated."""
+    line = max(memory.policy.decision_line, float(memory.policy.section("lifecycle").get("weak_below", 0.0)))
+    return belief.effective_confidence >= line and belief.status in ("active", "weak")
+
+
+def get_belief(memory: "BeliefMemory", belief_id: str, user_id: str | None = None) -> dict:
+    row = memory.store.get_node("belief", belief_id)
+    if row is None or (user_id is not None and row["user_id"] != user_id):
+        raise NotFoundError(f"no belief {belief_id!r}" + (f" for user {user_id!r}" if user_id else ""))
+    return row
+
+
+def evidence(memory: "BeliefMemory", evidence_id: str, user_id: str | None = None) -> dict:
+    row = memory.store.get_node("evidence", evidence_id)
+    if row is None or (user_id is not None and row["user_id"] != user_id):
+        raise NotFoundError(f"no evidence {evidence_id!r}")
+    return row
+
+
+def explain(memory: "BeliefMemory", belief_id: str,
+    as_of: Any = None,
+    *,
+    now: Any = None,
+    user_id: str | None = None,
+    agent_id: str | None = None,
+) -> Explanation:
+    """Why a belief stands where it does: supporters, refuters, history, supersession.
+    Pass ``user_id`` to enforce tenancy, ``agent_id`` to hide other agents' private texts."""
+    row = memory.get_belief(belief_id, user_id)
+    as_of = parse_timestamp(as_of, "as_of") if as_of is not None else None
+    now = parse_timestamp(now, "now") if now is not None else None
+    belief = memory.view(row, as_of=as_of, now=now)
+    if belief is None:
+        raise NotFoundError(f"belief {belief_id!r} did not exist as of {as_of}")
+    edges = [e for e in memory.store.edges_to([belief_id], BELIEF_RELATIONS) if as_of is None or e.valid_from <= as_of]
+    counted = {h.evidence_id for h in belief.history}
+    edges = [e for e in edges if e.src in counted]
+    evidence = memory.store.get_nodes("evidence", [e.src for e in edges])
+    entries = sorted((evidence_entry(e, evidence[e.src], agent_id) for e in edges), key=lambda x: (x["timestamp"], x["evidence_id"]))
+    slot = {
+        r["id"]: r for r in memory.store.slot_beliefs(row["user_id"], row["subject_id"], row["predicate"], row["context_key"])
+    }
+    superseded_by = []
+    for e in edges:
+        if revision.is_derived(e.reason):
+            for s in memory.store.edges_from([e.src], [SUPPORTS]):
+                if s.dst in slot and s.dst != belief_id:
+                    superseded_by.append(dict(belief_id=s.dst, value=slot[s.dst]["value"], evidence_id=e.src, at=e.valid_from))
+    supersedes = []
+    supporters = [e.src for e in edges if e.relation == SUPPORTS]
+    for r in memory.store.edges_from(supporters, [REFUTES]):
+        if revision.is_derived(r.reason) and r.dst in slot and (as_of is None or r.valid_from <= as_of):
+            supersedes.append(dict(belief_id=r.dst, value=slot[r.dst]["value"], evidence_id=r.src, at=r.valid_from))
+    belief_dict = dict(
+        id=belief.id, user_id=belief.user_id, subject=belief.subject, subject_id=belief.subject_id,
+        predicate=belief.predicate, value=belief.value, contexts=belief.contexts, status=belief.status,
+        last_updated=belief.last_updated,
+    )
+    return Explanation(
+        belief=belief_dict, confidence=belief.confidence, effective_confidence=belief.effective_confidence,
+        band=belief.band, asserted=memory.asserted(belief),
+        supporters=[x for x in entries if x["relation"] == SUPPORTS],
+        refuters=[x for x in entries if x["relation"] == REFUTES],
+        history=[h.__dict__ for h in belief.history], superseded_by=superseded_by, supersedes=supersedes,
+        as_of=as_of, now=now or (None if as_of else memory.clock()),
+    )
+
+
+def evidence_entry(edge: Edge, ev: dict, agent_id: str | None) -> dict:
+    hidden = ev["private"] and agent_id is not None and ev["agent_id"] != agent_id
+    return dict(
+        evidence_id=ev["id"], text=HIDDEN_TEXT if hidden else ev["text"], source=ev["source"],
+        source_type=ev["source_type"], timestamp=ev["timestamp"], weight=edge.weight, value=edge.value,
+        context=ev["context"], relation=edge.relation, reason=edge.reason or DIRECT, agent_id=ev["agent_id"],
+        private=ev["private"],
+    )

@@ -1,0 +1,278 @@
+"""The write path, no LLM on it: validate everything, embed new evidence texts in one
+batch, then in one transaction store the evidence (append-only), its claims and the
+edges to the beliefs they touch, and refold those beliefs (``revision.fold``). The
+vector index is written after the commit; a crash in between is repaired when the
+memory opens (``index.EvidenceIndex.repair``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
+
+from . import revision
+from .checks import as_claim, check_context, clean_predicate, require_user
+from .errors import EmptyTextError, InvalidInputError, InvalidWeightError, NotFoundError
+from .ids import clean_value, normalise_key, stable_id, text_hash
+from .models import BELONGS_TO, CONTEXT_OF, OCCURRED_IN, REFUTES, SUPPORTS, Change, Claim, Edge, ObserveResult, check_unit
+from .revision import DIRECT, EdgeEvent
+from .timeutil import parse_timestamp
+
+if TYPE_CHECKING:
+    from .memory import BeliefMemory
+
+BELIEF_RELATIONS = (SUPPORTS, REFUTES)
+
+
+@dataclass
+class Prepared:
+    """One validated observation, ready to write."""
+
+    evidence: dict
+    claims: list[dict]
+    event: dict
+    contexts: list[str]
+
+
+def observe_many(memory: "BeliefMemory", items: Sequence[dict]) -> list[ObserveResult]:
+    """Record many observations: one validation pass, one embedding batch, one transaction.
+
+    Each item takes ``observe``'s keyword arguments: text, user_id, timestamp, source,
+    source_type, context, claim / claims, weight, agent_id, event_id, private.
+    Any invalid item raises before anything is written.
+    """
+    prepared = [prepare(memory, **item) for item in items]
+    ids = [p.evidence["id"] for p in prepared]
+    existing = set(memory.store.get_nodes("evidence", ids))
+    fresh: dict[str, Prepared] = {}
+    for p in prepared:
+        if p.evidence["id"] not in existing:
+            fresh.setdefault(p.evidence["id"], p)
+    vectors = None
+    if memory.index is not None and fresh:
+        vectors = memory.embed([p.evidence["text"] for p in fresh.values()])
+    results: list[ObserveResult] = []
+    written: set[str] = set()
+    with memory.store.transaction():
+        for p in prepared:
+            eid = p.evidence["id"]
+            if eid in existing or eid in written:
+                results.append(ObserveResult(eid, True, [], claims_of(p)))
+                continue
+            written.add(eid)
+            changes = write(memory, p)
+            results.append(ObserveResult(eid, False, changes, claims_of(p)))
+    if memory.index is not None and fresh:
+        memory.index.upsert([p.evidence for p in fresh.values()], vectors)
+    return results
+
+
+def prepare(memory: "BeliefMemory", text: str | None = None,
+    *,
+    user_id: str | None = None,
+    timestamp: Any = None,
+    source: str | None = None,
+    source_type: str = "user_explicit",
+    context: str | None = None,
+    claim: Claim | dict | None = None,
+    claims: Sequence[Claim | dict] | None = None,
+    weight: float | None = None,
+    agent_id: str | None = None,
+    event_id: str | None = None,
+    event_type: str | None = None,
+    private: bool = False,
+) -> Prepared:
+    if not isinstance(text, str) or not text.strip():
+        raise EmptyTextError("evidence text must be a non-empty string")
+    user_id = require_user(user_id)
+    ts = parse_timestamp(timestamp)
+    memory.policy.weight(source_type)  # unknown source types fail here, before any write
+    if weight is not None:
+        weight = check_unit(weight, "weight", 0.0, 1.0, InvalidWeightError)
+    context = check_context(context)
+    if agent_id is not None and (not isinstance(agent_id, str) or not agent_id.strip()):
+        raise InvalidInputError("agent_id must be a non-empty string or None")
+    source = source or f"api:{ts}"
+    all_claims = ([claim] if claim is not None else []) + list(claims or [])
+    evidence_id = stable_id("ev", user_id, source, ts, text_hash(text))
+    claim_rows = []
+    contexts = [context] if context else []
+    for idx, c in enumerate(all_claims):
+        c = as_claim(c)
+        c_type = c.source_type or source_type
+        c_weight = weight if weight is not None else memory.policy.weight(c_type)
+        c_context = check_context(c.context) if c.context else context
+        if c_context and c_context not in contexts:
+            contexts.append(c_context)
+        claim_rows.append(
+            dict(
+                evidence_id=evidence_id, idx=idx, user_id=user_id, subject=c.subject.strip(),
+                predicate=clean_predicate(c.predicate), value=clean_value(c.value), stance=c.stance,
+                weight=c_weight, source_type=c_type, context=c_context, timestamp=ts, origin="caller",
+            )
+        )
+    event_id = event_id or stable_id("evt", user_id, source)
+    event = dict(id=event_id, event_type=event_type or (source.split(":", 1)[0] if ":" in source else "observation"), timestamp=ts)
+    evidence = dict(
+        id=evidence_id, text=text, source=source, source_type=source_type, timestamp=ts, event_id=event_id,
+        user_id=user_id, agent_id=agent_id, embedding_key=evidence_id, context=context, private=bool(private),
+    )
+    return Prepared(evidence, claim_rows, event, contexts)
+
+
+def write(memory: "BeliefMemory", p: Prepared) -> list[Change]:
+    ev = p.evidence
+    memory.store.insert_node("event", p.event)
+    for ctx in p.contexts:
+        ensure_context(memory, ctx)
+    memory.store.insert_node("evidence", ev)
+    memory.store.put_edge(Edge(ev["id"], p.event["id"], OCCURRED_IN))
+    if ev["context"]:
+        memory.store.put_edge(Edge(ev["id"], ev["context"], CONTEXT_OF))
+    slots = []
+    for row in p.claims:
+        memory.store.insert_claim(row)
+        slots.append(link_claim(memory, row))
+    return recompute_slots(memory, slots)
+
+
+def add_claims(memory: "BeliefMemory", evidence_id: str, claims: Sequence[Claim], origin: str = "linker") -> list[Change]:
+    """Attach claims found later (e.g. by a restatement rule) to stored evidence.
+    The evidence itself is never changed; its claim list only grows."""
+    ev = memory.store.get_node("evidence", evidence_id)
+    if ev is None:
+        raise NotFoundError(f"no evidence {evidence_id!r}")
+    with memory.store.transaction():
+        idx = memory.store.next_claim_idx(evidence_id)
+        slots = []
+        for i, c in enumerate(claims):
+            c = as_claim(c)
+            c_type = c.source_type or ev["source_type"]
+            row = dict(
+                evidence_id=evidence_id, idx=idx + i, user_id=ev["user_id"], subject=c.subject.strip(),
+                predicate=clean_predicate(c.predicate), value=clean_value(c.value), stance=c.stance,
+                weight=memory.policy.weight(c_type), source_type=c_type, context=c.context or ev["context"],
+                timestamp=ev["timestamp"], origin=origin,
+            )
+            if row["context"]:
+                ensure_context(memory, row["context"])
+            memory.store.insert_claim(row)
+            slots.append(link_claim(memory, row))
+        return recompute_slots(memory, slots)
+
+
+def ensure_context(memory: "BeliefMemory", ctx: str) -> None:
+    ctype, _, cvalue = ctx.partition(":") if ":" in ctx else ("context", "", ctx)
+    parent = memory.policy.context_parent(ctx)
+    if parent:
+        ensure_context(memory, parent)
+    memory.store.insert_node("context", dict(id=ctx, context_type=ctype, context_value=cvalue, parent=parent))
+
+
+def link_claim(memory: "BeliefMemory", c: dict) -> tuple[str, str, str, str]:
+    user_id = c["user_id"]
+    subject_id = memory.resolve_entity(user_id, c["subject"], create=True)
+    context_key = memory.context_group(c["context"])
+    belief_id = stable_id("bel", user_id, subject_id, c["predicate"], normalise_key(c["value"]), context_key)
+    row = memory.store.get_node("belief", belief_id)
+    if row is None:
+        row = dict(
+            id=belief_id, user_id=user_id, subject_id=subject_id, predicate=c["predicate"], value=c["value"],
+            context_key=context_key, contexts=[], confidence=0.0, last_updated=c["timestamp"], history=[],
+            status="active",
+        )
+        memory.store.put_edge(Edge(belief_id, subject_id, BELONGS_TO))
+    if c["context"] and c["context"] not in row["contexts"]:
+        row["contexts"] = sorted(row["contexts"] + [c["context"]])
+        memory.store.put_edge(Edge(belief_id, c["context"], CONTEXT_OF))
+    memory.store.upsert_belief(row)
+    memory.store.put_edge(
+        Edge(
+            c["evidence_id"], belief_id, revision.relation_for(c["stance"]), weight=c["weight"], value=c["stance"],
+            valid_from=c["timestamp"], reason=DIRECT if c["origin"] == "caller" else c["origin"],
+            source_type=c["source_type"],
+        )
+    )
+    return (user_id, subject_id, c["predicate"], context_key)
+
+
+def recompute_slots(memory: "BeliefMemory", slots: Iterable[tuple[str, str, str, str]]) -> list[Change]:
+    changes: list[Change] = []
+    for slot in dict.fromkeys(slots):
+        changes += recompute_slot(memory, *slot)
+    return changes
+
+
+def recompute_slot(memory: "BeliefMemory", user_id: str, subject_id: str, predicate: str, context_key: str) -> list[Change]:
+    """Refold every belief of one slot. For a functional predicate, derive the
+    REFUTES edges that support for one value implies for the others."""
+    rows = memory.store.slot_beliefs(user_id, subject_id, predicate, context_key)
+    ids = [r["id"] for r in rows]
+    edges = memory.store.edges_to(ids, BELIEF_RELATIONS)
+    direct: dict[str, list[EdgeEvent]] = {i: [] for i in ids}
+    derived_now: set[tuple[str, str, str]] = set()
+    for e in edges:
+        if revision.is_derived(e.reason):
+            derived_now.add((e.src, e.dst, e.relation))
+        else:
+            direct[e.dst].append(revision.edge_event(e))
+    derived: dict[str, list[EdgeEvent]] = {i: [] for i in ids}
+    if memory.policy.is_functional(predicate) and len(ids) > 1:
+        for bid in ids:
+            own = {ev.evidence_id for ev in direct[bid]}
+            first = min((ev.timestamp for ev in direct[bid]), default=None)
+            siblings = [
+                ev for other in ids if other != bid for ev in direct[other]
+                if ev.relation == SUPPORTS and ev.evidence_id not in own
+            ]
+            derived[bid] = revision.functional_refutations(first, unique(siblings), predicate, memory.policy.initial_confidence)
+    wanted = {(ev.evidence_id, bid, REFUTES): ev for bid in ids for ev in derived[bid]}
+    memory.store.delete_edges(derived_now - set(wanted))
+    for (src, dst, rel), ev in wanted.items():
+        if (src, dst, rel) not in derived_now:
+            memory.store.put_edge(
+                Edge(src, dst, rel, weight=ev.weight, value=ev.value, valid_from=ev.timestamp, reason=ev.reason,
+                     source_type=ev.source_type)
+            )
+    changes = []
+    for row in rows:
+        events = direct[row["id"]] + derived[row["id"]]
+        history = revision.fold(events, memory.policy.initial_confidence)
+        if not history:  # nothing left that claims it (e.g. its evidence was forgotten)
+            memory.store.delete_edges_touching([row["id"]])
+            memory.store.delete_beliefs([row["id"]])
+            changes.append(Change(row["id"], row["confidence"] if row["history"] else None, 0.0))
+            continue
+        old = row["confidence"] if row["history"] else None
+        new_history = [h.__dict__ for h in history]
+        if new_history != row["history"]:  # a refold that changed nothing writes nothing
+            row.update(confidence=history[-1].new, last_updated=history[-1].at, history=new_history)
+            memory.store.upsert_belief(row)
+            changes.append(Change(row["id"], old, history[-1].new))
+    return changes
+
+
+def refold_user(memory: "BeliefMemory", user_id: str) -> None:
+    """Rebuild every belief of a user from the stored claims (after an alias merge or
+    undo, or a deletion). Ids are content hashes, so unchanged beliefs keep their ids."""
+    with memory.store.transaction():
+        old = memory.store.find_beliefs(user_id)
+        status = {r["id"]: r["status"] for r in old}
+        memory.store.delete_edges_touching([r["id"] for r in old])
+        memory.store.delete_beliefs([r["id"] for r in old])
+        slots = [link_claim(memory, c) for c in memory.store.claims_for_user(user_id)]
+        recompute_slots(memory, slots)
+        for row in memory.store.find_beliefs(user_id):  # lifecycle status survives a rebuild
+            if status.get(row["id"], "active") != row["status"]:
+                row["status"] = status[row["id"]]
+                memory.store.upsert_belief(row)
+
+
+def claims_of(p: Prepared) -> list[Claim]:
+    return [
+        Claim(r["subject"], r["predicate"], r["value"], r["stance"], r["source_type"], r["context"]) for r in p.claims
+    ]
+
+
+def unique(events: list[EdgeEvent]) -> list[EdgeEvent]:
+    return list({ev.evidence_id: ev for ev in sorted(events, key=lambda e: e.sort_key)}.values())
