@@ -13,8 +13,10 @@ top-k, which is the strongest way to use the date). The answer is one statement 
   ``ChromaVectorStore`` collection of the same statements (same vectors, text and date
   metadata), its retriever (top k, ``as_of`` as a metadata filter), then its time-aware
   ``TimeWeightedPostprocessor``: score = similarity + (1 - time_decay) ** hours since the
-  statement, at the question's clock (a statement dated after the clock counts as new). ``time_decay`` is set so the time term halves every
-  policy half-life (the default per-hour 0.99 would give every statement older than a day
+  statement, at the question's clock (a statement dated after the clock counts as new).
+  ``time_decay`` is set so that the time term halves every ``LLAMAINDEX_HALF_LIFE_DAYS``
+  (90, the default policy's half-life, fixed so that the baseline does not move with our
+  policy; LlamaIndex's per-hour default 0.99 gives every statement older than a day
   nothing). ``time_access_refresh`` is off: answering must not change later answers.
   (``FixedRecencyPostprocessor``, "newest of the top k", is ``recency`` and needs pandas.)
 
@@ -37,6 +39,7 @@ from .cases import Question
 from .systems import TOP_K, Answer, SharedEmbeddings
 
 PLAIN_SYSTEMS = ("vector", "recency", "recency2", "restatement")
+LLAMAINDEX_HALF_LIFE_DAYS = 90.0
 BASELINES = PLAIN_SYSTEMS + ("llamaindex",)
 
 
@@ -101,7 +104,8 @@ class LlamaIndexBaseline:
     """A LlamaIndex ``VectorStoreIndex`` over its own Chroma collection in the plain
     memory's Chroma client, holding the same statements with the same vectors."""
 
-    def __init__(self, memory: BeliefMemory, embedder: SharedEmbeddings, half_life_days: float):
+    def __init__(self, memory: BeliefMemory, embedder: SharedEmbeddings,
+                 half_life_days: float = LLAMAINDEX_HALF_LIFE_DAYS):
         if not llamaindex_available():
             raise ConfigError("the llamaindex baseline needs llama-index-core and llama-index-vector-stores-chroma"
                               " (pip install 'bcg-rag[llama-index,dev]')")

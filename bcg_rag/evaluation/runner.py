@@ -148,7 +148,7 @@ def _run_unit(unit: Unit, systems: list[str], policy: Policy, shared: SharedEmbe
         _count_ingest(report, baselines, len(unit.events), plain_s)
         if "llamaindex" in baselines:
             started = time.perf_counter()
-            llama = LlamaIndexBaseline(memory, shared, float(policy.section("decay")["half_life_days"]))
+            llama = LlamaIndexBaseline(memory, shared)
             _count_ingest(report, ["llamaindex"], 0, time.perf_counter() - started)
         plain = [s for s in baselines if s in PLAIN_SYSTEMS]
         for case, q, asked in unit.questions():
