@@ -172,7 +172,8 @@ def _count_ingest(report: Report, systems: list[str], events: int, seconds: floa
 def _score(case: Case, q: Question, system: str, a: Answer) -> QuestionResult:
     top = a.answers[0] if a.answers else ""
     asserted = [x for x in a.answers if x]
-    correct = (matches(top, q.expect) if q.expect else top == "") and all(
+    # expect [] means "no answer" only when nothing is listed in expect_all either.
+    correct = (matches(top, q.expect) if q.expect else (top == "" or bool(q.expect_all))) and all(
         any(matches(x, group) for x in asserted) for group in q.expect_all
     )
     justifying = _justifying_texts(case, q)
