@@ -179,12 +179,16 @@ def search(
     groups = _groups(memory, chosen, via, as_of, now, agent_id)
     if as_of is None:
         groups = _with_archived(memory, query, user_id, groups, top_k, agent_id, now)
-    unstructured = _unstructured(memory, hits[: max(0, top_k)], relevance, claimed, user_id, agent_id)
+    unstructured = _unstructured(memory, hits[: max(0, top_k)], relevance, _shown(groups), user_id, agent_id)
+    # The nearest evidence of all is what plain retrieval would answer from. When the
+    # extractor read nothing in it and it is more relevant than every returned belief, the
+    # raw text is read first; where it made claims, the beliefs ranked them already.
+    top = hits[0][0]
+    first = (top not in claimed and top in {u["id"] for u in unstructured}
+             and relevance[top] > max((g.relevance for g in groups), default=-1.0))
     groups = hide_private_values(groups, agent_id)  # before trimming: it reads every supporter
     if max_tokens is not None:
         groups = [fit_group(g, max_tokens) for g in groups]
-    best_rel = max((g.relevance for g in groups), default=-1.0)
-    first = bool(unstructured) and max(u["relevance"] for u in unstructured) > best_rel
     return SearchResult(groups, unstructured, first)
 
 
@@ -359,13 +363,40 @@ def make_group(memory: Any, beliefs: list[Belief], contexts: list[str], score: f
     )
 
 
-def _unstructured(memory: Any, hits: list, relevance: dict[str, float], claimed: set[str], user_id: str,
+def _shown(groups: list[BeliefGroup]) -> set[str]:
+    """The evidence the groups already quote or stand on."""
+    out = set()
+    for g in groups:
+        for e in g.supporters + g.refuters:
+            out.add(e["evidence_id"])
+        for a in g.alternatives:
+            out.update(e["evidence_id"] for e in a.get("refuted_by", []) + a.get("supporters", []))
+    return out
+
+
+def _unstructured(memory: Any, hits: list, relevance: dict[str, float], shown: set[str], user_id: str,
                   agent_id: str | None) -> list[dict]:
-    """The nearest evidence that no claim speaks to, newest first: what a plain vector
-    retriever would have passed and the belief layer could not read."""
-    ids = [eid for eid, _ in hits if eid not in claimed]
-    return sorted(_visible_rows(memory, ids, relevance, user_id, agent_id),
-                  key=lambda r: (r["timestamp"], r["id"]), reverse=True)
+    """The nearest evidence that no returned belief stands on, newest first: what a plain
+    vector retriever would have passed and the beliefs do not show (the extractor read
+    nothing in it, or something the question is not about). Questions, requests and small
+    talk ("what's a good podcast?", "lol it's raining again") state nothing about the user
+    and are left out: they would only push the beliefs down."""
+    rows = _visible_rows(memory, [eid for eid, _ in hits if eid not in shown], relevance, user_id, agent_id)
+    reader = _statement_reader(memory)
+    rows = [r for r in rows if r["text"] == HIDDEN_TEXT or reader(r["text"])]
+    return sorted(rows, key=lambda r: (r["timestamp"], r["id"]), reverse=True)
+
+
+def _statement_reader(memory: Any):
+    """The offline grammar's test for "states something" (the memory's extractor's, or the
+    default lexicon's when the memory extracts with an LLM only)."""
+    reader = getattr(memory.extractor, "states_something", None) or getattr(
+        getattr(memory.extractor, "offline", None), "states_something", None)
+    if reader is None:
+        from .extract import OfflineExtractor
+
+        reader = memory.__dict__.setdefault("_statement_reader", OfflineExtractor().states_something)
+    return reader
 
 
 def _visible_rows(memory: Any, ids: list[str], relevance: dict[str, float], user_id: str, agent_id: str | None) -> list[dict]:

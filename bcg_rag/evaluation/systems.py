@@ -19,6 +19,7 @@ from typing import Any, Iterable
 from ..embedders import Embedder
 from ..memory import BeliefMemory
 from ..policy import Policy
+from ..extract import restatement_diff
 from ..render import count_tokens, render_evidence_rows, render_groups
 from ..search import search
 from .cases import CaseEvent, Question, matches
@@ -105,9 +106,9 @@ def ask_bcg(memory: BeliefMemory, q: Question, now: str) -> Answer:
 
 
 def bcg_answers(result: Any, q: Question) -> tuple[list[str], bool, list[str]]:
-    """Ranked answers from a search result. When its raw evidence that no belief answers
-    (``unstructured``, newest first) is more relevant than the best group
-    (``unstructured_first``), those texts come first, then the groups' answers; otherwise
+    """Ranked answers from a search result. When its raw evidence that no belief stands on
+    holds the nearest evidence of all (``unstructured_first``), those texts come first,
+    most relevant first, then the groups' answers; otherwise
     the groups' answers: asserted current values (and asserted alternatives) in group
     order, with "" (no answer) on top when the best group asserts nothing."""
     answers: list[str] = []
@@ -118,18 +119,34 @@ def bcg_answers(result: Any, q: Question) -> tuple[list[str], bool, list[str]]:
             if not answers or answers == [""]:
                 supporters = [s["text"] for s in g.supporters]
             answers.append(g.current.value)
-            answers += [a["value"] for a in g.alternatives if not a.get("outdated")]
+            answers += [a["value"] for a in g.alternatives if a.get("status", "outdated" if a.get("outdated") else "also") == "also"]
         elif not answers:
             answers.append("")
         shown_outdated += [a["value"] for a in g.alternatives if a.get("outdated")]
     if answers and answers[0] == "" and len(answers) > 1:
         answers = answers[:1] + [a for a in answers[1:] if a]
-    unstructured = getattr(result, "unstructured", None) or []
+    # Raw evidence that no belief stands on, when it holds the nearest of all: read as a
+    # reader of the rendering would, the most relevant text first, unless a newer text
+    # restates it with one span changed (then that newer value is the current one).
+    # (Newest first throughout measured lower on the chat set: 0.447 against 0.516.)
+    unstructured = _read_order(getattr(result, "unstructured", None) or [])
     if getattr(result, "unstructured_first", False) and unstructured:
         answers = [u["text"] for u in unstructured] + [a for a in answers if a]
         supporters = [unstructured[0]["text"]]
     flagged = any(matches(v, q.stale) for v in shown_outdated) and not matches(answers[0] if answers else "", q.stale)
     return answers, flagged, supporters
+
+
+def _read_order(rows: list[dict]) -> list[dict]:
+    rows = sorted(rows, key=lambda u: -u.get("relevance", 0.0))
+    if not rows:
+        return rows
+    top = rows[0]
+    newer = [u for u in rows[1:] if u["timestamp"] > top["timestamp"] and restatement_diff(top["text"], u["text"])]
+    if newer:
+        latest = max(newer, key=lambda u: (u["timestamp"], u.get("id", "")))
+        rows = [latest] + [u for u in rows if u is not latest]
+    return rows
 
 
 def context_text(result: Any, query: str) -> str:

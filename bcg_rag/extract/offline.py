@@ -64,6 +64,16 @@ class OfflineExtractor(ShapeRules, EnglishRules, ChineseRules, GateRules, Shared
         self.lexicon = lexicon or default_lexicon()
         self.grammar = Grammar(self.lexicon)
 
+    def states_something(self, text: str) -> bool:
+        """Whether a message states anything (some clause is neither a question, a request
+        to the assistant, nor small talk): raw evidence worth showing when no claim covers it."""
+        for sentence in sentences(collapse(text)):
+            for clause in clauses(sentence.text):
+                clause = clause.strip(EDGE_PUNCTUATION)
+                if clause and not self.grammar.says_nothing(sentence, clause):
+                    return True
+        return False
+
     def extract(
         self,
         text: str,
