@@ -47,6 +47,7 @@ class BeliefMemory:
         self._extractor = extractor
         self.clock = clock or utc_now
         self._embedding_cache: OrderedDict[str, list[float]] = OrderedDict()
+        self._release: Callable[[], None] | None = None  # the directory lock, set by open()
         if self.index is not None:
             self.index.repair(self)
 
@@ -61,25 +62,20 @@ class BeliefMemory:
         extractor: Any = None,
         clock: Callable[[], str] | None = None,
     ) -> "BeliefMemory":
-        """Open (or create) a durable memory directory: SQLite + Chroma + policy.toml inside."""
-        path = Path(path)
-        path.mkdir(parents=True, exist_ok=True)
-        policy_file = path / "policy.toml"
-        if policy is None:
-            policy = Policy.load(policy_file) if policy_file.exists() else Policy.default()
-        elif not isinstance(policy, Policy):
-            policy = Policy.load(policy)
-        if not policy_file.exists():
-            policy_file.write_text(policy.to_toml(), encoding="utf-8")
-        storage = policy.section("storage")
-        store = SQLiteStore(
-            path / "memory.sqlite3",
-            synchronous=storage.get("synchronous", "FULL"),
-            busy_timeout_ms=int(storage.get("busy_timeout_ms", 30000)),
-        )
-        if index == "auto":
-            index = _default_index(policy, path)
-        return cls(store, policy, path=path, index=index, extractor=extractor, clock=clock)
+        """Open (or create) a durable memory directory: SQLite + Chroma + policy.toml inside.
+        One process per directory: another raises ``MemoryLockedError`` (use ``connect``)."""
+        from .connect import open_directory
+
+        return open_directory(cls, path, policy, index=index, extractor=extractor, clock=clock)
+
+    @classmethod
+    def connect(cls, store: str | None = None, chroma: str | None = None, **kwargs) -> "BeliefMemory":
+        """Server mode, for many processes on many machines: the graph in PostgreSQL, the
+        vectors on a Chroma server. ``connect(store="postgresql://user@host:5432/db",
+        chroma="http://host:8000")`` or ``connect(config="server.toml")``; see ``connect.py``."""
+        from .connect import connect
+
+        return connect(cls, store, chroma, **kwargs)
 
     @classmethod
     def in_memory(
@@ -100,9 +96,15 @@ class BeliefMemory:
         return cls(SQLiteStore(":memory:", synchronous="OFF"), policy, index=index, extractor=extractor, clock=clock)
 
     def close(self) -> None:
-        if self.index is not None and hasattr(self.index, "close"):
-            self.index.close()
-        self.store.close()
+        """Release everything: the vector index client, the store, the directory lock."""
+        try:
+            if self.index is not None and hasattr(self.index, "close"):
+                self.index.close()
+            self.store.close()
+        finally:
+            release, self._release = self._release, None
+            if release is not None:
+                release()
 
     def __enter__(self) -> "BeliefMemory":
         return self

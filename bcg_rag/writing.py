@@ -16,6 +16,7 @@ from .errors import EmptyTextError, InvalidInputError, InvalidWeightError, NotFo
 from .ids import clean_value, normalise_key, stable_id, text_hash
 from .models import BELONGS_TO, CONTEXT_OF, OCCURRED_IN, REFUTES, SUPPORTS, Change, Claim, Edge, ObserveResult, check_unit
 from .revision import DIRECT, EdgeEvent
+from .store import slot_locks
 from .timeutil import parse_timestamp
 
 if TYPE_CHECKING:
@@ -51,9 +52,10 @@ def observe_many(memory: "BeliefMemory", items: Sequence[dict]) -> list[ObserveR
     vectors = None
     if memory.index is not None and fresh:
         vectors = memory.embed([p.evidence["text"] for p in fresh.values()])
-    results: list[ObserveResult] = []
-    written: set[str] = set()
-    with memory.store.transaction():
+
+    def write_all() -> list[ObserveResult]:  # run again from scratch if a server backend retries it
+        results: list[ObserveResult] = []
+        written: set[str] = set()
         for p in prepared:
             eid = p.evidence["id"]
             if eid in existing or eid in written:
@@ -62,6 +64,11 @@ def observe_many(memory: "BeliefMemory", items: Sequence[dict]) -> list[ObserveR
             written.add(eid)
             changes = write(memory, p)
             results.append(ObserveResult(eid, False, changes, claims_of(p)))
+        return results
+
+    # The slots it refolds: writers of other slots run beside it (store.py, "Concurrency").
+    locks = slot_locks(memory, (c for p in fresh.values() for c in p.claims))
+    results = memory.store.run(write_all, locks=locks)
     if memory.index is not None and fresh:
         memory.index.upsert([p.evidence for p in fresh.values()], vectors)
     return results
