@@ -24,7 +24,10 @@ untyped Chroma error; a Chroma server that cannot be reached is ``IndexUnavailab
 
 In server mode (``shared=True``: several processes write the same collections through a
 Chroma server) every write is checked against the store right after it: the vectors of
-evidence that a concurrent ``forget_user`` removed meanwhile are deleted again.
+evidence that a concurrent ``forget_user`` removed meanwhile are deleted again. And the
+server gets nothing but vectors and times (no user id, agent or context in metadata):
+its files are out of our reach, so nothing a user said or is called may go there, or a
+deleted collection's leftovers in Chroma's SQLite would keep it.
 """
 
 from __future__ import annotations
@@ -187,7 +190,7 @@ class EvidenceIndex:
             if create:
                 col = self.client.get_or_create_collection(
                     name, embedding_function=PrecomputedEmbeddings(), configuration={"hnsw": {"space": "cosine"}},
-                    metadata={"user_id": user_id, "embedder": self.embedder.name},
+                    metadata={"embedder": self.embedder.name} if self.shared else {"user_id": user_id, "embedder": self.embedder.name},
                 )
             else:
                 try:
@@ -235,7 +238,7 @@ class EvidenceIndex:
                     self._call(user_id, lambda col: col.upsert(
                         ids=[evidence_rows[i]["embedding_key"] for i in part],
                         embeddings=[list(vectors[i]) for i in part],
-                        metadatas=[_metadata(evidence_rows[i]) for i in part],
+                        metadatas=[_metadata(evidence_rows[i], self.shared) for i in part],
                     ), create=True, verify=False)
                 if self.shared and self._memory is not None:
                     self._drop_if_forgotten(user_id, [evidence_rows[i] for i in idx])
@@ -320,28 +323,29 @@ class EvidenceIndex:
                     pass
         with self._lock:
             self._verified.clear()
-        return sum(self._verify(user_id) for user_id in counts)
+        return sum(self._verify(user_id, full=True) for user_id in counts)
 
-    def _verify(self, user_id: str) -> int:
+    def _verify(self, user_id: str, full: bool = False) -> int:
         """Compare one user's vectors with the store: add the vectors of evidence that has
         none, remove those of evidence that is gone. Counts first; the ids only when they
-        differ. Returns how many vectors were added."""
+        differ (always with ``full``: one missing and one stray vector leave the counts
+        equal). Returns how many vectors were added."""
         with self._lock:
             if user_id in self._verified:
                 return 0
             self._verified.add(user_id)  # first: the upsert below comes back through here
             try:
-                return self._reconcile(user_id)
+                return self._reconcile(user_id, full)
             except BaseException:
                 self._verified.discard(user_id)
                 raise
 
-    def _reconcile(self, user_id: str) -> int:
+    def _reconcile(self, user_id: str, full: bool = False) -> int:
         store = self._memory.store
         col = self._collections.get(user_id) or self._guard(lambda: self._open_collection(user_id, create=False))
         indexed = self._guard(col.count) if col is not None else 0
         n = store.evidence_count(user_id)
-        if n == indexed:
+        if n == indexed and not full:
             return 0
         # Vectors first, evidence second: a vector is written after its evidence commits, so
         # one listed here whose evidence is not in the later read has really lost it.
@@ -399,11 +403,15 @@ class EvidenceIndex:
                     if col.name.startswith(head):
                         client.delete_collection(col.name)
         finally:
-            if hasattr(client, "close"):
+            # A persistent client holds its directory; the ephemeral system holds nothing
+            # on disk and is shared by every in-memory memory, so it is left running.
+            if not self.ephemeral and hasattr(client, "close"):
                 client.close()
 
 
-def _metadata(row: dict) -> dict:
+def _metadata(row: dict, shared: bool = False) -> dict:
+    if shared:  # a server keeps no user id, agent or context (see the module docstring)
+        return dict(ts=_epoch(row["timestamp"]))
     return dict(
         user_id=row["user_id"], agent_id=row.get("agent_id") or "", context=row.get("context") or "",
         timestamp=row["timestamp"], ts=_epoch(row["timestamp"]), private=bool(row.get("private", False)),

@@ -168,11 +168,14 @@ def test_problems_reports_vectors_without_evidence(make_memory):
     _obs(mem, "real", "u1")
     row = dict(mem.evidence(mem.store.evidence_ids("u1")[0]), id="ev_ghost", embedding_key="ev_ghost")
     mem.index.upsert([row], mem.index.embed(["ghost"]))
-    stray = dict(row, user_id="u9", id="ev_stray", embedding_key="ev_stray")
-    mem.index.upsert([stray], mem.index.embed(["stray"]))
+    # Behind the index's back (through it, the first use of u9 checks u9 and removes it).
+    raw = mem.index.client.get_or_create_collection(mem.index.collection_name("u9"))
+    raw.upsert(ids=["ev_stray"], embeddings=mem.index.embed(["stray"]))
     problems = mem.validate()
     assert "index vector ev_ghost of user u1 has no evidence" in problems
     assert any("holds 1 vectors of a user with no evidence" in p for p in problems)
+    mem.index.repair(mem, eager=True)  # the graph is the source of truth: strays go
+    assert mem.validate() == []
 
 
 def test_reopening_with_another_embedder_is_refused(make_memory):
