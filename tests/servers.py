@@ -433,3 +433,38 @@ def memory_backend(store_backend, request, tmp_path):
         backend = MemoryBackend("sqlite", tmp_path)
     yield backend
     backend.cleanup()
+
+
+def main(argv: list[str]) -> None:
+    """``python tests/servers.py [server.toml]``: start a PostgreSQL cluster and a Chroma
+    server on free ports (data in temp dirs), write a server config for
+    ``BeliefMemory.connect(config=...)`` / ``bcg -m server.toml``, and stop both (by PID,
+    data removed) on Ctrl-C."""
+    import signal as _signal
+
+    config = Path(argv[0] if argv else "server.toml")
+    pg, chroma = PostgresServer(durable=True), ChromaServer()
+    for s in (pg, chroma):
+        if s.skip_reason():
+            sys.exit(f"cannot start: {s.skip_reason()}")
+    pg.start()
+    try:
+        chroma.start()
+        try:
+            config.write_text(f'[server]\nstore = "{pg.dsn()}"\nchroma = "{chroma.url}"\n', encoding="utf-8")
+            print(f"PostgreSQL {pg.dsn()} (pid {pg.pid}), Chroma {chroma.url} (pid {chroma.proc.pid})")
+            print(f"wrote {config}; try: bcg ask -m {config} -u u1 'what do I drink?'  (Ctrl-C stops both servers)", flush=True)
+            _signal.signal(_signal.SIGTERM, lambda *a: sys.exit(0))
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            chroma.stop()
+    finally:
+        pg.stop()
+        print("stopped both servers")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
