@@ -314,6 +314,7 @@ class MemoryBackend:
         self._url: str | None = None
         self._opened: list = []  # weak references to every memory made here
         self._live: dict[str, Any] = {}  # schema -> weak reference to its memory
+        self._conn = None  # for recycling schemas
         self._prefixes: list[str] = []
         self._specs: dict[int, str] = {}
         self._n = 0
@@ -354,16 +355,25 @@ class MemoryBackend:
         pool = _SCHEMA_POOL.setdefault(self.dsn, [])
         return pool.pop() if pool else unique_schema()
 
-    def _recycle(self, schema: str) -> None:
+    def _admin(self):
         import psycopg
 
+        if self._conn is None or self._conn.closed:
+            self._conn = psycopg.connect(self.dsn, autocommit=True)
+        return self._conn
+
+    def _recycle(self, schema: str) -> None:
         del self._live[schema]
-        with psycopg.connect(self.dsn, autocommit=True) as conn:
+        conn = self._admin()
+        if True:
             exists = conn.execute("SELECT to_regclass(%s) IS NOT NULL", (f"{schema}.meta",)).fetchone()[0]
             conn.execute(f"DROP SCHEMA IF EXISTS {schema}_cold CASCADE")
             if exists:
-                conn.execute("; ".join(
-                    [f"DELETE FROM {schema}.{t}" for t in RECYCLED_TABLES] + [f"DELETE FROM {schema}.meta WHERE key != 'schema_version'"]
+                conn.execute("; ".join(  # as new: no rows, counters from 1 (audit ids name merges)
+                    [f"DELETE FROM {schema}.{t}" for t in RECYCLED_TABLES]
+                    + [f"DELETE FROM {schema}.meta WHERE key != 'schema_version'",
+                       f"ALTER TABLE {schema}.audit ALTER COLUMN id RESTART WITH 1",
+                       f"SELECT setval(pg_get_serial_sequence('{schema}.evidence', 'seq'), 1, false)"]
                 ))
                 _SCHEMA_POOL.setdefault(self.dsn, []).append(schema)
 
@@ -386,6 +396,8 @@ class MemoryBackend:
         if self.server:
             for schema in list(self._live):
                 self._recycle(schema)
+            if self._conn is not None:
+                self._conn.close()
         if self._prefixes:
             import chromadb
             from chromadb.config import Settings
