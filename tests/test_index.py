@@ -2,13 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -195,50 +188,10 @@ def test_ephemeral_index_drops_its_collections_on_close(make_memory):
     assert name not in {c.name for c in client.list_collections()}
 
 
-# --- server mode ---------------------------------------------------------------------------
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture
-def chroma_server(tmp_path):
-    binary = Path(sys.executable).with_name("chroma")
-    if not binary.exists():
-        binary = shutil.which("chroma")
-        if binary is None:
-            pytest.skip("the chroma binary is not installed")
-    port = _free_port()
-    log = open(tmp_path / "chroma.log", "wb")
-    proc = subprocess.Popen(
-        [str(binary), "run", "--path", str(tmp_path / "server"), "--host", "127.0.0.1", "--port", str(port)],
-        stdout=log, stderr=subprocess.STDOUT,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v2/heartbeat", timeout=1).read()
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"chroma server did not start: {(tmp_path / 'chroma.log').read_text()[-2000:]}")
-                time.sleep(0.2)
-        yield port
-    finally:
-        proc.terminate()  # this PID only
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-        log.close()
-
-
-def test_chroma_server_mode(chroma_server, tmp_path, hash_embedder):
+# --- server mode (the session's Chroma server, tests/servers.py) ----------------------------
+def test_chroma_server_mode(chroma_session, tmp_path, hash_embedder):
     policy = Policy.from_dict(
-        {"embedder": {"kind": "hash"}, "chroma": {"host": "127.0.0.1", "port": chroma_server, "collection": "bcg_test"}}
+        {"embedder": {"kind": "hash"}, "chroma": {"host": "127.0.0.1", "port": chroma_session.port, "collection": "bcg_test"}}
     )
     mem = BeliefMemory.open(tmp_path / "mem", policy, clock=lambda: FIXED_NOW)
     try:
