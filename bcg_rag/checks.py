@@ -8,6 +8,9 @@ from typing import Any
 from .errors import InvalidInputError, MissingUserError
 from .models import Claim
 
+# Names by which a user speaks of themself: claims about them are claims about the user.
+FIRST_PERSON = frozenset({"user", "i", "me", "my", "myself", "我", "我的", "本人", "自己"})
+
 
 def require_user(user_id: Any) -> str:
     if not isinstance(user_id, str) or not user_id.strip():

@@ -44,7 +44,7 @@ def _as_policy(policy: Policy | str | Path | None) -> Policy | None:
 
 # --- embedded ------------------------------------------------------------------------------
 def open_directory(cls: type, path: str | Path, policy: Policy | str | Path | None = None, *, index: Any = "auto",
-                   extractor: Any = None, clock: Callable[[], str] | None = None) -> Any:
+                   extractor: Any = None, llm: Any = None, clock: Callable[[], str] | None = None) -> Any:
     """Open (or create) a durable memory directory, held by this process until closed."""
     from .index import EvidenceIndex
     from .store_sqlite import SQLiteStore
@@ -63,7 +63,7 @@ def open_directory(cls: type, path: str | Path, policy: Policy | str | Path | No
                             busy_timeout_ms=int(storage.get("busy_timeout_ms", 30000)))
         if index == "auto":
             index = made = EvidenceIndex.from_policy(policy, path)
-        memory = cls(store, policy, path=path, index=index, extractor=extractor, clock=clock)
+        memory = cls(store, policy, path=path, index=index, extractor=extractor, llm=llm, clock=clock)
     except BaseException:
         _close_quietly(made, store)
         lock.release()
@@ -109,7 +109,7 @@ def is_server_config(path: str | Path) -> bool:
 
 def connect(cls: type, store: str | None = None, chroma: str | None = None, *, config: str | Path | None = None,
             schema: str | None = None, policy: Policy | str | Path | None = None, index: Any = "auto",
-            extractor: Any = None, clock: Callable[[], str] | None = None) -> Any:
+            extractor: Any = None, llm: Any = None, clock: Callable[[], str] | None = None) -> Any:
     """Server mode: the graph in PostgreSQL at ``store``, the vectors on the Chroma server
     at ``chroma`` (None: no vector index). Arguments override the config file's."""
     from .index import EvidenceIndex
@@ -137,7 +137,7 @@ def connect(cls: type, store: str | None = None, chroma: str | None = None, *, c
                 base = policy.section("chroma").get("collection") or "bcg_evidence"
                 prefix = pg.setdefault_meta("index_prefix", f"{base}_{secrets.token_hex(4)}")
                 index = made = EvidenceIndex.from_server(policy, chroma, prefix, shared=True)
-        return cls(pg, policy, index=index, extractor=extractor, clock=clock)
+        return cls(pg, policy, index=index, extractor=extractor, llm=llm, clock=clock)
     except BaseException:
         _close_quietly(made, pg)
         raise

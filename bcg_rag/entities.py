@@ -5,15 +5,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .checks import require_user
+from .checks import FIRST_PERSON, require_user
 from .errors import InvalidInputError, NotFoundError
 from .ids import normalise_key, stable_id
 from .writing import refold_user
 
 if TYPE_CHECKING:
     from .memory import BeliefMemory
-
-FIRST_PERSON = frozenset({"user", "i", "me", "my", "myself", "我", "我的", "本人", "自己"})
 
 
 def resolve_entity(memory: "BeliefMemory", user_id: str, name: str, create: bool = False) -> str | None:

@@ -21,9 +21,10 @@ def validate(memory: "BeliefMemory") -> list[str]:
     problems: list[str] = []
     s = memory.store
     problems += s.integrity_problems()
+    rules = revision.Rules.from_policy(memory.policy)
     for row in s.all_rows("belief"):
         events = [revision.edge_event(e) for e in s.edges_to([row["id"]], BELIEF_RELATIONS)]
-        history = [h.__dict__ for h in revision.fold(events, memory.policy.initial_confidence)]
+        history = [h.__dict__ for h in revision.fold(events, memory.policy.initial_confidence, rules)]
         if not history:
             problems.append(f"belief {row['id']} has no evidence")
         elif _differs(history, row["history"]) or abs(history[-1]["new"] - row["confidence"]) > 1e-9:

@@ -4,7 +4,11 @@ Only ``extract`` may call an LLM (when one is configured). Everything after it i
 deterministic: subjects and predicates are linked by alias table, normalisation
 and embedding similarity; then a generic restatement rule links statements that
 repeat an earlier one with one span changed ("... plays the position of defender"
-then "... of linebacker"): the later statement refutes the earlier value.
+then "... of linebacker"). Precision first: the later statement refutes the earlier
+value only where the changed span is the value, and the slot is single-valued
+(lexicon or policy), the template is a definite description, or the newer text
+itself says the change (``extract.competing``). "I have a cat" then "I have a dog"
+is two pets; "my sister lives in Rome" and "my brother lives in Rome" are two people.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
-from .extract import restatement_diff, statement_key
+from .extract import competing, restatement_diff, statement_key
 from .ids import normalise_key
 from .models import Claim, ObserveResult
 
@@ -193,28 +197,38 @@ def _apply_restatement(memory: "BeliefMemory", older: dict, newer: dict, diff) -
     old_key, new_key = normalise_key(diff.old_value), normalise_key(diff.new_value)
     if not old_key or not new_key:
         return []
+    lexicon = getattr(memory.extractor, "lexicon", None)
     if old_claims and new_claims:
-        # The extractor understood both statements. Repeating a sentence with another value
-        # only tells us a slot is single-valued when nothing else does: a predicate the
-        # lexicon defines ("drinks") or the policy declares keeps its own cardinality.
-        known = _predicates_with_known_cardinality(memory)
+        # The extractor understood both statements: a pair of its claims competes when the
+        # changed span is their value, the subject is the same, and the slot is single-valued
+        # or the template or the newer text says one value replaced the other. A predicate
+        # the policy declares functional needs nothing here: the memory refutes already.
         pairs = [
             (o, n) for o in old_claims for n in new_claims
             if o["stance"] > 0 and n["stance"] > 0 and o["predicate"] == n["predicate"]
-            and o["predicate"] not in known and not memory.policy.is_functional(o["predicate"])
+            and not memory.policy.is_functional(o["predicate"])
+            and _spans(o["value"], old_key) and _spans(n["value"], new_key)
             and _same_entity(memory, user_id, o["subject"], n["subject"])
             and normalise_key(o["value"]) != normalise_key(n["value"])
+            and competing(diff, newer["text"], single_valued=_single(lexicon, o["predicate"]), lexicon=lexicon)
         ]
         return _add_once(memory, newer["id"], [Claim(o["subject"], o["predicate"], o["value"], -1.0) for o, _ in pairs])
+    if not competing(diff, newer["text"], lexicon=lexicon):
+        return []  # the two values need not compete: both hold
     # Not both parsed: the statement template itself is the slot (single-valued by policy: "slot:*").
     predicate = "slot:" + diff.template
     changes = _add_once(memory, older["id"], [Claim(user_id, predicate, diff.old_value, 1.0)])
     return changes + _add_once(memory, newer["id"], [Claim(user_id, predicate, diff.new_value, 1.0)])
 
 
-def _predicates_with_known_cardinality(memory: "BeliefMemory") -> frozenset[str]:
-    lexicon = getattr(memory.extractor, "lexicon", None)
-    return lexicon.predicate_names() if lexicon is not None else frozenset()
+def _single(lexicon, predicate: str) -> bool:
+    return bool(lexicon is not None and lexicon.is_single_valued(predicate))
+
+
+def _spans(value: str, span_key: str) -> bool:
+    """The claim's value is the changed span (or inside it, or it inside the value)."""
+    key = normalise_key(value)
+    return bool(key) and (key in span_key or span_key in key)
 
 
 def _longer(a: str, b: str) -> bool:

@@ -38,9 +38,11 @@ class BeliefMemory:
         path: Path | None = None,
         index: Any = None,
         extractor: Any = None,
+        llm: Any = None,
         clock: Callable[[], str] | None = None,
     ):
         self.store = store
+        self.llm = llm  # for the [extractor] kinds "llm" and "cascade" (any LlamaIndex LLM)
         self.policy = policy
         self.path = path
         self.index = index
@@ -60,13 +62,14 @@ class BeliefMemory:
         *,
         index: Any = "auto",
         extractor: Any = None,
+        llm: Any = None,
         clock: Callable[[], str] | None = None,
     ) -> "BeliefMemory":
         """Open (or create) a durable memory directory: SQLite + Chroma + policy.toml inside.
         One process per directory: another raises ``MemoryLockedError`` (use ``connect``)."""
         from .connect import open_directory
 
-        return open_directory(cls, path, policy, index=index, extractor=extractor, clock=clock)
+        return open_directory(cls, path, policy, index=index, extractor=extractor, llm=llm, clock=clock)
 
     @classmethod
     def connect(cls, store: str | None = None, chroma: str | None = None, **kwargs) -> "BeliefMemory":
@@ -84,6 +87,7 @@ class BeliefMemory:
         *,
         index: Any = "auto",
         extractor: Any = None,
+        llm: Any = None,
         clock: Callable[[], str] | None = None,
     ) -> "BeliefMemory":
         """A throwaway memory: SQLite in RAM and an ephemeral Chroma client."""
@@ -93,7 +97,8 @@ class BeliefMemory:
             policy = Policy.load(policy)
         if index == "auto":
             index = _default_index(policy, None)
-        return cls(SQLiteStore(":memory:", synchronous="OFF"), policy, index=index, extractor=extractor, clock=clock)
+        return cls(SQLiteStore(":memory:", synchronous="OFF"), policy, index=index, extractor=extractor, llm=llm,
+                   clock=clock)
 
     def close(self) -> None:
         """Release everything: the vector index client, the store, the directory lock."""
@@ -160,12 +165,12 @@ class BeliefMemory:
     # --- messages (ingest.py: claim extraction, then deterministic linking) ---------------
     @property
     def extractor(self):
-        """The configured claim extractor (policy [extractor]); offline unless one was passed."""
+        """The claim extractor: the one passed, else the policy's ``[extractor]`` kind
+        (offline; llm or cascade with the memory's ``llm``)."""
         if self._extractor is None:
-            from .extract import Lexicon, OfflineExtractor
+            from .extract import extractor_from_config
 
-            lexicon_path = self.policy.section("extractor").get("lexicon")
-            self._extractor = OfflineExtractor(Lexicon.load(lexicon_path) if lexicon_path else None)
+            self._extractor = extractor_from_config(self.policy.section("extractor"), llm=self.llm)
         return self._extractor
 
     def add_message(self, text: str, *, user_id: str, timestamp: Any, **kwargs):

@@ -34,6 +34,7 @@ class Policy:
     """Read-only view over the policy TOML, with defaults for every missing key."""
 
     data: dict = field(default_factory=dict)
+    _half_lives: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
     def default(cls) -> "Policy":
@@ -71,8 +72,15 @@ class Policy:
             for key, value in self.data.get(table, {}).items():
                 if not isinstance(value, (int, float)) or not (-1.0 <= float(value) <= 1.0):
                     raise ConfigError(f"[{table}] {key} must be a number in [-1, 1], got {value!r}")
-        if float(self.data["decay"]["half_life_days"]) <= 0:
-            raise ConfigError("[decay] half_life_days must be positive")
+        decay = self.data["decay"]
+        for key, value in [("half_life_days", decay.get("half_life_days"))] + list(decay.get("classes", {}).items()):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or float(value) < 0:
+                raise ConfigError(f"[decay] {key} must be a number of days >= 0 (0: no decay), got {value!r}")
+        for cls, patterns in decay.get("class_of", {}).items():
+            if cls not in decay.get("classes", {}):
+                raise ConfigError(f"[decay.class_of] names class {cls!r}, which [decay.classes] does not define")
+            if not isinstance(patterns, list) or not all(isinstance(p, str) for p in patterns):
+                raise ConfigError(f"[decay.class_of] {cls} must be a list of predicate patterns")
 
     # --- accessors -----------------------------------------------------------------
     def section(self, name: str) -> dict:
@@ -96,9 +104,41 @@ class Policy:
     def source_types(self) -> list[str]:
         return sorted(self.data["weights"])
 
-    def half_life_days(self, predicate: str) -> float:
-        per = self.data["decay"].get("per_predicate", {})
-        return float(per.get(predicate, self.data["decay"]["half_life_days"]))
+    def half_life_days(self, predicate: str) -> float | None:
+        """The predicate's half-life in days, or None when it does not age: an explicit
+        ``[decay.per_predicate]`` entry, else its class's (``[decay.class_of]``), else the
+        default. Computed once per predicate."""
+        cached = self._half_lives.get(predicate)
+        if cached is None:
+            cached = self._half_lives[predicate] = (self._half_life(predicate),)
+        return cached[0]
+
+    def _half_life(self, predicate: str) -> float | None:
+        decay = self.data["decay"]
+        days = decay.get("per_predicate", {}).get(predicate)
+        if days is None:
+            classes = decay.get("classes", {})
+            for cls, patterns in decay.get("class_of", {}).items():
+                if any(fnmatch.fnmatchcase(predicate, p) for p in patterns):
+                    days = classes[cls]
+                    break
+        if days is None:
+            days = decay["half_life_days"]
+        return float(days) if days else None
+
+    def predicate_class(self, predicate: str) -> str | None:
+        for cls, patterns in self.data["decay"].get("class_of", {}).items():
+            if any(fnmatch.fnmatchcase(predicate, p) for p in patterns):
+                return cls
+        return None
+
+    @property
+    def hedge_stance(self) -> float:
+        return float(self.data.get("revision", {}).get("hedge_stance", 0.5))
+
+    @property
+    def conflicts_from_weaker_sources(self) -> bool:
+        return bool(self.data.get("revision", {}).get("conflicts_from_weaker_sources", True))
 
     @property
     def bands(self) -> dict[str, float]:

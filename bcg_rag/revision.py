@@ -15,10 +15,32 @@ from .timeutil import days_between
 
 DIRECT = "claim"  # reason of an edge written from a caller's claim
 DERIVED_PREFIX = "functional:"  # reason of an edge derived from a single-valued predicate
+CONFLICT_PREFIX = "conflict:"  # evidence against a belief that did not move it (weaker source or hedge)
 
 
 def is_derived(reason: str | None) -> bool:
-    return (reason or "").startswith(DERIVED_PREFIX)
+    reason = reason or ""
+    return reason.startswith(DERIVED_PREFIX) or reason.startswith(CONFLICT_PREFIX + DERIVED_PREFIX)
+
+
+def is_conflict(reason: str | None) -> bool:
+    return (reason or "").startswith(CONFLICT_PREFIX)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """How evidence against a belief counts (policy ``[revision]``)."""
+
+    hedge_stance: float = 0.5
+    conflicts_from_weaker_sources: bool = True
+
+    @classmethod
+    def from_policy(cls, policy) -> "Rules":
+        return cls(policy.hedge_stance, policy.conflicts_from_weaker_sources)
+
+
+def is_hedge(stance: float, rules: Rules) -> bool:
+    return abs(stance) <= rules.hedge_stance
 
 
 @dataclass(frozen=True)
@@ -62,51 +84,96 @@ def relation_for(stance: float) -> str:
     return SUPPORTS if stance > 0 else REFUTES
 
 
-def fold(events: Iterable[EdgeEvent], initial_for: Callable[[str], float]) -> list[HistoryEntry]:
+def fold(events: Iterable[EdgeEvent], initial_for: Callable[[str], float], rules: Rules | None = None) -> list[HistoryEntry]:
     """Replay a belief from its edges. Returns the history; the last entry is the current state.
 
     Derived (functional) refutations that happened before the belief's first direct
     evidence are skipped: an earlier "I live in Paris" cannot refute a Berlin that
     nobody had claimed yet.
+
+    Evidence against the belief that is only a *conflict* does not move it, but stays in
+    the history (reason ``conflict:...``) so that it can be shown: a refutation whose
+    source type is less reliable (lower initial confidence) than the belief's strongest
+    supporter so far, or a hedged one (|stance| <= ``rules.hedge_stance``). Derived
+    refutations arrive already marked by ``functional_refutations``. Everything depends
+    on event time and content only, so the fold stays order-independent.
     """
+    rules = rules or Rules()
     history: list[HistoryEntry] = []
     current: float | None = None
+    strongest: float | None = None  # initial confidence of the most reliable direct supporter so far
     for ev in sorted(events, key=lambda e: e.sort_key):
+        reason = ev.reason
         if current is None:
-            if is_derived(ev.reason):
+            if is_derived(reason):
                 continue
             new = initial_confidence(initial_for(ev.source_type), ev.value)
+        elif is_conflict(reason) or (ev.relation == REFUTES and not is_derived(reason)
+                                     and _weaker_or_hedged(ev.source_type, ev.value, strongest, initial_for, rules)):
+            reason = reason if is_conflict(reason) else CONFLICT_PREFIX + reason
+            new = current
         else:
             new = update(current, ev.weight, ev.value)
-        history.append(HistoryEntry(current, new, ev.evidence_id, ev.timestamp, ev.relation, ev.weight, ev.value, ev.reason))
+        if ev.relation == SUPPORTS and not is_derived(reason):
+            strongest = max(strongest or 0.0, initial_for(ev.source_type))
+        history.append(HistoryEntry(current, new, ev.evidence_id, ev.timestamp, ev.relation, ev.weight, ev.value, reason))
         current = new
     return history
 
 
+def _weaker_or_hedged(source_type: str, stance: float, strongest: float | None, initial_for, rules: Rules) -> bool:
+    if not rules.conflicts_from_weaker_sources:
+        return False
+    return is_hedge(stance, rules) or (strongest is not None and initial_for(source_type) < strongest)
+
+
 def functional_refutations(
-    first_direct_at: str | None,
+    own: Sequence[EdgeEvent],
     sibling_supports: Sequence[EdgeEvent],
     predicate: str,
     initial_for: Callable[[str], float],
+    rules: Rules | None = None,
 ) -> list[EdgeEvent]:
-    """Support for another value of a single-valued slot refutes this belief, but only
-    support that came after this belief was first claimed, and only as strongly as that
-    support is believed at first sight (its initial confidence x stance): a model's guess
-    of a new city must not overturn what the user said, a user's own update does."""
-    if first_direct_at is None:
+    """Support for another value of a single-valued slot refutes this belief (whose own
+    direct events are ``own``), but only support that came after this belief was first
+    claimed, and only as strongly as that support is believed at first sight (its initial
+    confidence x stance): a model's guess of a new city must not overturn what the user
+    said, a user's own update does. A rival claim that is a hedge, or comes from a less
+    reliable source than this belief's strongest supporter before it, is a conflict
+    (reason ``conflict:functional:...``): recorded, shown, but it does not move the belief."""
+    rules = rules or Rules()
+    if not own:
         return []
-    return [
-        EdgeEvent(
-            s.evidence_id, s.timestamp, REFUTES, -abs(s.value) * initial_for(s.source_type), s.weight, s.source_type,
-            f"{DERIVED_PREFIX}{predicate}",
-        )
-        for s in sibling_supports
-        if s.timestamp > first_direct_at
-    ]
+    first = min(ev.timestamp for ev in own)
+    out = []
+    for s in sibling_supports:
+        if s.timestamp <= first:
+            continue
+        prior = [initial_for(o.source_type) for o in own if o.relation == SUPPORTS and o.sort_key < s.sort_key]
+        strongest = max(prior) if prior else None
+        reason = f"{DERIVED_PREFIX}{predicate}"
+        if _weaker_or_hedged(s.source_type, s.value, strongest, initial_for, rules):
+            reason = CONFLICT_PREFIX + reason
+        out.append(EdgeEvent(s.evidence_id, s.timestamp, REFUTES, -abs(s.value) * initial_for(s.source_type), s.weight,
+                             s.source_type, reason))
+    return out
 
 
-def decay(confidence: float, last_updated: str, now: str, half_life_days: float) -> float:
-    """Read-time view: stored * 0.5 ** (days since last update / half-life). Never stored."""
+def last_confirmed(history: Sequence[HistoryEntry]) -> str:
+    """When the belief was last moved or confirmed: the newest entry that is not a mere
+    conflict (a weaker source's disagreement says nothing about how fresh the belief is)."""
+    for h in reversed(history):
+        if not is_conflict(h.reason):
+            return h.at
+    return history[-1].at
+
+
+def decay(confidence: float, last_updated: str, now: str, half_life_days: float | None) -> float:
+    """Read-time freshness: stored * 0.5 ** (days since last update / half-life); a
+    half-life of None (or 0) does not age. Never stored, and never decides whether a
+    value may be stated: evidence does (see ``views.asserted``)."""
+    if not half_life_days:
+        return confidence
     days = max(0.0, days_between(last_updated, now))
     return confidence * 0.5 ** (days / half_life_days)
 

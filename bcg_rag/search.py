@@ -1,43 +1,53 @@
 """Search: from a query to the beliefs that answer it, with their evidence.
 
-Plain functions over a ``BeliefMemory`` (no framework), in five steps:
+Plain functions over a ``BeliefMemory`` (no framework):
 
 1. embed the query (one call) and take the ``candidates`` nearest evidence of the
    user from the index (only evidence with timestamp <= ``as_of`` when given);
-2. follow their SUPPORTS / REFUTES edges to beliefs (indexed lookups);
-3. add each belief's competitors: same user, subject, predicate and context group;
-4. group them by (subject, predicate, context group) and rank inside a group by
-   effective confidence at ``now`` (decayed) or ``as_of`` (replayed), as
-   ``memory.view`` computes it;
-5. rank the groups by
+2. follow their claim edges (SUPPORTS / REFUTES) to beliefs. Relevance is per claim,
+   not per message: a message that makes several claims ("my mom's a doctor, she
+   lives in Chengdu") has a vector per claim (``writing.claim_text``), and a claim
+   that the query matches less than its sibling gets the message's relevance minus
+   the difference;
+3. add each belief's competitors: same user, subject, predicate and context group
+   (a *slot*), and decide what the slot states. Evidence decides *whether* a value is
+   current (stored confidence against the decision line, ``views.asserted``); age
+   only lowers its band and its rank. A single-valued slot states its best-supported
+   asserted value; a many-valued slot states all asserted values, freshest first;
+4. rank the slots by
 
-       relevance = max over the group's candidate evidence of (1 - cosine distance)
-       score     = relevance * (0.5 + 0.5 * max(best effective confidence, 0))
-                   + context_bonus   (if the query's context is one of the group's)
+       relevance = max over the slot's claims of their relevance (step 2)
+       score     = relevance * (0.5 + 0.5 * max(effective confidence of the best, 0))
+                   + context_bonus   (if the query's context is one of the slot's)
 
-   so a doubtful belief ranks below an equally relevant, well-supported one, while
-   confidence can at most halve a score: a group twice as relevant as another
-   always ranks above it (context bonus aside).
+   so a doubtful or old belief ranks below an equally relevant, fresh one, while
+   confidence can at most halve a score;
+5. never worse than plain retrieval: candidate evidence that no claim speaks to (the
+   extractor found nothing in it) among the ``top_k`` nearest comes back as
+   ``SearchResult.unstructured``, newest first, and first when it is more relevant
+   than the best slot.
 
-The current value of a group is its best belief when the memory would assert it,
-else None. Cost grows with ``candidates`` and the size of the touched slots, not
-with the size of the memory: full views and evidence are loaded for the returned
-groups only.
+Cost grows with ``candidates`` and the size of the touched slots, not with the size
+of the memory: full views and evidence are loaded for the returned groups only.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
 
-from . import revision
-from .views import evidence_entry
-from .errors import InvalidInputError, MissingUserError
-from .models import HIDDEN_TEXT, REFUTES, SUPPORTS, Belief
-from .timeutil import parse_timestamp
+import numpy as np
 
+from . import revision
+from .errors import InvalidInputError, MissingUserError
+from .hops import HopCue, follow_links
+from .relevance import belief_relevance as claim_relevance
+from .relevance import claim_pairs
+from .models import HIDDEN_TEXT, REFUTES, SUPPORTS, Belief
+from .timeutil import days_between, parse_timestamp
+from .tokens import fit_group
+from .views import evidence_entry
 
 
 @dataclass
@@ -95,8 +105,11 @@ def search(
     now: Any = None,
     top_k: int = 5,
     candidates: int | None = None,
-) -> list[BeliefGroup]:
-    """The ``top_k`` belief groups that best answer ``query`` for one user (see module doc)."""
+    max_tokens: int | None = None,
+) -> SearchResult:
+    """The ``top_k`` belief groups that best answer ``query`` for one user (see module doc).
+    ``max_tokens``: a budget per group; each group is trimmed to it (``tokens.fit_group``:
+    the current value, its band and the newest quote for and against are kept first)."""
     user_id = _check(user_id, query)
     settings = memory.policy.section("search")
     candidates = int(candidates if candidates is not None else settings.get("candidates", 30))
@@ -105,172 +118,96 @@ def search(
     # One "now" for every view and explanation, so decay is the same across the answer.
     now = parse_timestamp(now, "now") if now is not None else (None if as_of else memory.clock())
 
-    hits = _nearest(memory, query, user_id, candidates, agent_id, as_of)
+    vector = _query_vector(memory, query)
+    hits = memory.index.query(vector.tolist(), user_id, candidates, agent_id=agent_id, as_of=as_of)
     if not hits:
-        return []
+        return SearchResult()
     relevance = {eid: 1.0 - dist for eid, dist in hits}
-
-    # Beliefs the candidate evidence speaks to, and how relevant each one's evidence is.
-    belief_relevance: dict[str, float] = {}
+    pairs, claimed = claim_pairs(memory, relevance, as_of)
     belief_evidence: dict[str, set[str]] = {}
-    for e in memory.store.edges_from(list(relevance), [SUPPORTS, REFUTES]):
-        if as_of is None or (e.valid_from or "") <= as_of:
-            belief_relevance[e.dst] = max(belief_relevance.get(e.dst, -1.0), relevance[e.src])
-            belief_evidence.setdefault(e.dst, set()).add(e.src)
-    # Whole slots: the competing values decide what is current. Ranking needs only
-    # each belief's last state; full rows, views and evidence are loaded for the
-    # returned groups only, so the work stays proportional to the candidates.
-    slots = _slot_rows(memory, user_id, list(belief_relevance))
+    for eid, bid in pairs:
+        belief_evidence.setdefault(bid, set()).add(eid)
+
+    # Whole slots: the competing values decide what is current. Ranking needs only each
+    # belief's last state; full rows, views and evidence are loaded for the returned
+    # groups only, so the work stays proportional to the candidates.
+    slots = _slot_rows(memory, user_id, list(belief_evidence))
+    belief_relevance = claim_relevance(
+        memory, query, vector, pairs, {r["id"]: r for rows in slots.values() for r in rows if r["id"] in belief_evidence}
+    )
     if as_of is not None:  # replaying needs the histories
         full = memory.store.get_nodes("belief", [r["id"] for rows in slots.values() for r in rows])
         slots = {k: [full[r["id"]] for r in rows] for k, rows in slots.items()}
-
+    states: dict[str, tuple[float, float]] = {}  # belief id -> (stored, effective) at as_of / now
     ranked = []
-    for slot_rows in slots.values():
-        scored = sorted(
-            ((eff, r) for r in slot_rows if (eff := _effective(memory, r, as_of, now)) is not None),
-            key=lambda x: (-x[0], x[1]["id"]),
-        )
-        if not scored:
+    for (_, predicate, _), slot_rows in slots.items():
+        for r in slot_rows:
+            state = _state(memory, r, as_of, now)
+            if state is not None:
+                states[r["id"]] = state
+        ordered = _order(memory, [r for r in slot_rows if r["id"] in states], states, predicate)
+        if not ordered:
             continue
-        best_eff, best = scored[0]
-        rel = max(belief_relevance.get(r["id"], -1.0) for _, r in scored)
-        contexts = sorted({c for _, r in scored for c in r["contexts"]})
+        best = ordered[0]
+        rel = max(belief_relevance.get(r["id"], -1.0) for r in ordered)
+        contexts = sorted({c for r in ordered for c in r["contexts"]})
         in_context = bool(context) and (context in contexts or memory.context_group(context) == best["context_key"])
-        score = rel * (0.5 + 0.5 * max(best_eff, 0.0)) + (bonus if in_context else 0.0)
-        ranked.append((score, rel, [r for _, r in scored], contexts))
+        score = rel * (0.5 + 0.5 * max(states[best["id"]][1], 0.0)) + (bonus if in_context else 0.0)
+        ranked.append((score, rel, ordered, contexts))
     ranked.sort(key=lambda g: (-g[0], g[2][0]["id"]))
-    ranked, via = _follow_links(
-        memory, ranked, user_id, float(settings.get("hop_relevance", 0.5)),
-        lambda row: _asserted(memory, row, as_of, now), _HopCue(memory, query, belief_evidence),
-    )
+
+    def asserted(row: dict) -> bool:
+        return row["id"] in states and _asserted(memory, row, states[row["id"]])
+
+    ranked, via = follow_links(memory, ranked, user_id, float(settings.get("hop_relevance", 0.5)), asserted,
+                               HopCue(memory, query, belief_evidence), query)
     chosen = ranked[: max(0, top_k)]
-
-    full = memory.store.get_nodes("belief", [r["id"] for _, _, slot_rows, _ in chosen for r in slot_rows])
-    views = {i: memory.view(row, as_of=as_of, now=now) for i, row in full.items()}
-    entries = _evidence_entries(memory, [v for v in views.values() if v is not None], agent_id)
-    groups = []
-    for score, rel, slot_rows, contexts in chosen:
-        beliefs = [views[r["id"]] for r in slot_rows if views[r["id"]] is not None]
-        groups.append(_group(memory, beliefs, contexts, score, rel, entries))
-        groups[-1].via = via.get(slot_rows[0]["id"], [])
-    return groups
-
-
-def _asserted(memory: Any, row: dict, as_of: str | None, now: str) -> bool:
-    eff = _effective(memory, row, as_of, now)
-    return eff is not None and memory.asserted(SimpleNamespace(effective_confidence=eff, status=row["status"]))
+    groups = _groups(memory, chosen, via, as_of, now, agent_id)
+    if as_of is None:
+        groups = _with_archived(memory, query, user_id, groups, top_k, agent_id, now)
+    unstructured = _unstructured(memory, hits[: max(0, top_k)], relevance, claimed, user_id, agent_id)
+    if max_tokens is not None:
+        groups = [fit_group(g, max_tokens) for g in groups]
+    best_rel = max((g.relevance for g in groups), default=-1.0)
+    first = bool(unstructured) and max(u["relevance"] for u in unstructured) > best_rel
+    return SearchResult(groups, unstructured, first)
 
 
-class _HopCue:
-    """Does the query ask for the second hop? Only if it shares a word with the second
-    group's evidence that neither the first group's evidence nor the second's own subject
-    and value explain: "the *headquarters* of Maria's employer" against "The headquarters
-    of Bosch is in Stuttgart" and "Maria works at Bosch"; "the citizenship of Modi" has no
-    such word against "The capital of Australia is Oderzo". Words: Latin words of three
-    letters or more minus a few function words; CJK character bigrams."""
-
-    STOP = frozenset("the and for with what which who whom whose where when how are was were is does did has have "
-                     "had this that from into about your you his her their its not now".split())
-
-    def __init__(self, memory: Any, query: str, belief_evidence: dict[str, set[str]]):
-        self.memory, self.query = memory, self.words(query)
-        self.belief_evidence = belief_evidence
-        self._texts: dict[str, dict] | None = None  # loaded only when a link needs checking
-
-    @classmethod
-    def words(cls, text: str) -> set[str]:
-        text = text.casefold()
-        latin = {w for w in re.findall(r"[a-z0-9]{3,}", text) if w not in cls.STOP}
-        cjk = {a + b for run in re.findall(r"[\u3400-\u9fff]+", text) for a, b in zip(run, run[1:])}
-        return latin | cjk
-
-    def _evidence_words(self, rows: list[dict]) -> set[str]:
-        if self._texts is None:
-            ids = sorted({e for ids in self.belief_evidence.values() for e in ids})
-            self._texts = self.memory.store.get_nodes("evidence", ids)
-        out: set[str] = set()
-        for r in rows:
-            for eid in self.belief_evidence.get(r["id"], ()):
-                if eid in self._texts:
-                    out |= self.words(self._texts[eid]["text"])
-        return out
-
-    def __call__(self, first: list[dict], second: list[dict]) -> bool:
-        own = self.words(second[0]["value"]) | self.words(_subject_name(self.memory, second[0]["subject_id"]))
-        new_words = self._evidence_words(second) - self._evidence_words(first) - own
-        return bool(self.query & new_words)
+def _query_vector(memory: Any, query: str) -> np.ndarray:
+    if memory.index is None:
+        raise InvalidInputError("this memory has no vector index; open it with an index to search")
+    return np.asarray(memory.index.embed([query])[0], dtype=np.float32)
 
 
-def _follow_links(memory: Any, ranked: list, user_id: str, hop_relevance: float, asserted, asks_for_hop) -> tuple[list, dict]:
-    """Multi-hop questions ("the headquarters of Maria's employer"). When the current value
-    of one group names the subject of another retrieved group (Maria works_at Bosch;
-    Bosch headquarters Stuttgart), that second group is itself relevant to the query (at
-    least ``hop_relevance`` x the first one's relevance) and the query asks for it (see
-    ``_HopCue``), the second answers the query through the first: it moves just above
-    it, and ``via`` records the link.
-    Groups reached only through an outdated value (Siemens, Maria's former employer)
-    move below all others. Plain graph arithmetic over what was retrieved."""
-    by_subject: dict[str, list[int]] = {}
-    for i, (_, _, rows, _) in enumerate(ranked):
-        by_subject.setdefault(rows[0]["subject_id"], []).append(i)
-
-    def groups_about(value: str) -> list[int]:
-        return by_subject.get(memory.resolve_entity(user_id, value) or "", [])
-
-    links: dict[int, int] = {}  # group -> the group whose current value names its subject
-    stale: set[int] = set()
-    for i, (_, rel, rows, _) in enumerate(ranked):
-        if asserted(rows[0]):
-            for j in groups_about(rows[0]["value"]):
-                if (j != i and j not in links and asserted(ranked[j][2][0]) and ranked[j][1] >= hop_relevance * rel
-                        and asks_for_hop(rows, ranked[j][2])):
-                    links[j] = i
-        for other in rows[1:]:
-            if not asserted(other):
-                stale.update(groups_about(other["value"]))
-    if not links and not stale:
-        return ranked, {}
-
-    def chain(i: int) -> list[int]:  # i, its parent, its grandparent... (cycle-safe)
-        out = [i]
-        while out[-1] in links and links[out[-1]] not in out:
-            out.append(links[out[-1]])
-        return out
-
-    # Each chain's deepest end takes the place of the chain's head.
-    placed_before: dict[int, list[int]] = {}
-    for i in sorted(links, key=lambda i: -len(chain(i))):
-        head = chain(i)[-1]
-        placed_before.setdefault(head, []).append(i)
-    order = []
-    for i in range(len(ranked)):
-        if i not in links:
-            order += placed_before.get(i, []) + [i]
-    order = [i for i in order if i not in stale or i in links] + [i for i in order if i in stale and i not in links]
-    via = {
-        ranked[i][2][0]["id"]: [
-            dict(belief_id=ranked[p][2][0]["id"], predicate=ranked[p][2][0]["predicate"], value=ranked[p][2][0]["value"],
-                 subject=_subject_name(memory, ranked[p][2][0]["subject_id"]))
-            for p in reversed(chain(i)[1:])
-        ]
-        for i in links
-    }
-    return [ranked[i] for i in order], via
-
-
-def _subject_name(memory: Any, subject_id: str) -> str:
-    row = memory.store.get_node("entity", subject_id)
-    return row["name"] if row else subject_id
-
-
-def _effective(memory: Any, row: dict, as_of: str | None, now: str) -> float | None:
-    """A belief's effective confidence, as ``memory.view`` computes it. Without
-    ``as_of`` the row's stored confidence is the last state and is only decayed here."""
+def _state(memory: Any, row: dict, as_of: str | None, now: str) -> tuple[float, float] | None:
+    """(stored, effective) confidence of a belief, as ``memory.view`` computes them; None
+    for a belief that did not exist yet at ``as_of``. Without ``as_of`` the row's stored
+    confidence is the last state and is only decayed here."""
     if as_of is not None:
         view = memory.view(row, as_of=as_of, now=now)
-        return view.effective_confidence if view is not None else None
-    return revision.decay(row["confidence"], row["last_updated"], now, memory.policy.half_life_days(row["predicate"]))
+        return None if view is None else (view.confidence, view.effective_confidence)
+    effective = revision.decay(row["confidence"], row["last_updated"], now, memory.policy.half_life_days(row["predicate"]))
+    return row["confidence"], effective
+
+
+def _asserted(memory: Any, row: dict, state: tuple[float, float]) -> bool:
+    return memory.asserted(SimpleNamespace(confidence=state[0], effective_confidence=state[1], status=row["status"]))
+
+
+def _order(memory: Any, rows: list[dict], states: dict[str, tuple[float, float]], predicate: str) -> list[dict]:
+    """A slot's beliefs, the one to state first. Asserted values come first. In a
+    single-valued slot the best-supported one (stored confidence; then the newest) is the
+    current value, whatever its age: only evidence can replace it. In a many-valued slot
+    every asserted value holds, so the freshest (effective confidence) comes first."""
+    functional = memory.policy.is_functional(predicate)
+    rows = sorted(rows, key=lambda r: r["id"])
+    if functional:
+        rows.sort(key=lambda r: r["last_updated"], reverse=True)
+        rows.sort(key=lambda r: -states[r["id"]][0])
+    else:
+        rows.sort(key=lambda r: -states[r["id"]][1])
+    rows.sort(key=lambda r: not _asserted(memory, r, states[r["id"]]))
+    return rows
 
 
 def _slot_rows(memory: Any, user_id: str, belief_ids: list[str]) -> dict[tuple, list[dict]]:
@@ -283,40 +220,129 @@ def _slot_rows(memory: Any, user_id: str, belief_ids: list[str]) -> dict[tuple, 
     return out
 
 
+def _groups(memory: Any, chosen: list, via: dict, as_of: str | None, now: str, agent_id: str | None) -> list[BeliefGroup]:
+    full = memory.store.get_nodes("belief", [r["id"] for _, _, slot_rows, _ in chosen for r in slot_rows])
+    views = {i: memory.view(row, as_of=as_of, now=now) for i, row in full.items()}
+    entries = _evidence_entries(memory, [v for v in views.values() if v is not None], agent_id)
+    clock = as_of or now
+    groups = []
+    for score, rel, slot_rows, contexts in chosen:
+        beliefs = [views[r["id"]] for r in slot_rows if views[r["id"]] is not None]
+        group = make_group(memory, beliefs, contexts, score, rel, entries, clock)
+        group.via = via.get(slot_rows[0]["id"], [])
+        groups.append(group)
+    return groups
+
+
+def _with_archived(memory: Any, query: str, user_id: str, groups: list[BeliefGroup], top_k: int,
+                   agent_id: str | None, now: str) -> list[BeliefGroup]:
+    """Archived beliefs are cold storage, not deletion: the archive is consulted (when
+    there is one) and what it returns is marked ``archived``. An archived group goes
+    before the hot groups it is more relevant than, so it answers only where the hot tier
+    has nothing as relevant to state."""
+    from . import lifecycle
+
+    hits = lifecycle.search_archived(memory, query, user_id=user_id, top_k=top_k, agent_id=agent_id)
+    if not hits:
+        return groups
+    found, seen = [], set()
+    with lifecycle.cold_store(memory, create=False) as cold:
+        if cold is None:
+            return groups
+        cm = lifecycle.cold_memory(memory, cold)
+        for hit in hits:
+            row = cold.get_node("belief", hit["belief_id"])
+            if row is None or row["id"] in seen:
+                continue
+            rows = cold.slot_beliefs(row["user_id"], row["subject_id"], row["predicate"], row["context_key"])
+            seen.update(r["id"] for r in rows)
+            states = {r["id"]: (r["confidence"], _state(cm, r, None, now)[1]) for r in rows}
+            beliefs = [cm.view(r, now=now) for r in _order(cm, rows, states, row["predicate"])]
+            entries = _evidence_entries(cm, beliefs, agent_id)
+            contexts = sorted({c for r in rows for c in r["contexts"]})
+            found.append(make_group(cm, beliefs, contexts, hit["score"], hit["score"], entries, now, archived=True))
+    merged = sorted(groups + found, key=lambda g: -g.relevance) if found else groups
+    # Hot groups keep their own order (hops may have placed them); archived ones slot in by relevance.
+    hot = iter(groups)
+    merged = [g if g.archived else next(hot) for g in merged]
+    return merged[: max(0, top_k)]
+
+
 def _evidence_entries(memory: Any, beliefs: list[Belief], agent_id: str | None) -> dict[str, list[dict]]:
     """Per belief, the evidence entries of the edges its (replayed) history counted,
-    oldest first, as ``memory.explain`` lists them; two queries for all beliefs."""
-    counted = {b.id: {h.evidence_id for h in b.history} for b in beliefs}
+    oldest first, as ``memory.explain`` lists them; two queries for all beliefs. An entry
+    of a conflict (evidence that did not move the belief) carries its ``conflict:`` reason."""
+    counted = {b.id: {h.evidence_id: h.reason for h in b.history} for b in beliefs}
     edges = [e for e in memory.store.edges_to(list(counted), [SUPPORTS, REFUTES]) if e.src in counted[e.dst]]
     evidence = memory.store.get_nodes("evidence", [e.src for e in edges])
     out: dict[str, list[dict]] = {b.id: [] for b in beliefs}
     for e in edges:
-        out[e.dst].append(evidence_entry(e, evidence[e.src], agent_id))
+        entry = evidence_entry(e, evidence[e.src], agent_id)
+        if revision.is_conflict(counted[e.dst][e.src]):
+            entry["reason"] = counted[e.dst][e.src]
+        out[e.dst].append(entry)
     for items in out.values():
         items.sort(key=lambda x: (x["timestamp"], x["evidence_id"]))
     return out
 
 
-def _group(memory, beliefs, contexts, score, rel, entries) -> BeliefGroup:
+def make_group(memory: Any, beliefs: list[Belief], contexts: list[str], score: float, rel: float,
+               entries: dict[str, list[dict]], clock: str, *, archived: bool = False) -> BeliefGroup:
+    """A group from a slot's beliefs, the one to state first first (see ``_order``).
+    Every other value gets a ``status``: ``also`` (a many-valued slot's other value that
+    holds), ``outdated`` (refuted or superseded by evidence), ``conflict`` (a value only a
+    weaker source or a hedge claims, or one the current value outweighs)."""
     best = beliefs[0]
+    functional = memory.policy.is_functional(best.predicate)
+    current = best if memory.asserted(best) else None
     alternatives = []
     for b in beliefs[1:]:
         asserted = memory.asserted(b)
+        refuted_by = [e for e in entries.get(b.id, []) if e["relation"] == REFUTES]
+        moved = [e for e in refuted_by if not revision.is_conflict(e["reason"])]
+        if asserted and not functional:
+            status = "also"
+        elif moved and not asserted:
+            status = "outdated"
+        else:  # still supported, but the current value outweighs it, or only weakly claimed
+            status = "conflict"
         alternatives.append(
             dict(
                 belief_id=b.id, value=b.value, confidence=b.confidence, effective_confidence=b.effective_confidence,
-                band=b.band, last_updated=b.last_updated, contexts=b.contexts, asserted=asserted,
-                # Not assertable any more. For a multi-valued predicate an asserted
-                # alternative is simply another value that holds, not an outdated one.
-                outdated=not asserted, refuted_by=[e for e in entries[b.id] if e["relation"] == REFUTES],
+                band=b.band, last_updated=b.last_updated, contexts=b.contexts, asserted=asserted and not functional,
+                status=status, outdated=status == "outdated", refuted_by=refuted_by,
+                supporters=[e for e in entries.get(b.id, []) if e["relation"] == SUPPORTS],
             )
         )
     return BeliefGroup(
         subject=best.subject, predicate=best.predicate, context_key=best.context_key, contexts=contexts,
-        current=best if memory.asserted(best) else None, best=best, band=best.band, score=score, relevance=rel,
-        supporters=[e for e in entries[best.id] if e["relation"] == SUPPORTS],
-        refuters=[e for e in entries[best.id] if e["relation"] == REFUTES], alternatives=alternatives,
+        current=current, best=best, band=best.band, score=score, relevance=rel,
+        supporters=[e for e in entries.get(best.id, []) if e["relation"] == SUPPORTS],
+        refuters=[e for e in entries.get(best.id, []) if e["relation"] == REFUTES], alternatives=alternatives,
+        age_days=max(0.0, days_between(best.last_updated, clock)), archived=archived, functional=functional,
     )
+
+
+def _unstructured(memory: Any, hits: list, relevance: dict[str, float], claimed: set[str], user_id: str,
+                  agent_id: str | None) -> list[dict]:
+    """The nearest evidence that no claim speaks to, newest first: what a plain vector
+    retriever would have passed and the belief layer could not read."""
+    ids = [eid for eid, _ in hits if eid not in claimed]
+    return sorted(_visible_rows(memory, ids, relevance, user_id, agent_id),
+                  key=lambda r: (r["timestamp"], r["id"]), reverse=True)
+
+
+def _visible_rows(memory: Any, ids: list[str], relevance: dict[str, float], user_id: str, agent_id: str | None) -> list[dict]:
+    rows = memory.store.get_nodes("evidence", ids)
+    out = []
+    for eid in ids:
+        row = rows.get(eid)
+        if row is None or row["user_id"] != user_id:  # a vector whose evidence is gone
+            continue
+        if row["private"] and agent_id is not None and row["agent_id"] != agent_id:
+            row = dict(row, text=HIDDEN_TEXT)
+        out.append(dict(row, relevance=relevance[eid]))
+    return out
 
 
 def search_evidence(
@@ -332,24 +358,8 @@ def search_evidence(
     with its ``relevance`` (1 - cosine distance). Same index, no beliefs."""
     user_id = _check(user_id, query)
     as_of = parse_timestamp(as_of, "as_of") if as_of is not None else None
-    hits = _nearest(memory, query, user_id, top_k, agent_id, as_of)
-    rows = memory.store.get_nodes("evidence", [eid for eid, _ in hits])
-    out = []
-    for eid, dist in hits:
-        row = rows.get(eid)
-        if row is None or row["user_id"] != user_id:  # a vector whose evidence is gone
-            continue
-        if row["private"] and agent_id is not None and row["agent_id"] != agent_id:
-            row = dict(row, text=HIDDEN_TEXT)
-        out.append(dict(row, relevance=1.0 - dist))
-    return out
-
-
-def _nearest(memory, query, user_id, k, agent_id, as_of) -> list[tuple[str, float]]:
-    if memory.index is None:
-        raise InvalidInputError("this memory has no vector index; open it with an index to search")
-    vector = memory.index.embed([query])[0]
-    return memory.index.query(vector, user_id, k, agent_id=agent_id, as_of=as_of)
+    hits = memory.index.query(_query_vector(memory, query).tolist(), user_id, top_k, agent_id=agent_id, as_of=as_of)
+    return _visible_rows(memory, [eid for eid, _ in hits], {eid: 1.0 - d for eid, d in hits}, user_id, agent_id)
 
 
 def _check(user_id: Any, query: Any) -> str:

@@ -13,6 +13,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence, TypeVar
 
+import numpy as np
+
 from .errors import StoreError
 from .models import RELATIONS, Edge, check_relation
 
@@ -67,6 +69,10 @@ CREATE TABLE IF NOT EXISTS edge (
     PRIMARY KEY (src, dst, relation)
 );
 CREATE INDEX IF NOT EXISTS edge_dst ON edge(dst, relation);
+CREATE TABLE IF NOT EXISTS claim_vector (
+    evidence_id TEXT NOT NULL, belief_id TEXT NOT NULL, user_id TEXT NOT NULL, vector BLOB NOT NULL,
+    PRIMARY KEY (evidence_id, belief_id)
+);
 CREATE TABLE IF NOT EXISTS audit (
     id INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, action TEXT NOT NULL,
     target TEXT, user_id TEXT, reason TEXT, actor TEXT, detail TEXT
@@ -290,6 +296,24 @@ class SQLiteStore:
             problems.append(f"evidence {r['id']} has empty text")
         return problems
 
+    # --- claim vectors: one per claim of a message that makes several claims --------
+    def put_claim_vectors(self, rows: Iterable[tuple[str, str, str, Sequence[float]]]) -> None:
+        """(evidence_id, belief_id, user_id, vector) rows; float32, idempotent."""
+        for evidence_id, belief_id, user_id, vector in rows:
+            blob = np.asarray(vector, dtype=np.float32).tobytes()
+            self.execute(
+                "INSERT OR REPLACE INTO claim_vector (evidence_id, belief_id, user_id, vector) VALUES (?, ?, ?, ?)",
+                (evidence_id, belief_id, user_id, blob),
+            )
+
+    def claim_vectors(self, evidence_ids: Sequence[str]) -> dict[tuple[str, str], np.ndarray]:
+        out: dict[tuple[str, str], np.ndarray] = {}
+        for chunk in _chunks(list(dict.fromkeys(evidence_ids))):
+            marks = ",".join("?" * len(chunk))
+            for r in self.execute(f"SELECT evidence_id, belief_id, vector FROM claim_vector WHERE evidence_id IN ({marks})", chunk):
+                out[(r["evidence_id"], r["belief_id"])] = np.frombuffer(r["vector"], dtype=np.float32)
+        return out
+
     def known_predicates(self, user_id: str) -> list[str]:
         rows = self.execute("SELECT DISTINCT predicate FROM claim WHERE user_id = ? ORDER BY predicate", (user_id,))
         return [r["predicate"] for r in rows]
@@ -420,6 +444,8 @@ class SQLiteStore:
         return n
 
     def delete_nodes(self, kind: str, ids: Sequence[str]) -> int:
+        if kind == "evidence":  # vectors derived from its text go with it
+            self._delete_in("DELETE FROM claim_vector WHERE evidence_id IN ({marks})", ids)
         return self._delete_in(f"DELETE FROM {_table(kind)} WHERE id IN ({{marks}})", ids)
 
     def delete_claims(self, keys: Iterable[tuple[str, int]]) -> None:
@@ -467,7 +493,7 @@ class SQLiteStore:
         contexts = {e.dst for e in self.edges_from(ev_ids + beliefs, ["CONTEXT_OF"])}
         self.delete_edges_touching(ev_ids + beliefs + entities)
         counts = {}
-        for table in ("claim", "evidence", "belief", "entity", "alias"):
+        for table in ("claim", "claim_vector", "evidence", "belief", "entity", "alias"):
             with self._lock:
                 counts[table] = self._conn.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,)).rowcount
         counts["event"] = self.delete_orphan_events([r["event_id"] for r in evidence])

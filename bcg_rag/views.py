@@ -118,23 +118,25 @@ def view(memory: "BeliefMemory", row: dict, *, as_of: str | None = None, now: st
         return None
     at = as_of or now or memory.clock()
     confidence = history[-1].new
-    effective = revision.decay(confidence, history[-1].at, at, memory.policy.half_life_days(row["predicate"]))
+    confirmed = revision.last_confirmed(history)
+    effective = revision.decay(confidence, confirmed, at, memory.policy.half_life_days(row["predicate"]))
     subject = memory.store.get_node("entity", row["subject_id"])
     return Belief(
         id=row["id"], user_id=row["user_id"], subject_id=row["subject_id"],
         subject=subject["name"] if subject else row["subject_id"], predicate=row["predicate"], value=row["value"],
         contexts=list(row["contexts"]), context_key=row["context_key"], confidence=confidence,
-        last_updated=history[-1].at, history=history, status=row["status"], effective_confidence=effective,
+        last_updated=confirmed, history=history, status=row["status"], effective_confidence=effective,
         band=revision.band(effective, memory.policy.bands),
     )
 
 
 def asserted(memory: "BeliefMemory", belief: Belief) -> bool:
-    """Whether a belief may be stated as current: at or above the decision line (and the
-    weak threshold, checked live so that weakness needs no maintain run to take effect),
-    and not invalidated."""
-    line = max(memory.policy.decision_line, float(memory.policy.section("lifecycle").get("weak_below", 0.0)))
-    return belief.effective_confidence >= line and belief.status in ("active", "weak")
+    """Whether a belief may be stated as current. Evidence decides, not age: its stored
+    confidence (the fold of its evidence, replayed to ``as_of`` when given) is at or
+    above the decision line, and it is not invalidated. Age only lowers the band (how
+    to state it) and the rank: a long-term memory still knows what it was told last
+    year and says how old that is."""
+    return belief.confidence >= memory.policy.decision_line and belief.status in ("active", "weak")
 
 
 def get_belief(memory: "BeliefMemory", belief_id: str, user_id: str | None = None) -> dict:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from . import revision
-from .checks import as_claim, check_context, clean_predicate, require_user
+from .checks import FIRST_PERSON, as_claim, check_context, clean_predicate, require_user
 from .errors import EmptyTextError, InvalidInputError, InvalidWeightError, NotFoundError
 from .ids import clean_value, normalise_key, stable_id, text_hash
 from .models import BELONGS_TO, CONTEXT_OF, OCCURRED_IN, REFUTES, SUPPORTS, Change, Claim, Edge, ObserveResult, check_unit
@@ -49,9 +49,14 @@ def observe_many(memory: "BeliefMemory", items: Sequence[dict]) -> list[ObserveR
     for p in prepared:
         if p.evidence["id"] not in existing:
             fresh.setdefault(p.evidence["id"], p)
-    vectors = None
+    vectors, claim_vectors = None, {}
     if memory.index is not None and fresh:
-        vectors = memory.embed([p.evidence["text"] for p in fresh.values()])
+        # One batch: the evidence texts, and a short sentence per claim of the messages
+        # that make several claims (see claim_text).
+        phrases = sorted({claim_text(c) for p in fresh.values() if len(p.claims) > 1 for c in p.claims})
+        embedded = memory.embed([p.evidence["text"] for p in fresh.values()] + phrases)
+        vectors = embedded[: len(fresh)]
+        claim_vectors = dict(zip(phrases, embedded[len(fresh):]))
 
     def write_all() -> list[ObserveResult]:  # run again from scratch if a server backend retries it
         results: list[ObserveResult] = []
@@ -62,7 +67,7 @@ def observe_many(memory: "BeliefMemory", items: Sequence[dict]) -> list[ObserveR
                 results.append(ObserveResult(eid, True, [], claims_of(p)))
                 continue
             written.add(eid)
-            changes = write(memory, p)
+            changes = write(memory, p, claim_vectors)
             results.append(ObserveResult(eid, False, changes, claims_of(p)))
         return results
 
@@ -127,7 +132,7 @@ def prepare(memory: "BeliefMemory", text: str | None = None,
     return Prepared(evidence, claim_rows, event, contexts)
 
 
-def write(memory: "BeliefMemory", p: Prepared) -> list[Change]:
+def write(memory: "BeliefMemory", p: Prepared, claim_vectors: dict[str, list[float]] | None = None) -> list[Change]:
     ev = p.evidence
     memory.store.insert_node("event", p.event)
     for ctx in p.contexts:
@@ -137,10 +142,33 @@ def write(memory: "BeliefMemory", p: Prepared) -> list[Change]:
     if ev["context"]:
         memory.store.put_edge(Edge(ev["id"], ev["context"], CONTEXT_OF))
     slots = []
+    per_belief: dict[str, list[float]] = {}
     for row in p.claims:
         memory.store.insert_claim(row)
-        slots.append(link_claim(memory, row))
+        slot = link_claim(memory, row)
+        slots.append(slot)
+        if claim_vectors and claim_text(row) in claim_vectors:
+            per_belief.setdefault(belief_id(slot, row["value"]), claim_vectors[claim_text(row)])
+    if len(per_belief) > 1:  # relevance per claim, not per message (search.py)
+        memory.store.put_claim_vectors((ev["id"], bid, ev["user_id"], v) for bid, v in sorted(per_belief.items()))
     return recompute_slots(memory, slots)
+
+
+def belief_id(slot: tuple[str, str, str, str], value: str) -> str:
+    """The belief a claim of ``value`` in ``slot`` (user, subject id, predicate, context group) links to."""
+    user_id, subject_id, predicate, context_key = slot
+    return stable_id("bel", user_id, subject_id, predicate, normalise_key(value), context_key)
+
+
+def claim_text(c: dict) -> str:
+    """A claim as a short sentence to embed ("the user lives in Dallas", "Marcus works at
+    Oracle"): a message's vector stands for all its claims at once, so "what does my mom
+    do?" would rank her city as high as her job; these phrases tell its claims apart."""
+    own = c["subject"] == c["user_id"] or normalise_key(c["subject"]) in FIRST_PERSON
+    subject = "the user" if own else c["subject"].replace(f"{c['user_id']}'s ", "the user's ")
+    predicate = c["predicate"].replace("plan:", "plans to ").replace("attr:", "").replace("_", " ")
+    negated = " not" if c["stance"] < 0 else ""
+    return f"{subject}{negated} {predicate} {c['value']}"
 
 
 def add_claims(memory: "BeliefMemory", evidence_id: str, claims: Sequence[Claim], origin: str = "linker") -> list[Change]:
@@ -180,22 +208,22 @@ def link_claim(memory: "BeliefMemory", c: dict) -> tuple[str, str, str, str]:
     user_id = c["user_id"]
     subject_id = memory.resolve_entity(user_id, c["subject"], create=True)
     context_key = memory.context_group(c["context"])
-    belief_id = stable_id("bel", user_id, subject_id, c["predicate"], normalise_key(c["value"]), context_key)
-    row = memory.store.get_node("belief", belief_id)
+    bid = belief_id((user_id, subject_id, c["predicate"], context_key), c["value"])
+    row = memory.store.get_node("belief", bid)
     if row is None:
         row = dict(
-            id=belief_id, user_id=user_id, subject_id=subject_id, predicate=c["predicate"], value=c["value"],
+            id=bid, user_id=user_id, subject_id=subject_id, predicate=c["predicate"], value=c["value"],
             context_key=context_key, contexts=[], confidence=0.0, last_updated=c["timestamp"], history=[],
             status="active",
         )
-        memory.store.put_edge(Edge(belief_id, subject_id, BELONGS_TO))
+        memory.store.put_edge(Edge(bid, subject_id, BELONGS_TO))
     if c["context"] and c["context"] not in row["contexts"]:
         row["contexts"] = sorted(row["contexts"] + [c["context"]])
-        memory.store.put_edge(Edge(belief_id, c["context"], CONTEXT_OF))
+        memory.store.put_edge(Edge(bid, c["context"], CONTEXT_OF))
     memory.store.upsert_belief(row)
     memory.store.put_edge(
         Edge(
-            c["evidence_id"], belief_id, revision.relation_for(c["stance"]), weight=c["weight"], value=c["stance"],
+            c["evidence_id"], bid, revision.relation_for(c["stance"]), weight=c["weight"], value=c["stance"],
             valid_from=c["timestamp"], reason=DIRECT if c["origin"] == "caller" else c["origin"],
             source_type=c["source_type"],
         )
@@ -216,35 +244,38 @@ def recompute_slot(memory: "BeliefMemory", user_id: str, subject_id: str, predic
     rows = memory.store.slot_beliefs(user_id, subject_id, predicate, context_key)
     ids = [r["id"] for r in rows]
     edges = memory.store.edges_to(ids, BELIEF_RELATIONS)
+    rules = revision.Rules.from_policy(memory.policy)
     direct: dict[str, list[EdgeEvent]] = {i: [] for i in ids}
-    derived_now: set[tuple[str, str, str]] = set()
+    derived_now: dict[tuple[str, str, str], Edge] = {}
     for e in edges:
         if revision.is_derived(e.reason):
-            derived_now.add((e.src, e.dst, e.relation))
+            derived_now[(e.src, e.dst, e.relation)] = e
         else:
             direct[e.dst].append(revision.edge_event(e))
     derived: dict[str, list[EdgeEvent]] = {i: [] for i in ids}
     if memory.policy.is_functional(predicate) and len(ids) > 1:
         for bid in ids:
             own = {ev.evidence_id for ev in direct[bid]}
-            first = min((ev.timestamp for ev in direct[bid]), default=None)
             siblings = [
                 ev for other in ids if other != bid for ev in direct[other]
                 if ev.relation == SUPPORTS and ev.evidence_id not in own
             ]
-            derived[bid] = revision.functional_refutations(first, unique(siblings), predicate, memory.policy.initial_confidence)
-    wanted = {(ev.evidence_id, bid, REFUTES): ev for bid in ids for ev in derived[bid]}
-    memory.store.delete_edges(derived_now - set(wanted))
-    for (src, dst, rel), ev in wanted.items():
-        if (src, dst, rel) not in derived_now:
-            memory.store.put_edge(
-                Edge(src, dst, rel, weight=ev.weight, value=ev.value, valid_from=ev.timestamp, reason=ev.reason,
-                     source_type=ev.source_type)
+            derived[bid] = revision.functional_refutations(
+                direct[bid], unique(siblings), predicate, memory.policy.initial_confidence, rules
             )
+    wanted = {
+        (ev.evidence_id, bid, REFUTES): Edge(ev.evidence_id, bid, REFUTES, weight=ev.weight, value=ev.value,
+                                            valid_from=ev.timestamp, reason=ev.reason, source_type=ev.source_type)
+        for bid in ids for ev in derived[bid]
+    }
+    memory.store.delete_edges(set(derived_now) - set(wanted))
+    for key, edge in wanted.items():
+        if derived_now.get(key) != edge:  # new, or its strength or conflict status changed
+            memory.store.put_edge(edge)
     changes = []
     for row in rows:
         events = direct[row["id"]] + derived[row["id"]]
-        history = revision.fold(events, memory.policy.initial_confidence)
+        history = revision.fold(events, memory.policy.initial_confidence, rules)
         if not history:  # nothing left that claims it (e.g. its evidence was forgotten)
             memory.store.delete_edges_touching([row["id"]])
             memory.store.delete_beliefs([row["id"]])
@@ -253,7 +284,7 @@ def recompute_slot(memory: "BeliefMemory", user_id: str, subject_id: str, predic
         old = row["confidence"] if row["history"] else None
         new_history = [h.__dict__ for h in history]
         if new_history != row["history"]:  # a refold that changed nothing writes nothing
-            row.update(confidence=history[-1].new, last_updated=history[-1].at, history=new_history)
+            row.update(confidence=history[-1].new, last_updated=revision.last_confirmed(history), history=new_history)
             memory.store.upsert_belief(row)
             changes.append(Change(row["id"], old, history[-1].new))
     return changes

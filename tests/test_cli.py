@@ -57,7 +57,7 @@ def test_lifecycle_commands(tmp_path):
     bcg("init", "-m", mem, "--embedder", "hash")
     bcg("observe", "-m", mem, "-u", "u", "-t", "2025-01-01T00:00:00", "--subject", "u", "--predicate", "likes",
         "--value", "tea", "I like tea")
-    r = bcg("maintain", "-m", mem, "--now", "2025-12-31T00:00:00")
+    r = bcg("maintain", "-m", mem, "--now", "2027-12-31T00:00:00")  # idle past archive_after_days (730)
     assert r.exit_code == 0 and "archive: 1" in r.output
     r = bcg("audit", "-m", mem)
     assert r.exit_code == 0 and "archive" in r.output

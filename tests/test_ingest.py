@@ -142,7 +142,8 @@ def test_add_messages_batches_and_speaker_assistant_is_weaker():
     ])
     assert len(results) == 2
     assert m.evidence(results[1].evidence_id)["source_type"] == "model_inferred"
-    assert current(m, "u", "lives_in", now="2025-01-02") == [("Paris", 0.48)]
+    # The assistant's word is weaker than the user's: a conflict, Paris does not move.
+    assert current(m, "u", "lives_in", now="2025-01-02") == [("Paris", 0.6)]
 
 
 def test_user_lexicon_extension_through_the_policy(tmp_path):
@@ -187,3 +188,52 @@ def test_embedding_similarity_links_predicates_and_reports_ambiguous_subjects(ma
     # Two known people look alike: the new name is reported, not merged into either.
     assert r.ambiguous and set(r.ambiguous[0]["candidates"]) >= {"Zhang Wei", "Zhang Wen"}
     assert mem.resolve_entity("u", "Zhang We") not in {mem.resolve_entity("u", "Zhang Wei"), mem.resolve_entity("u", "Zhang Wen")}
+
+
+# ------------------------------------------------------------------ issue 10: no false supersession
+
+
+@pytest.mark.parametrize(
+    "first, second",
+    [
+        ("I have a cat.", "I have a dog."),
+        ("I speak French.", "I speak Spanish."),
+        ("My sister lives in Rome.", "My brother lives in Rome."),
+        ("我有一只猫。", "我有一只狗。"),
+        ("我会说法语。", "我会说西班牙语。"),
+        ("我姐姐住在罗马。", "我哥哥住在罗马。"),
+        ("I like jazz.", "I like hip hop."),
+    ],
+)
+@pytest.mark.parametrize("index", [None, "hash"])
+def test_additive_pairs_never_mark_the_first_value_outdated(first, second, index, make_memory):
+    """Issue 10: two sentences that differ in one span are not two values of one slot."""
+    m = mem() if index is None else make_memory(index)
+    a = m.add_message(first, user_id="u", timestamp="2025-01-01T00:00:00")
+    m.add_message(second, user_id="u", timestamp="2025-01-05T00:00:00")
+    beliefs = m.beliefs("u", now="2025-01-05T00:00:00")
+    assert beliefs and all(m.asserted(b) for b in beliefs), [(b.subject, b.predicate, b.value, b.confidence) for b in beliefs]
+    assert {c.value for c in a.claims} <= {b.value for b in beliefs}
+    for query in (first, second) if index else ():
+        for group in m.search(query, user_id="u", now="2025-01-05T00:00:00"):
+            assert group.current is not None
+            assert not any(alt["outdated"] for alt in group.alternatives)
+
+
+@pytest.mark.parametrize(
+    "first, second, old, new",
+    [
+        ("I live in Paris.", "I moved to Berlin.", "Paris", "Berlin"),
+        ("Anna is married to Bob.", "Anna is married to Carl.", "Bob", "Carl"),
+        ("The capital of Norlandia is Oslo.", "The capital of Norlandia is Bergen.", "Oslo", "Bergen"),
+        ("Zorblax was developed by Acme.", "Zorblax was developed by Initech.", "Acme", "Initech"),
+        ("I drink coffee every morning.", "I drink tea every morning now.", "coffee", "tea"),
+        ("我住在北京。", "我现在住在上海。", "北京", "上海"),
+    ],
+)
+def test_change_pairs_replace_the_old_value(first, second, old, new):
+    m = mem()
+    m.add_message(first, user_id="u", timestamp="2025-01-01T00:00:00")
+    m.add_message(second, user_id="u", timestamp="2025-01-05T00:00:00")
+    values = {b.value: m.asserted(b) for b in m.beliefs("u", now="2025-01-05T00:00:00")}
+    assert values.get(new) is True and values.get(old) is False, values

@@ -16,6 +16,9 @@ from servers import BACKENDS
 
 T0 = "2025-01-01T00:00:00"
 HASH = {"embedder": {"kind": "hash"}}  # deterministic embedder: a real Chroma index, no model
+# The lifecycle's own numbers, pinned here so these tests check its mechanics whatever the
+# default policy says: "likes" fades with a 90-day half-life, idle beliefs archive after 180 days.
+LIFECYCLE = {"decay": {"per_predicate": {"likes": 90.0}}, "lifecycle": {"archive_after_days": 180.0}}
 
 
 def day(n: float) -> str:
@@ -36,7 +39,7 @@ def _on_backend(memory_backend):
 
 
 def mem(overrides: dict | None = None, index: bool = False) -> BeliefMemory:
-    policy = Policy.default().with_overrides(dict(overrides or {}, **(HASH if index else {})))
+    policy = Policy.default().with_overrides(LIFECYCLE).with_overrides(dict(overrides or {}, **(HASH if index else {})))
     return _backend["current"].new(policy, index="auto" if index else None, clock=lambda: day(0))
 
 
@@ -85,8 +88,8 @@ def test_weak_at_its_threshold_and_back_with_new_evidence():
     assert m.beliefs("u1", now=day(at))[0].effective_confidence < 0.2
     healthy(m)
 
-    ex = m.explain(bid, now=day(at))  # still explainable, never asserted
-    assert ex.belief["status"] == "weak" and not ex.asserted and len(ex.supporters) == 1
+    ex = m.explain(bid, now=day(at))  # weak is an age label: still explainable, still stated (hedged)
+    assert ex.belief["status"] == "weak" and ex.asserted and ex.band == "low" and len(ex.supporters) == 1
     (entry,) = lc.audit(m, user_id="u1", action="weaken")
     assert entry["target"] == bid and entry["actor"] == "maintain" and entry["at"] == day(at)
 
@@ -292,7 +295,7 @@ def _files_containing(root: Path, needles: list[bytes]) -> dict:
 @pytest.mark.embedded_only  # server mode: tests/test_server_mode.py
 def test_forget_user_leaves_no_trace_and_keeps_other_users(tmp_path):
     path = tmp_path / "mem"
-    policy = Policy.default().with_overrides(HASH)
+    policy = Policy.default().with_overrides(LIFECYCLE).with_overrides(HASH)
     m = BeliefMemory.open(path, policy, clock=lambda: day(300))  # a real Chroma index under path/chroma
     alice = "alice-7f3e9"
     alice_texts = [f"my cat {TOKEN} likes tuna", f"爱丽丝的{TOKEN}住在柏林", "I quietly prefer rooibos", f"{TOKEN} secret"]

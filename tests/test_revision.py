@@ -55,7 +55,8 @@ def test_fold_ignores_arrival_order_and_breaks_ties_by_id():
 
 def test_functional_refutations_only_after_first_claim():
     supports = [ev("old", "2025-01-01T00:00:00", 1.0), ev("new", "2025-06-01T00:00:00", 1.0)]
-    derived = revision.functional_refutations("2025-03-01T00:00:00", supports, "lives_in", INITIAL)
+    own = [ev("mine", "2025-03-01T00:00:00", 1.0)]
+    derived = revision.functional_refutations(own, supports, "lives_in", INITIAL)
     assert [d.evidence_id for d in derived] == ["new"]
     # As strong as the rival claim is at first sight: 0.6 for a user's own statement.
     assert derived[0].relation == REFUTES and derived[0].value == -0.6 and revision.is_derived(derived[0].reason)
@@ -69,3 +70,37 @@ def test_history_prefix_is_the_as_of_replay():
     for cut in ("2025-01-15T00:00:00", "2025-02-01T00:00:00", "2025-12-01T00:00:00"):
         assert revision.history_at(full, cut) == revision.fold([e for e in events if e.timestamp <= cut], INITIAL)
     assert all(math.isfinite(h.new) for h in full) and full[0].relation == SUPPORTS
+
+
+def test_weaker_source_against_the_user_is_a_conflict_that_does_not_move():
+    user = ev("u", "2025-01-01T00:00:00", 1.0)
+    crm = ev("crm", "2025-02-01T00:00:00", -0.8, weight=0.3, source="third_party")
+    history = revision.fold([user, crm], INITIAL)
+    assert [h.new for h in history] == [pytest.approx(0.6), pytest.approx(0.6)]
+    assert revision.is_conflict(history[1].reason) and history[1].relation == REFUTES
+
+
+def test_a_hedge_is_a_conflict_and_the_users_own_word_is_not():
+    user = ev("u", "2025-01-01T00:00:00", 1.0)
+    hedge = ev("h", "2025-02-01T00:00:00", -0.4)
+    assert revision.fold([user, hedge], INITIAL)[-1].new == pytest.approx(0.6)
+    denial = ev("d", "2025-02-01T00:00:00", -0.8)
+    assert revision.fold([user, denial], INITIAL)[-1].new == pytest.approx(0.6 + 0.5 * (-0.8 - 0.6))
+    # Switched off by policy: the first revision rule.
+    rules = revision.Rules(conflicts_from_weaker_sources=False)
+    assert revision.fold([user, hedge], INITIAL, rules)[-1].new == pytest.approx(0.6 + 0.5 * (-0.4 - 0.6))
+
+
+def test_functional_rival_from_a_weaker_source_or_hedge_is_marked_conflict():
+    own = [ev("june", "2025-01-01T00:00:00", 1.0)]
+    rivals = [ev("crm", "2025-02-01T00:00:00", 1.0, weight=0.3, source="third_party"),
+              ev("maybe", "2025-03-01T00:00:00", 0.5), ev("user", "2025-04-01T00:00:00", 1.0)]
+    derived = {d.evidence_id: d for d in revision.functional_refutations(own, rivals, "birthday", INITIAL)}
+    assert revision.is_conflict(derived["crm"].reason) and revision.is_conflict(derived["maybe"].reason)
+    assert not revision.is_conflict(derived["user"].reason) and revision.is_derived(derived["user"].reason)
+    history = revision.fold(own + list(derived.values()), INITIAL)
+    assert [round(h.new, 6) for h in history] == [0.6, 0.6, 0.6, round(0.6 + 0.5 * (-0.6 - 0.6), 6)]
+    # A weaker source that came first is overturned by the user's later word.
+    crm_first = [ev("crm0", "2024-12-01T00:00:00", 1.0, weight=0.3, source="third_party")]
+    against_crm = revision.functional_refutations(crm_first, own, "birthday", INITIAL)
+    assert not revision.is_conflict(against_crm[0].reason)

@@ -1,0 +1,260 @@
+"""English shapes: attributes, changes ("moved from X to Y"), jobs, copulas, third-person relations."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from .shared import Found
+from .text import CONTRACTED_COPULAS, COPULAS, collapse, has_cjk, snake_name, third_person
+
+if TYPE_CHECKING:
+    from .offline import Turn
+
+# "my X is Y"; "your X is Y" is about the user when the assistant says it.
+EN_MY_ATTRIBUTE = re.compile(r"^(?P<owner>my|your|our)\s+(?P<attr>.+?)\s+(?:is|are|was|were)\s+(?P<value>.+)$", re.IGNORECASE)
+EN_DETERMINER_OWNER = {"my": "i", "your": "you", "our": "we"}
+EN_OF_ATTRIBUTE = re.compile(
+    r"^the\s+(?P<attr>[^,]+?)\s+of\s+(?P<owner>.+?)\s+(?:is|are|was|were)\s+(?P<value>.+)$", re.IGNORECASE
+)
+# The attribute starts lower-case, so "Grey's Anatomy's broadcaster" finds the right "'s".
+EN_POSSESSIVE = re.compile(
+    r"^(?P<owner>.+?)'s\s+(?P<attr>[a-z][\w\s-]*?|[A-Z]{2,5})\s+(?:is|are|was|were)\s+(?P<value>.+)$"
+)
+
+# "moved from Shanghai to Shenzhen", "switched from coffee to tea": the old value is
+# denied and the new one asserted, by the text itself.
+EN_FROM_TO = re.compile(
+    r"^(?P<before>.*?)\b(?P<verb>moved|move|moving|relocated|relocate|relocating|switched|switch|switching"
+    r"|changed|change|changing|went|transferred|transfer|upgraded)\s+(?:back\s+|over\s+)?"
+    r"from\s+(?P<old>.+?)\s+(?:to|into)\s+(?P<new>.+)$",
+    re.IGNORECASE,
+)
+EN_MOVE_VERBS = ("move", "moved", "moving", "relocated", "relocate", "relocating")
+EN_INSTEAD = re.compile(r"^(?P<head>.+?)\s+(?:instead of|rather than)\s+(?P<old>.+)$", re.IGNORECASE)
+# Jobs: "started a new job at Microsoft as a data scientist", "got a job with Acme".
+EN_NEW_JOB = re.compile(
+    r"^(?P<before>.*?)\b(?:started|start|starting|got|get|getting|landed|accepted|took|begin|began|have|had)\s+"
+    r"(?:a|an|my|the)?\s*(?:new\s+|first\s+|dream\s+)?(?:job|position|role|gig|internship|work)\s+"
+    r"(?:at|with|in)\s+(?P<org>.+?)(?:\s+as\s+(?:a\s+|an\s+)?(?P<title>.+))?$",
+    re.IGNORECASE,
+)
+EN_LEFT_JOB = re.compile(
+    r"^(?P<before>.*?)\b(?:quit|left|leaving|quitting|resigned from|resign from|got fired from|was fired from"
+    r"|got laid off from|was laid off from|got let go from|retired from|leave)\s+"
+    r"(?:(?:my|the|a)\s+(?:old\s+)?(?:job|position|role|gig|internship)\s+(?:at|with|in)\s+)?(?P<org>.+)$",
+    re.IGNORECASE,
+)
+EN_AS_TITLE = re.compile(r"^(?P<org>.+?)\s+as\s+(?:a\s+|an\s+|the\s+)?(?P<title>.+)$", re.IGNORECASE)
+# First-person and third-person copulas: "I'm a nurse", "my mom is a doctor", "I'm vegetarian".
+EN_COPULA = re.compile(
+    r"^(?P<subject>.+?)(?:'m|'re|'s|\s+(?:am|is|are|was|were))\s+(?P<rest>.+)$", re.IGNORECASE
+)
+EN_AGE = re.compile(r"^(?P<age>\d{1,3})(?:\s+(?:years?|yrs?)(?:\s+old)?)?$", re.IGNORECASE)
+
+
+class EnglishRules:
+    def _attribute(self, clause: str, turn: Turn) -> Found | None:
+        """ "my X is Y" / "我的X是Y" -> attr:X; "The X of Y is Z" / "Y's X is Z" / "Y的X是Z" -> (Y, X, Z).
+
+        The user's attributes and tastes ("favorite ...", "老王最喜欢的…") are "attr:X" whoever
+        has them, so "my favorite color", "the user's favorite color" and "Mike's favorite
+        color" name one slot.
+        """
+        lex = self.lexicon
+        if has_cjk(clause):
+            return self._zh_attribute(clause, turn)
+        if (early := lex.time.lead.match(clause)) and early.end() < len(clause):  # "These days my favorite …"
+            clause = clause[early.end():]
+        if (m := EN_POSSESSIVE.match(clause)) and (relative := self._relative(m["owner"], turn)):
+            owner, personal, attr = relative, False, m["attr"]  # "my sister's name is Anna"
+        elif m := EN_MY_ATTRIBUTE.match(clause):
+            (owner, personal), attr = self._owner(EN_DETERMINER_OWNER[m["owner"].casefold()], turn), m["attr"]
+            if lex.relative_regex.match(attr) or m["value"].split(" ", 1)[0].endswith("ing"):
+                return None  # "my mom is a doctor": a person; "my feet are killing me": a clause
+        elif m := EN_OF_ATTRIBUTE.match(clause) or EN_POSSESSIVE.match(clause):
+            (owner, personal), attr = self._owner(m["owner"], turn), m["attr"]
+        else:
+            return None
+        if owner is None:
+            return None
+        return self._attribute_claim(owner, personal, attr, m["value"], False)
+
+    def _change_from_to(self, clause: str, turn: Turn) -> list[Found] | None:
+        """ "moved from X to Y", "switched from X to Y", "X instead of Y" (and 从X搬到Y, 把X换成Y)."""
+        if has_cjk(clause):
+            return self._zh_change(clause, turn)
+        if m := EN_FROM_TO.match(clause):
+            before, negated = self._clean_before_verb(m["before"])
+            subject = self._subject(before, turn)
+            old, new = self._clean_value(m["old"]), self._clean_value(m["new"])
+            if subject is None or negated or not (self._usable(old) and self._usable(new)):
+                return None
+            if m["verb"].casefold() in EN_MOVE_VERBS:
+                predicate = "lives_in"
+            else:
+                predicate = self._value_predicate(new)
+            return [Found(subject, predicate, old, True, True), Found(subject, predicate, new, False, True)]
+        if m := EN_INSTEAD.match(clause):
+            found = self._verb(m["head"], turn) or self._copula(m["head"], turn)
+            old = self._clean_value(m["old"])
+            found = found if isinstance(found, list) else [found] if found else []
+            if len(found) == 1 and not found[0].negated and self._usable(old):
+                f = found[0]
+                return [Found(f.subject, f.predicate, f.value, False, True), Found(f.subject, f.predicate, old, True, True)]
+        return None
+
+    def _value_predicate(self, value: str) -> str:
+        """The predicate a switch to ``value`` changes: the lexicon's kind of value, else "prefers"."""
+        moved = self.lexicon.value_predicates.get(self.lexicon.value_of(value).casefold())
+        return moved[0] if moved else "prefers"
+
+    def _job(self, clause: str, turn: Turn) -> list[Found] | None:
+        """A new job ("started a new job at X as Y"), or leaving one ("quit my job at X")."""
+        if has_cjk(clause):
+            return self._zh_job(clause, turn)
+        if m := EN_NEW_JOB.match(clause):
+            return self._job_found(m["before"], m["org"], m["title"], turn, False)
+        if m := EN_LEFT_JOB.match(clause):
+            org = m["org"]
+            if not (re.match(r"(?:my|the|a)\s+(?:old\s+)?(?:job|position|role)", m.group(), re.IGNORECASE)
+                    or re.search(r"\b(?:job|position|role)\s+(?:at|with|in)\b", m.group(), re.IGNORECASE)
+                    or self.lexicon.name_run.match(org)):
+                return None  # "I quit smoking" is a habit (cessation), not a job
+            if self.lexicon.value_of(self._clean_value(org)).casefold() in self.lexicon.values:
+                return None  # "I quit coffee": a known consumable
+            return self._job_found(m["before"], org, None, turn, True)
+        return None
+
+    def _job_found(self, before: str, org: str, title: str | None, turn: Turn, negated: bool) -> list[Found] | None:
+        region, negated_before = self._clean_before_verb(before)
+        subject = self._subject(region, turn)
+        if title is None and (split := EN_AS_TITLE.match(org)):
+            org, title = split["org"], split["title"]
+        org = self._clean_value(org)
+        if subject is None or negated_before or not self._usable(org) or not self.lexicon.name_run.match(org):
+            return None
+        found = [Found(subject, "works_at", org, negated, negated)]
+        title = self._clean_value(title or "")
+        if title and self._usable(title):
+            found.append(Found(subject, "job_title", title, negated, negated))
+        return found
+
+    def _copula(self, clause: str, turn: Turn) -> list[Found] | Found | None:
+        """ "I'm a nurse (at X)", "I'm vegetarian", "I'm 32", "my mom is a doctor"; 我是老师."""
+        lex = self.lexicon
+        if has_cjk(clause):
+            return self._zh_copula(clause, turn)
+        m = EN_COPULA.match(clause)
+        if m is None:
+            return None
+        region, negated = self._clean_before_verb(m["subject"])
+        if region.casefold() == "i":
+            subject = turn.speaker_id
+        elif region.casefold() in ("we", "you", "they", "it", "that", "this", "there", "he", "she", "what", "here"):
+            return None
+        else:
+            subject = self._third_person(region, turn)
+            if subject is None:
+                return None
+        rest, more_negated = self._peel(m["rest"], (lex.negation, lex.time, lex.before_verb), lead=True)
+        negated = negated or more_negated
+        rest = rest.strip(" .!")
+        if age := EN_AGE.match(rest):
+            return Found(subject, "age", age["age"], negated)
+        article = re.match(r"^(?:a|an)\s+", rest, re.IGNORECASE)
+        if article:
+            value = rest[article.end():]
+            org = None
+            if job := re.match(r"^(?P<title>.+?)\s+(?:at|for|with)\s+(?P<org>[A-Z].*)$", value):
+                value, org = job["title"], self._clean_value(job["org"])
+            value = self._clean_value(value)
+            if not self._usable(value) or len(value.split()) > 4:
+                return None
+            if org and self._usable(org):
+                return [Found(subject, "job_title", value, negated), Found(subject, "works_at", org, negated)]
+            return Found(subject, "is", value, negated)
+        for state in sorted(lex.states, key=len, reverse=True):
+            if rest.casefold() == state or rest.casefold().startswith(state + " "):
+                obj = self._clean_value(rest[len(state):])
+                if state.endswith(" to") and obj and self._usable(obj):
+                    return Found(subject, snake_name(state), obj, negated)  # "allergic to peanuts"
+                if not obj:
+                    return Found(subject, "is", state, negated)
+        return None
+
+    def _english_relation(self, clause: str, turn: Turn) -> Found | None:
+        """<Name> <relation phrase> <value>: "Alex Song plays the position of defender"."""
+        lex = self.lexicon
+        if has_cjk(clause):
+            return None
+        subject, rest = self._leading_name(clause, turn)
+        if subject is None:
+            return None
+        words, negated = rest.split(), False
+        while len(words) > 1 and words[0].casefold() in lex.adverbs and words[0].casefold() not in lex.relation_verbs:
+            words = words[1:]  # "Alex usually plays": the adverb is not the relation
+        if words and words[0].casefold() in CONTRACTED_COPULAS:  # "isn't" -> "is", negated
+            words, negated = [CONTRACTED_COPULAS[words[0].casefold()], *words[1:]], True
+        elif not_lead := lex.negation.lead.match(" ".join(words)):  # "no longer plays", "doesn't play"
+            said = not_lead.group().strip().casefold()
+            words, negated = " ".join(words)[not_lead.end():].split(), True
+            if words and said in ("doesn't", "does not"):
+                words[0] = third_person(words[0])
+        if len(words) > 1 and words[0].casefold() in COPULAS:  # "is not a defender"
+            if not_lead := lex.negation.lead.match(" ".join(words[1:])):
+                words, negated = [words[0], *" ".join(words[1:])[not_lead.end():].split()], True
+        if not words or not self._looks_like_verb(words[0]):
+            return None
+        # The relation runs to the first preposition close after the verb
+        # ("was born in", "is the capital of"); without one it is the verb alone.
+        end = 1
+        for i, word in enumerate(words[1:5], start=1):
+            if word.casefold() in lex.prepositions:
+                end = i + 1
+                break
+        relation = " ".join(words[:end])
+        value = self._clean_value(" ".join(words[end:]))
+        if not self._usable(value):
+            return None
+        predicate = lex.predicate_of(relation)
+        if predicate is None and end > 1 and words[0].casefold() in COPULAS:
+            predicate = lex.predicate_of(" ".join(words[1:end]))  # "is located in" -> "located in"
+        return Found(subject, predicate or snake_name(relation), value, negated)
+
+    def _name(self, text: str, turn: Turn) -> str | None:
+        """``text`` if it is a whole name (known entity, capitalised words, a Chinese name)."""
+        text = collapse(text)
+        key = text.casefold()
+        if key in turn.entities:
+            return turn.entities[key]
+        if not text or key in self.lexicon.not_names or self.lexicon.time.anywhere.fullmatch(text):
+            return None
+        if has_cjk(text):
+            return self._zh_name(text)
+        first = text.split()[0].casefold()
+        is_name = self.lexicon.name_run.fullmatch(text) and first not in self.lexicon.not_names and len(text.split()) <= 5
+        return text if is_name else None
+
+    def _leading_name(self, clause: str, turn: Turn) -> tuple[str | None, str]:
+        """The name a clause starts with (or "the user"), and the rest of the clause."""
+        folded = clause.casefold()
+        for key in sorted(turn.entities, key=len, reverse=True):  # longest known name first
+            if folded.startswith(key) and not folded[len(key): len(key) + 1].isalnum():
+                return turn.entities[key], clause[len(key):].strip()
+        if user := self.lexicon.user_lead.match(clause):
+            return turn.user_id, clause[user.end():].strip()
+        m = self.lexicon.name_run.match(clause)
+        if m and (name := self._name(m.group(), turn)):
+            return name, clause[m.end():].strip()
+        return None, clause
+
+    def _looks_like_verb(self, word: str) -> bool:
+        """A listed relation verb, or a lower-case word with a verb ending (plays, founded)."""
+        folded = word.casefold()
+        if folded in self.lexicon.relation_verbs:
+            return True
+        return (
+            word.isalpha() and word.islower() and len(word) > 3
+            and (folded.endswith("ed") or (folded.endswith("s") and not folded.endswith(("ss", "us", "is"))))
+        )

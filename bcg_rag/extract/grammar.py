@@ -1,0 +1,150 @@
+"""The grammar both languages share: sentences and clauses, and what a clause is.
+
+Everything here is linear in the text: sentences and clauses are cut by one regex
+pass each, and a clause longer than ``MAX_CLAUSE_CHARS`` is not read at all (a chat
+fact is a short clause; a pasted document is evidence, not a claim).
+
+What a clause *is* decides what may come out of it:
+
+* a question, a request to the assistant, or small talk: nothing;
+* a hedge ("maybe", "I think", "可能"): the stance is multiplied by the hedge factor;
+* a plan or intention ("I'm going to", "thinking of", "打算", "下个月"): not a current
+  fact, so its claims go to ``plan:<predicate>`` with a hedged stance;
+* a past state ("used to", "以前"): the value is negated (it no longer holds);
+* a change marker ("moved to", "now", "no longer", "换成", "不再"): the text itself says
+  that a value replaced another (``says_change``, read by the restatement rule).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .lexicon import Lexicon
+from .text import CJK, collapse
+
+MAX_CLAUSE_CHARS = 240  # longer clauses are not chat facts; skipping them keeps cost linear
+MAX_VALUE_WORDS = 6  # longer "values" are clauses the rules misread, not things
+MAX_VALUE_CJK_CHARS = 12
+
+# Sentence ends; a period after a lone capital is an initial ("George W. Bush").
+SENTENCE_END = re.compile(
+    r"(?<!\b[A-Z])(?<!\bSt|\bDr|\bMr|\bMs|\bMt|\bJr|\bSr)(?<!\bMrs)(?<!\bvs)[.!?;]+(?=\s|$)|[。！？；\n?？!！]+"
+)
+# A Chinese clause that asks: a wh-word anywhere, or a final question particle.
+ZH_QUESTION = re.compile(r"什么|哪里|哪儿|哪个|哪些|怎么|为什么|多少|几点|谁|吗$|么$")
+# Clause boundaries inside a sentence: commas and "but"-style joins.
+CLAUSE_BREAK = re.compile(
+    r",\s+|[，、：:]+|\s+(?:but|though|although|because|so|and then|whereas|while)\s+|\s*[-–—]{1,2}\s+"
+    r"|但是|不过|可是|而且|因为|所以|然后|但",
+    re.IGNORECASE,
+)
+# "..., and I live in Paris": "and" starts a new clause only before a subject.
+AND_SUBJECT = re.compile(r"\s+and\s+(?=(?:i|i'm|i've|we|we're|my|our|he|she|they)\s)", re.IGNORECASE)
+ZH_AND_SUBJECT = re.compile(r"(?<=[\u4e00-\u9fff])(?:，|,)?(?:还有|并且|而且)")
+
+# Time phrases the word list cannot enumerate: "in 2019", "2019年", "3 weeks ago", "in March".
+MONTHS = (
+    "january|february|march|april|may|june|july|august|september|october|november|december"
+    "|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+)
+SEASONS = "spring|summer|autumn|fall|winter"
+YEAR_TAIL = re.compile(
+    rf"\s*(?:\b(?:in|since|from|back in|around)\s+(?:\d{{4}}|(?:early\s+|late\s+)?(?:{MONTHS})(?:\s+\d{{4}})?)"
+    rf"|\b(?:last|this|next|in the)\s+(?:{SEASONS}|{MONTHS})|\d{{4}}\s*年)\s*$",
+    re.IGNORECASE,
+)
+AGO_TAIL = re.compile(r"\s*\b(?:\d+|a|an|one|two|three|few|couple of|several)\s+\w+?s?\s+ago\s*$", re.IGNORECASE)
+# Durations ending a value are time, not value: "Paris for 3 years", "Acme for a few months".
+DURATION_TAIL = re.compile(
+    r"(?<=\S)\s+(?:for|since)\s+(?:(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|few|several|many)\s+)?"
+    r"(?:more\s+)?(?:second|minute|hour|day|week|month|year|decade)s?\s*$",
+    re.IGNORECASE,
+)
+# "北京三年了" -> "北京": a counted span of time ends the value. Months need 个 ("三个月"),
+# since "五月" is May; a whole value is never stripped ("三年" alone stays).
+ZH_DURATION = r"[\d一二三四五六七八九十百两几半多好]+(?:个)?多?(?:秒钟?|分钟|小时|天|周|星期|个月|年)多?(?:了|啦)?"
+ZH_DURATION_TAIL = re.compile(rf"(?<=[^\d一二三四五六七八九十百两几半多好]){ZH_DURATION}$")
+TIME_TAILS = (YEAR_TAIL, AGO_TAIL, DURATION_TAIL, ZH_DURATION_TAIL)
+
+SPACE_BETWEEN_CJK = re.compile(rf"(?<=[{CJK}])\s+(?=[{CJK}])")
+
+
+def join_cjk(text: str) -> str:
+    """Chinese has no spaces: don't leave one where a word was removed ("我 喜欢" -> "我喜欢")."""
+    return SPACE_BETWEEN_CJK.sub("", collapse(text))
+
+
+@dataclass(frozen=True)
+class Sentence:
+    text: str
+    question: bool
+
+
+def sentences(text: str) -> list[Sentence]:
+    """The sentences of a message, each marked as a question or not (one regex pass)."""
+    out, start = [], 0
+    for m in SENTENCE_END.finditer(text):
+        body = text[start:m.start()].strip()
+        if body:
+            out.append(Sentence(body, "?" in m.group() or "？" in m.group()))
+        start = m.end()
+    rest = text[start:].strip()
+    if rest:
+        out.append(Sentence(rest, False))
+    return out
+
+
+def clauses(sentence: str) -> list[str]:
+    """The clauses of one sentence; over-long ones are dropped (see MAX_CLAUSE_CHARS)."""
+    parts = []
+    for part in CLAUSE_BREAK.split(sentence):
+        for piece in AND_SUBJECT.split(part):
+            parts.extend(ZH_AND_SUBJECT.split(piece))
+    return [p.strip() for p in parts if p and p.strip() and len(p) <= MAX_CLAUSE_CHARS]
+
+
+@dataclass(frozen=True)
+class Mood:
+    """What the grammar of a clause says about its claims, and the clause without the markers."""
+
+    clause: str
+    hedged: bool = False
+    plan: bool = False
+    past: bool = False  # "used to", "以前": the value no longer holds
+
+
+class Grammar:
+    """The clause-level markers of one lexicon, compiled once."""
+
+    def __init__(self, lexicon: Lexicon):
+        self.lex = lexicon
+
+    def says_nothing(self, sentence: Sentence, clause: str) -> bool:
+        """A question, a request to the assistant, or small talk."""
+        lex = self.lex
+        if sentence.question or lex.questions.lead.match(clause) or ZH_QUESTION.search(clause):
+            return True
+        if lex.requests.lead.match(clause) or lex.small_talk_full(clause):
+            return True
+        return False
+
+    def mood(self, clause: str) -> Mood:
+        lex = self.lex
+        hedged = plan = past = False
+        if lex.hedges.anywhere.search(clause):
+            hedged = True
+            clause = join_cjk(lex.hedges.anywhere.sub(" ", clause))
+        if m := lex.past_markers.anywhere.search(clause):
+            past = True
+            clause = join_cjk(clause[: m.start()] + " " + clause[m.end():])
+        if m := lex.plan_markers.anywhere.search(clause):
+            plan = True
+            clause = join_cjk(clause[: m.start()] + " " + clause[m.end():])
+        elif lex.future_time.anywhere.search(clause):
+            plan = True  # "I'm moving to Tokyo next year", "下个月搬到上海": not yet so
+        return Mood(clause.strip(), hedged, plan, past)
+
+    def says_change(self, text: str) -> bool:
+        """The text itself says a value replaced another ("moved to", "now", "不再", "换成")."""
+        return self.lex.change_markers.anywhere.search(collapse(text)) is not None

@@ -1,0 +1,283 @@
+"""The word lists the offline extractor matches (``lexicon.toml``), loaded, checked and indexed."""
+
+from __future__ import annotations
+
+import copy
+import functools
+import re
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - pyproject installs tomli there
+    import tomli as tomllib
+
+from ..errors import ConfigError
+from .text import PhraseSet, collapse, english_forms, name_key, phrase_pattern, snake_name
+
+DEFAULT_LEXICON_PATH = Path(__file__).with_name("lexicon.toml")
+
+# ------------------------------------------------------------------------------ lexicon
+
+# Top-level tables a lexicon may have; an unknown one is most likely a typo.
+LEXICON_SECTIONS = frozenset(
+    {
+        "stance", "defaults", "predicates", "relations", "cessation", "negation", "hedges",
+        "fillers", "time_phrases", "subjects", "grammar", "values", "value_predicates", "attributes",
+        "cardinality", "questions", "requests", "small_talk", "plans", "changes", "relatives", "states",
+    }
+)
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with open(path, "rb") as f:
+            return tomllib.load(f)
+    except OSError as e:
+        raise ConfigError(f"cannot read lexicon {path}: {e}") from e
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"lexicon {path} is not valid TOML: {e}") from e
+
+
+def merge_tables(base: dict[str, Any], extra: dict[str, Any], where: str = "") -> dict[str, Any]:
+    """``base`` with ``extra`` merged in: lists unioned (base order first), tables merged, scalars replaced."""
+    merged = copy.deepcopy(base)
+    for key, value in extra.items():
+        old = merged.get(key)
+        if isinstance(old, dict) and isinstance(value, dict):
+            merged[key] = merge_tables(old, value, f"{where}{key}.")
+        elif isinstance(old, list) and isinstance(value, list):
+            merged[key] = old + [v for v in value if v not in old]
+        elif old is not None and isinstance(old, (dict, list)) != isinstance(value, (dict, list)):
+            raise ConfigError(f"lexicon {where}{key}: cannot merge {type(value).__name__} into {type(old).__name__}")
+        else:
+            merged[key] = copy.deepcopy(value)
+    return merged
+
+
+def check_tables(tables: dict[str, Any]) -> None:
+    """Reject what would make the extractor fail later, naming the bad entry."""
+    if not isinstance(tables, dict):
+        raise ConfigError(f"a lexicon is a table, got {type(tables).__name__}")
+    unknown = sorted(set(tables) - LEXICON_SECTIONS)
+    if unknown:
+        raise ConfigError(f"unknown lexicon section(s) {unknown}; known: {sorted(LEXICON_SECTIONS)}")
+
+    def check(value: Any, where: str) -> None:
+        if isinstance(value, dict):
+            for key, inner in value.items():
+                check(inner, f"{where}.{key}")
+        elif isinstance(value, list):
+            for item in value:
+                if not isinstance(item, str) or not item.strip():
+                    raise ConfigError(f"lexicon {where}: entries must be non-empty strings, got {item!r}")
+        elif where.startswith("stance."):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not -1 <= value <= 1:
+                raise ConfigError(f"lexicon {where} must be a number in [-1, 1], got {value!r}")
+        elif not where.startswith("defaults."):
+            raise ConfigError(f"lexicon {where} must be a list of strings, got {value!r}")
+        elif not isinstance(value, str) or not value.strip():
+            raise ConfigError(f"lexicon {where} must be a non-empty string, got {value!r}")
+
+    for section, value in tables.items():
+        if not isinstance(value, dict):
+            raise ConfigError(f"lexicon section [{section}] must be a table")
+        check(value, section)
+
+
+class Lexicon:
+    """The word lists ``OfflineExtractor`` matches, indexed once at construction.
+
+    Treat it as read-only: ``extend`` returns a new lexicon, so an extractor built
+    on the old one (and the shared default) never changes under it.
+    """
+
+    def __init__(self, tables: dict[str, Any]):
+        check_tables(tables)
+        self.tables = tables
+        self._index()
+
+    @classmethod
+    def load(cls, path: str | Path | None = None, *, extend_default: bool = True) -> Lexicon:
+        """The shipped lexicon, or it extended by the TOML file at ``path``.
+
+        With ``extend_default=False`` the file replaces the shipped lexicon instead.
+        """
+        if path is None:
+            return default_lexicon()
+        user_tables = read_toml(Path(path))
+        if not extend_default:
+            return cls(user_tables)
+        return default_lexicon().extend(user_tables)
+
+    def extend(self, extra: dict[str, Any]) -> Lexicon:
+        """A new lexicon with ``extra`` (same shape as lexicon.toml) merged in."""
+        check_tables(extra)
+        return Lexicon(merge_tables(self.tables, extra))
+
+    def words(self, section: str, key: str) -> list[str]:
+        return list(self.tables.get(section, {}).get(key, []))
+
+    def _index(self) -> None:
+        t = self.tables
+        stance = t.get("stance", {})
+        self.asserted = float(stance.get("asserted", 1.0))
+        self.negated = float(stance.get("negated", -0.8))
+        self.hedge_factor = float(stance.get("hedge_factor", 0.5))
+        self.cessation_predicate = t.get("defaults", {}).get("cessation_predicate", "consumes")
+
+        # Verb phrases: surface (casefolded) -> (kind, predicate). Kind "verb" states its
+        # predicate; kind "stop" negates whatever its object names.
+        self.verbs: dict[str, tuple[str, str]] = {}
+        self.frames: list[tuple[re.Pattern[str], str]] = []  # "在{}工作": the value sits inside
+        for predicate, phrases in sorted(t.get("predicates", {}).items()):
+            for phrase in phrases:
+                if "{}" in phrase:
+                    before, _, after = phrase.partition("{}")
+                    frame = re.escape(before.strip()) + r"\s*(.+?)\s*" + re.escape(after.strip())
+                    self.frames.append((re.compile(frame, re.IGNORECASE), predicate))
+                    continue
+                for form in english_forms(phrase):
+                    self.verbs.setdefault(collapse(form).casefold(), ("verb", predicate))
+        for phrase in self.words("cessation", "phrases"):
+            for form in english_forms(phrase):
+                self.verbs.setdefault(collapse(form).casefold(), ("stop", ""))
+        self.verb_regex = re.compile(phrase_pattern(list(self.verbs)), re.IGNORECASE)
+
+        self.relations: dict[str, str] = {}  # third-person-only verb phrases
+        for predicate, phrases in sorted(t.get("relations", {}).items()):
+            for phrase in phrases:
+                for form in english_forms(phrase):
+                    self.relations.setdefault(collapse(form).casefold(), predicate)
+        self.relation_regex = re.compile(phrase_pattern(list(self.relations)), re.IGNORECASE)
+
+        self._index_grammar()
+        self.negation = PhraseSet(self.words("negation", "phrases"))
+        self.negation_words = {collapse(w).casefold() for w in self.words("negation", "phrases")}
+        self.hedges = PhraseSet(self.words("hedges", "phrases"))
+        self.time = PhraseSet(self.words("time_phrases", "phrases"))
+        # Plan and past markers sit between subject and verb too ("I'm going to move", "我以前住在").
+        self.before_verb = PhraseSet(
+            self.words("fillers", "before_verb") + self.words("plans", "phrases") + self.words("plans", "past")
+        )
+        self.around_value = PhraseSet(self.words("fillers", "around_value"))
+        self.activity_verbs = PhraseSet(self.words("fillers", "activity_verbs")).lead
+        self.value_stops = PhraseSet(self.words("fillers", "value_stops")).anywhere
+        self.adverbs = {w.casefold() for w in self.words("fillers", "before_verb")}
+
+        self.first_person = {w.casefold() for w in self.words("subjects", "first_person")}
+        self.second_person = {w.casefold() for w in self.words("subjects", "second_person")}
+        self.user_references = {collapse(w).casefold() for w in self.words("subjects", "user")}
+        # "The user's ...": the longest reference a clause starts with, as a whole word.
+        self.user_lead = re.compile(rf"^(?:{phrase_pattern(self.words('subjects', 'user'))})(?=\s|'|$)", re.IGNORECASE)
+        self.not_names = {w.casefold() for w in self.words("subjects", "not_names")}
+        self.pronoun_values = {w.casefold() for w in self.words("subjects", "pronoun_values")}
+        self.relation_verbs = {w.casefold() for w in self.words("grammar", "relation_verbs")}
+        self.prepositions = {w.casefold() for w in self.words("grammar", "prepositions")}
+        reporting = [form for phrase in self.words("grammar", "reporting_verbs") for form in english_forms(phrase)]
+        self.reporting = re.compile(phrase_pattern(reporting), re.IGNORECASE)
+        self.preference = PhraseSet(self.words("grammar", "preference_markers")).lead
+        self.locatives = PhraseSet(self.words("grammar", "locatives"))
+        connectors = phrase_pattern(self.words("grammar", "name_connectors"))
+        # A capitalised name, possibly with "of"/"de"-style words inside: "Bank of England".
+        self.name_run = re.compile(rf"[A-Z][\w'.-]*(?:\s+(?:(?:{connectors})\s+)?[A-Z][\w'.-]*)*")
+
+        self.values: dict[str, str] = {}  # surface (casefolded) -> canonical value
+        for canonical, surfaces in sorted(t.get("values", {}).items()):
+            for surface in [canonical, *surfaces]:
+                self.values.setdefault(collapse(surface).casefold(), canonical)
+        # canonical value -> (predicate it moves to, predicates it moves from)
+        self.value_predicates: dict[str, tuple[str, frozenset[str]]] = {}
+        for predicate, rule in sorted(t.get("value_predicates", {}).items()):
+            if not isinstance(rule, dict):
+                raise ConfigError(f"lexicon [value_predicates.{predicate}] must be a table with values and from")
+            for value in rule.get("values", []):
+                self.value_predicates[value.casefold()] = (predicate, frozenset(rule.get("from", [])))
+        self.attributes: dict[str, str] = {}  # surface (casefolded) -> attribute name
+        for name, surfaces in sorted(t.get("attributes", {}).items()):
+            for surface in surfaces:
+                self.attributes.setdefault(collapse(surface).casefold(), name)
+
+    def _index_grammar(self) -> None:
+        """The clause markers of ``grammar.py`` and the vocabulary of subjects and states."""
+        self.single_valued = frozenset(self.words("cardinality", "single"))
+        self.questions = PhraseSet(self.words("questions", "phrases"))
+        self.requests = PhraseSet(self.words("requests", "phrases"))
+        self.small_talk = {collapse(w).casefold() for w in self.words("small_talk", "phrases")}
+        self.plan_markers = PhraseSet(self.words("plans", "phrases"))
+        self.future_time = PhraseSet(self.words("plans", "future"))
+        self.past_markers = PhraseSet(self.words("plans", "past"))
+        self.change_markers = PhraseSet(self.words("changes", "phrases"))
+        self.additive_markers = PhraseSet(self.words("changes", "additive"))
+        self.relatives: dict[str, str] = {}  # surface (casefolded) -> English relation word
+        for relation, surfaces in sorted(self.tables.get("relatives", {}).items()):
+            for surface in surfaces:
+                self.relatives.setdefault(collapse(surface).casefold(), relation)
+        self.relative_regex = re.compile(phrase_pattern(list(self.relatives)), re.IGNORECASE)
+        self.states = {collapse(w).casefold() for w in self.words("states", "phrases")}
+        self.not_possessions = {collapse(w).casefold() for w in self.words("states", "not_possessions")}
+
+    def small_talk_full(self, clause: str) -> bool:
+        """The whole clause is a greeting, thanks or acknowledgement."""
+        return collapse(clause).strip(" .,!?~。！？，").casefold() in self.small_talk
+
+    def is_single_valued(self, predicate: str) -> bool:
+        """One value at a time for one subject, by this lexicon ("plan:" slots never are)."""
+        return predicate in self.single_valued
+
+    def predicate_names(self) -> frozenset[str]:
+        """The predicates this lexicon defines: their cardinality is the policy's to say
+        (functional or not), never something to guess from how sentences repeat."""
+        t = self.tables
+        names = set(t.get("predicates", {})) | set(t.get("relations", {})) | set(t.get("value_predicates", {}))
+        names.add(t.get("defaults", {}).get("cessation_predicate", "consumes"))
+        return frozenset(names)
+
+    def predicate_of(self, phrase: str) -> str | None:
+        """The canonical predicate a verb phrase states, or None when the lexicon does not know it."""
+        key = collapse(phrase.replace("_", " ")).casefold()
+        kind_predicate = self.verbs.get(key)
+        if kind_predicate and kind_predicate[0] == "verb":
+            return kind_predicate[1]
+        return self.relations.get(key)
+
+    def value_of(self, value: str) -> str:
+        return self.values.get(collapse(value).casefold(), value)
+
+    def attribute_of(self, phrase: str) -> str:
+        """The lexicon's name for an attribute phrase; "最爱的颜色" finds "最喜欢的颜色"'s name too."""
+        key = collapse(phrase).casefold()
+        if key in self.attributes:
+            return self.attributes[key]
+        if marker := self.preference.match(key):
+            rest = key[marker.end():]
+            for other in self.words("grammar", "preference_markers"):
+                variant = collapse(f"{other} {rest}" if other.isascii() else other + rest).casefold()
+                if variant in self.attributes:
+                    return self.attributes[variant]
+        return snake_name(phrase)
+
+
+@functools.lru_cache(maxsize=1)
+def default_lexicon() -> Lexicon:
+    """The shipped lexicon, read once per process (every default extractor shares it)."""
+    return Lexicon(read_toml(DEFAULT_LEXICON_PATH))
+
+
+def stable_name(name: str, known: Sequence[str], lexicon: Lexicon | None = None) -> str:
+    """``name`` spelled as the caller already spells it, so one slot keeps one name.
+
+    A known name matches when it differs only in case/spaces/underscores, or when the
+    lexicon says both are the same predicate ("live in" and "lives_in").
+    """
+    key = name_key(name)
+    canonical = name_key(lexicon.predicate_of(name) or name) if lexicon else key
+    for candidate in known:
+        if name_key(candidate) == key:
+            return candidate
+        if lexicon and name_key(lexicon.predicate_of(candidate) or candidate) == canonical:
+            return candidate
+    return name
+

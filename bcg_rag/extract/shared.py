@@ -1,0 +1,346 @@
+"""The rules both languages share: verb phrases, attributes, subjects and value cleaning.
+
+A rule reads one clause and returns what it says (``Found``), or None to let the next
+rule try. Language-specific shapes are in ``en.py`` and ``zh.py``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Sequence
+
+from .grammar import MAX_VALUE_CJK_CHARS, MAX_VALUE_WORDS, TIME_TAILS
+from .text import CJK_CHAR, EDGE_PUNCTUATION, collapse, has_cjk
+
+if TYPE_CHECKING:
+    from .lexicon import Lexicon
+    from .offline import Turn
+
+MAX_RAW_VALUE_CHARS = 160  # a value region longer than this is a clause, not a thing: not cleaned at all
+# "my sister Anna", "my friend Sarah Lee": a relative named right after the relation word.
+EN_NAME_AFTER = re.compile(r"^\s*,?\s*([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s*,?\s*$")
+# "plays the position of defender": the verb is part of a longer relation phrase.
+LONGER_RELATION = re.compile(r"^the\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+of\s")
+EN_OWNER_WORDS = {"my": "i", "our": "we", "your": "you"}
+
+
+@dataclass(frozen=True)
+class Found:
+    """What one clause says, before value normalisation and stance."""
+
+    subject: str
+    predicate: str
+    value: str
+    negated: bool = False
+    changed: bool = False  # the stance was set by a change shape ("from X to Y"); moods leave it alone
+
+
+class SharedRules:
+    lexicon: Lexicon
+
+    def _reported(self, clause: str, turn: Turn) -> Found | None:
+        """The clause after a reporting verb ("says", "told me", "说"), when the reporter is short."""
+        for m in self.lexicon.reporting.finditer(clause):
+            if has_cjk(clause) and not self._on_tokens(clause, m.start(), m.end()):
+                continue  # "小说" holds 说
+            reporter, said = clause[: m.start()].strip(), clause[m.end():].strip(EDGE_PUNCTUATION)
+            said = re.sub(r"^that\s+", "", said, flags=re.IGNORECASE)
+            if len(reporter.split()) > 4 or len(CJK_CHAR.findall(reporter)) > 6 or not said:
+                continue
+            if found := self._parse_clause(said, turn, reported=False):
+                return found[0]
+        return None
+
+    def _attribute_claim(self, owner: str, personal: bool, attr: str, value: str, negated: bool) -> Found | None:
+        lex = self.lexicon
+        attr, attr_negated = self._clean_attribute(attr)  # "颜色现在是", "名字不再是", "color now is"
+        negated = negated or attr_negated
+        if not_lead := lex.negation.lead.match(value):  # "is not blue", "is no longer"
+            value, negated = value[not_lead.end():], True
+        if (place := lex.locatives.lead.match(value)) and value[place.end():].strip():
+            value = value[place.end():]  # "is in Munich" -> "Munich"
+        value = self._clean_value(value)
+        if not attr or not self._usable(value):
+            return None
+        name = lex.attribute_of(attr)
+        if personal or lex.preference.match(attr):
+            name = "attr:" + name
+        return Found(owner, name, value, negated)
+
+    def _verb(self, clause: str, turn: Turn) -> Found | list[Found] | None:
+        """<subject> [adverbs] [negation] <lexicon verb> <value>, first or third person.
+
+        Verb matches are tried left to right until the words before one name a subject
+        ("王爱华喜欢茶": "爱" is inside the name); in Chinese a verb must be a whole word of
+        jieba's segmentation ("现在" holds 在, "小说" holds 说).
+        """
+        lex = self.lexicon
+        cjk = has_cjk(clause)
+        pos = 0
+        for _ in range(4):  # a few tries keep a long message cheap
+            verb = self._next_verb(lex.verb_regex, clause, pos, cjk)
+            frame = min(
+                ((m, predicate) for pattern, predicate in lex.frames if (m := self._next_verb(pattern, clause, pos, cjk))),
+                key=lambda found: found[0].start(),
+                default=None,
+            )
+            if frame and (verb is None or frame[0].start() <= verb.start()):
+                match, kind, predicate, value = frame[0], "verb", frame[1], frame[0].group(1)
+            elif verb:
+                match, value = verb, clause[verb.end():]
+                kind, predicate = lex.verbs[collapse(verb.group()).casefold()]
+            else:
+                return None
+            found = self._verb_claim(clause, match, kind, predicate, value, turn)
+            if found is not False:
+                return found
+            pos = match.start() + 1
+        return None
+
+    def _next_verb(self, pattern: re.Pattern[str], clause: str, pos: int, cjk: bool) -> re.Match[str] | None:
+        """The next match at or after ``pos``; in Chinese, only one on word boundaries."""
+        for _ in range(8):
+            m = pattern.search(clause, pos)
+            if m is None or not cjk or self._on_tokens(clause, m.start(), m.end(), frame=bool(m.groups())):
+                return m
+            pos = m.start() + 1
+        return None
+
+    def _verb_claim(
+        self, clause: str, match: re.Match[str], kind: str, predicate: str, value: str, turn: Turn
+    ) -> Found | list[Found] | None | bool:
+        """The claim one verb match makes; False when the words before it name no subject."""
+        lex = self.lexicon
+        before = clause[: match.start()]
+        if "把" in before:  # 把-construction puts the object before the verb: "把美式停掉"
+            before, _, value = before.rpartition("把")
+        before, negated = self._clean_before_verb(before)
+        if predicate == "name" and not before:
+            return None  # "我养了一只柯基，叫豆豆": the dog's name, not the speaker's
+        subject = self._subject(before, turn)
+        if subject is None:
+            return False
+        if LONGER_RELATION.match(value.strip()) or value.strip().split(" ", 1)[0].casefold() in lex.prepositions:
+            return None  # "plays the position of X", "plays for X": a relation longer than the verb
+        if predicate == "has" and not self._possession(value):
+            return None  # "I have a question", "我有点累": no possession
+        head, joined, tail = value.partition(" and ")
+        if joined and (lex.verb_regex.search(tail) or len(tail.split()) > 3):  # "likes tea and lives in Paris"
+            value = head
+        value = self._clean_value(value)
+        if (light := lex.activity_verbs.match(value)) and self._is_object(value[light.end():]):
+            value = self._clean_value(value[light.end():])  # "打篮球" -> "篮球", "playing tennis" -> "tennis"
+        # A verb followed by another verb: the second one carries the object
+        # ("stopped drinking coffee", "enjoy eating fish").
+        elif (inner := lex.verb_regex.match(value)) and lex.verbs[collapse(inner.group()).casefold()][0] == "verb":
+            predicate = lex.verbs[collapse(inner.group()).casefold()][1]
+            value = self._clean_value(value[inner.end():])
+        elif kind == "stop":
+            predicate = lex.cessation_predicate
+        if kind == "stop":
+            negated = not negated  # "I quit coffee" denies; "I didn't quit coffee" affirms
+        title = None
+        if predicate == "works_at" and (job := re.match(r"^(.+?)\s+as\s+(?:a|an|the)?\s*(.+)$", value)):
+            value, title = self._clean_value(job.group(1)), self._clean_value(job.group(2))
+        values = self._coordinated(value)
+        found = [Found(subject, predicate, v, negated) for v in values if self._usable(v)]
+        if found and title and self._usable(title):  # "works at Boeing as a mechanic"
+            found.append(Found(subject, "job_title", title, negated))
+        return found or None
+
+    def _coordinated(self, value: str) -> list[str]:
+        """ "tea and coffee", "法语和英语": two values, when both sides are short."""
+        parts = re.split(r"\s+(?:and|or|&)\s+|、|和|跟|与|以及", value) if len(value) < 60 else [value]
+        parts = [self._clean_value(p) for p in parts]
+        if len(parts) > 1 and all(p and len(p.split()) <= 3 for p in parts):
+            return parts
+        return [value]
+
+    def _possession(self, value: str) -> bool:
+        """What follows "have"/"有" names a thing owned: "a cat", "two kids", "一只猫"."""
+        words = collapse(value).casefold().split()
+        if not words:
+            return False
+        if has_cjk(value):
+            head = self._first_word(value)
+            return head not in self.lexicon.not_possessions and not value.startswith(("点", "些", "时", "空", "没"))
+        if words[0] in ("to", "been", "no", "not", "any", "lots", "plenty", "fun", "nothing", "something"):
+            return False  # "I have to go", "I have no idea"
+        quantity = {"a", "an", "one", "two", "three", "four", "five", "several", "my", "our"}
+        if words[0] not in quantity and not words[0].isdigit():
+            return False
+        nouns = [w.strip(EDGE_PUNCTUATION) for w in words[1:]]
+        return bool(nouns) and not any(n in self.lexicon.not_possessions for n in nouns[:3])
+
+    def _relation(self, clause: str, turn: Turn) -> Found | None:
+        """Third-person-only verbs from the lexicon: "小张是医生" -> (小张, is, 医生)."""
+        lex = self.lexicon
+        m = self._next_verb(lex.relation_regex, clause, 0, has_cjk(clause))
+        if m is None:
+            return None
+        before, negated = self._clean_before_verb(clause[: m.start()])
+        subject = self._third_person(before, turn)
+        value = self._clean_value(clause[m.end():])
+        if subject is None or not self._usable(value):
+            return None
+        return Found(subject, lex.relations[collapse(m.group()).casefold()], value, negated)
+
+    # ---- pieces the rules share
+
+    def _time_spans(self, text: str) -> list[tuple[int, int]]:
+        return [m.span() for m in self.lexicon.time.anywhere.finditer(text)]
+
+    @staticmethod
+    def _search_outside(
+        pattern: re.Pattern[str], text: str, blocked: Sequence[tuple[int, int]], pos: int = 0
+    ) -> re.Match[str] | None:
+        """The first match at or after ``pos`` that does not start inside a blocked span."""
+        for _ in range(16):
+            m = pattern.search(text, pos)
+            if m is None or not any(start < m.start() < end for start, end in blocked):
+                return m
+            pos = m.start() + 1
+        return None
+
+    def _peel(self, text: str, sets: Sequence, lead: bool) -> tuple[str, bool]:
+        """Peel phrases of ``sets`` off the end (and the start when ``lead``); report a negation.
+
+        A peel that would leave one Chinese character other than a pronoun is not made:
+        "王刚" is a name, not 王 + 刚 ("just").
+        """
+        lex = self.lexicon
+        negated, changed = False, True
+        while changed and text:
+            changed = False
+            for phrases in sets:
+                for edge in ((phrases.trail, phrases.lead) if lead else (phrases.trail,)):
+                    m = edge.search(text)
+                    if m and m.group().strip() and (lead or m.start() > 0):
+                        peeled = (text[: m.start()] + " " + text[m.end():]).strip()
+                        if len(peeled) == 1 and CJK_CHAR.match(peeled) and not self._is_pronoun(peeled):
+                            continue
+                        text = peeled
+                        negated = negated or phrases is lex.negation
+                        changed = True
+        return text, negated
+
+    def _clean_before_verb(self, region: str) -> tuple[str, bool]:
+        """Peel adverbs, time phrases and negations off the subject region; report a negation."""
+        lex = self.lexicon
+        return self._peel(region.strip(), (lex.negation, lex.time, lex.before_verb), lead=True)
+
+    def _clean_attribute(self, attr: str) -> tuple[str, bool]:
+        """Drop time words, adverbs and negations after an attribute ("颜色现在", "名字不再", "color now")."""
+        lex = self.lexicon
+        return self._peel(attr.strip(EDGE_PUNCTUATION), (lex.negation, lex.time, lex.before_verb), lead=False)
+
+    def _clean_value(self, value: str) -> str:
+        """Drop what surrounds a value without being it: articles, fillers, time, punctuation.
+
+        Linear: a region too long to be a value is given up at once, and every pass of the
+        loop removes something from a value of bounded length.
+        """
+        lex = self.lexicon
+        if stop := lex.value_stops.search(value, 1):  # "tea over coffee": the value is what comes first
+            value = value[: stop.start()]
+        if len(value) > MAX_RAW_VALUE_CHARS:
+            return ""
+        previous = None
+        while value != previous:
+            previous = value
+            value = value.strip(EDGE_PUNCTUATION)
+            for pattern in (lex.around_value.lead, lex.around_value.trail, lex.time.trail, lex.time.lead, *TIME_TAILS):
+                m = pattern.search(value)
+                if m and m.group().strip():
+                    value = (value[: m.start()] + " " + value[m.end():]).strip()
+        return collapse(value)
+
+    def _usable(self, value: str) -> bool:
+        """A short thing, not a pronoun: anything else is a clause the rules misread."""
+        if not value:
+            return False
+        words = value.casefold().split()
+        if value.casefold() in self.lexicon.pronoun_values or words[0] in self.lexicon.pronoun_values:
+            return False
+        if value[0] in "我你他她它" or words[0].endswith("ing") and len(words) > 1:
+            return False  # "我大学室友" is a relation, "staying with us" a clause
+        return len(words) <= MAX_VALUE_WORDS and len(CJK_CHAR.findall(value)) <= MAX_VALUE_CJK_CHARS
+
+    @staticmethod
+    def _is_object(rest: str) -> bool:
+        """What is left after a light verb stands alone: a word, or two Chinese characters."""
+        rest = rest.strip()
+        return len(CJK_CHAR.findall(rest)) >= 2 if has_cjk(rest) else bool(rest)
+
+    def _is_pronoun(self, word: str) -> bool:
+        key = word.casefold()
+        return key in self.lexicon.first_person or key in self.lexicon.second_person
+
+    def _subject(self, region: str, turn: Turn) -> str | None:
+        """Whom the words before the verb name: the speaker, the user, a relative, a named entity."""
+        key = collapse(region).casefold()
+        lex = self.lexicon
+        if not key and has_cjk(region + "字") and turn.other and turn.topic:
+            return turn.other  # Chinese continues the topic: "我妈是医生，住在成都"
+        if not key or key in lex.first_person:
+            return turn.speaker_id  # Chinese drops "我"; English "no more Americano for me"
+        if key in lex.second_person and not turn.user_is_speaker:
+            return turn.user_id  # the assistant saying "you love tea"
+        if key in lex.user_references:
+            return turn.user_id  # "The user lives in Lyon", "用户住在…"
+        if has_cjk(region) and (said := lex.reporting.match(region)) and said.end() < len(region):
+            return self._subject(region[said.end():], turn)  # "听说小张住在北京": 小张, not 听说小张
+        return self._third_person(region, turn)
+
+    def _third_person(self, region: str, turn: Turn) -> str | None:
+        """A relative ("my mom", "我妈", "my sister Anna"), a pronoun for the last one, or a name."""
+        key = collapse(region).casefold()
+        if key in self.lexicon.user_references:
+            return turn.user_id
+        if key in ("he", "she", "他", "她", "he's", "she's") and turn.other:
+            return turn.other
+        if relative := self._relative(region, turn):
+            return relative
+        return self._name(region, turn)
+
+    def _relative(self, region: str, turn: Turn) -> str | None:
+        """ "my sister Anna" -> Anna; "my mom" / "我妈" -> "<user>'s mother" (English relation word)."""
+        lex = self.lexicon
+        text = collapse(region)
+        owner = re.match(r"^(my|our|your)\s+|^(我们的|我的|我们|咱们|我|咱)", text, re.IGNORECASE)
+        if owner is None:  # a bare kin word: "Mom is a nurse", "老公是山东人", "室友小陈"
+            owner = re.match(r"", text)
+        who = owner.group().strip().casefold()
+        if who == "your" and turn.user_is_speaker:
+            return None
+        rest = text[owner.end():]
+        m = lex.relative_regex.match(rest)
+        if m is None:
+            return None
+        name = rest[m.end():].strip()
+        if not name:
+            return f"{turn.user_id}'s {lex.relatives[collapse(m.group()).casefold()]}"
+        if has_cjk(name):
+            if not owner.group() and not any(flag.startswith("nr") for _, flag, _ in self._tokens(name)):
+                return None  # bare kin word + a name: only a name jieba knows ("室友小陈"), not "同事说用户"
+            return self._name(name, turn)
+        named = EN_NAME_AFTER.match(name)
+        return named.group(1) if named else None
+
+    def _owner(self, region: str, turn: Turn) -> tuple[str | None, bool]:
+        """Who has an attribute, and whether that is a person the pronouns name (the speaker or user)."""
+        key = collapse(region).casefold()
+        if not key:
+            return None, False
+        if key in self.lexicon.first_person or key in ("we", "us", "我们", "咱们"):
+            return turn.speaker_id, True
+        if key in self.lexicon.second_person:
+            return (turn.user_id, True) if not turn.user_is_speaker else (None, False)
+        if key in self.lexicon.user_references:
+            return turn.user_id, True
+        if key in ("his", "her", "he", "she", "他", "她") and turn.other:
+            return turn.other, False
+        if relative := self._relative(region, turn):
+            return relative, False
+        return self._name(region, turn), False

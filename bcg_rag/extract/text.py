@@ -1,0 +1,143 @@
+"""Text helpers every extraction module shares: CJK detection, spacing, names, phrase regexes."""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+CJK_CHAR = re.compile(f"[{CJK}]")
+COPULAS = ("is", "are", "was", "were")
+# English negated copulas name the verb they negate; the lexicon lists them as negations.
+CONTRACTED_COPULAS = {"isn't": "is", "aren't": "are", "wasn't": "was", "weren't": "were"}
+# Characters that end a value or a clause without being part of it.
+EDGE_PUNCTUATION = " \t.,!?;:。，！？；：、…~\"“”‘’()（）[]【】"
+# A Chinese subject other than a name: pronouns and demonstratives start with these.
+CJK_NON_NAME_START = "我你您他她它这那谁哪"
+
+
+# --------------------------------------------------------------------------- text helpers
+
+
+def has_cjk(text: str) -> bool:
+    return CJK_CHAR.search(text) is not None
+
+
+def collapse(text: str) -> str:
+    """Single spaces, no edge whitespace; curly apostrophes made straight so "don’t" == "don't"."""
+    return " ".join(text.replace("’", "'").split())
+
+
+def name_key(name: str) -> str:
+    """What two spellings of one name share: "Lives In", "lives_in", "lives-in" -> "livesin"."""
+    return re.sub(r"[\W_]+", "", name.casefold())
+
+
+def snake_name(text: str) -> str:
+    """A readable predicate from a phrase: "Plays the  position of" -> "plays_the_position_of"."""
+    words = re.findall(r"[^\W_]+(?:'[^\W_]+)*", text.lower())
+    return "_".join(words)
+
+
+# The irregular verbs of everyday chat; the lexicon writes base forms only.
+IRREGULAR = {
+    "have": ("have", "has", "having", "had"),
+    "get": ("get", "gets", "getting", "got", "gotten"),
+    "speak": ("speak", "speaks", "speaking", "spoke", "spoken"),
+    "grow": ("grow", "grows", "growing", "grew", "grown"),
+    "come": ("come", "comes", "coming", "came"),
+    "leave": ("leave", "leaves", "leaving", "left"),
+    "teach": ("teach", "teaches", "teaching", "taught"),
+    "drive": ("drive", "drives", "driving", "drove"),
+    "run": ("run", "runs", "running", "ran"),
+    "swim": ("swim", "swims", "swimming", "swam"),
+    "eat": ("eat", "eats", "eating", "ate", "eaten"),
+    "drink": ("drink", "drinks", "drinking", "drank"),
+    "win": ("win", "wins", "winning", "won"),
+    "stop": ("stop", "stops", "stopping", "stopped"),
+    "quit": ("quit", "quits", "quitting"),
+    "die": ("die", "dies", "dying", "died"),
+    "study": ("study", "studies", "studying", "studied"),
+    "plan": ("plan", "plans", "planning", "planned"),
+}
+
+
+def english_forms(phrase: str) -> list[str]:
+    """The regular inflections of a phrase's first English word: "live in" -> lives/living/lived in.
+
+    Only regular rules: irregular forms ("drank") are listed in the lexicon instead.
+    """
+    first, _, rest = phrase.partition(" ")
+    if first == "be" and rest:  # "be married to": the copula is peeled off the subject ("I'm", "Anna is")
+        return english_forms(rest) if rest.split()[0] not in ("a", "an", "the") else [rest]
+    if not (first.isascii() and first.isalpha() and len(first) > 1):
+        return [phrase]
+    if first in IRREGULAR:
+        return [f"{form} {rest}".strip() for form in IRREGULAR[first]]
+    if first.endswith("e"):
+        forms = [first, first + "s", first[:-1] + "ing", first + "d"]
+    elif first.endswith("y") and first[-2] not in "aeiou":
+        forms = [first, first[:-1] + "ies", first + "ing", first[:-1] + "ied"]
+    elif first.endswith(("s", "sh", "ch", "x", "o")):
+        forms = [first, first + "es", first + "ing", first + "ed"]
+    else:
+        forms = [first, first + "s", first + "ing", first + "ed"]
+    return [f"{form} {rest}".strip() for form in forms]
+
+
+def third_person(verb: str) -> str:
+    """ "play" -> "plays", so "Alex doesn't play for X" names the slot "Alex plays for X" names."""
+    return english_forms(verb)[1] if verb.isascii() and verb.isalpha() else verb
+
+
+def phrase_pattern(phrases: Sequence[str]) -> str:
+    """A regex alternation matching any phrase; English ones only as whole words.
+
+    Longest first, so at one position "喜欢喝" wins over "喜欢" and "no longer" over "no".
+    A lookahead on the possible first characters lets a search skip most positions at once.
+    """
+    parts, firsts = [], set()
+    for phrase in sorted(set(phrases), key=lambda p: (-len(p), p)):
+        body = r"\s+".join(re.escape(word) for word in phrase.split())
+        if re.match(r"[A-Za-z0-9']", phrase):
+            body = r"(?<![A-Za-z0-9'])" + body
+        if re.search(r"[A-Za-z0-9']$", phrase):
+            body += r"(?![A-Za-z0-9'])"
+        parts.append(body)
+        firsts.update({phrase[0].lower(), phrase[0].upper()})
+    if not parts:
+        return r"(?!)"  # never matches: an empty list finds nothing
+    return "(?=[" + "".join(re.escape(c) for c in sorted(firsts)) + "])(?:" + "|".join(parts) + ")"
+
+
+class EdgePattern:
+    """A pattern anchored at one end of the text, searched only where a match can start.
+
+    ``search`` is what ``re.Pattern.search`` would find on collapsed text (single spaces),
+    without trying every position of a long text.
+    """
+
+    def __init__(self, pattern: re.Pattern[str], reach: int | None):
+        self.pattern = pattern
+        self.reach = reach  # None: anchored at the start; else the longest match at the end
+
+    def search(self, text: str) -> re.Match[str] | None:
+        if self.reach is None:
+            return self.pattern.match(text)
+        return self.pattern.search(text, max(0, len(text) - self.reach))
+
+    match = search
+
+
+class PhraseSet:
+    """One word list, compiled for "anywhere", "at the start" and "at the end" searches."""
+
+    def __init__(self, phrases: Sequence[str]):
+        body = phrase_pattern(phrases)
+        self.anywhere = re.compile(body, re.IGNORECASE)
+        self.lead = EdgePattern(re.compile(rf"^\s*(?:{body})\s*", re.IGNORECASE), None)
+        # A trailing phrase starts within its own length (plus a few spaces) of the end.
+        reach = max((len(collapse(p)) for p in phrases), default=0) + 4
+        self.trail = EdgePattern(re.compile(rf"\s*(?:{body})\s*$", re.IGNORECASE), reach)
+
+

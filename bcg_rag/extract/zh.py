@@ -1,0 +1,231 @@
+"""Chinese shapes on jieba's segmentation: words, names, 的-attributes, changes, jobs, 是.
+
+jieba (dictionary in the wheel, offline) cuts a clause into words with parts of speech;
+the lexicon's words are added to a private tokenizer, so the process-wide jieba is
+untouched. A verb is read only where it is a whole word ("小说" holds 说, "现在" holds 在).
+Segmentation runs without jieba's HMM new-word guessing: it is deterministic over the
+dictionary, and an unknown name comes out as single characters, which the name rule reads.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import re
+import threading
+from typing import TYPE_CHECKING
+
+from .shared import Found
+from .text import CJK, CJK_NON_NAME_START, collapse
+
+if TYPE_CHECKING:
+    from .lexicon import Lexicon
+    from .offline import Turn
+
+# "<owner>的<X>是<Y>": "我的名字是…", "小张的生日是…"; the owner may carry a verb phrase
+# that makes the attribute: "老王最喜欢的颜色是…" -> owner 老王, attribute 最喜欢的颜色.
+ZH_ATTRIBUTE = re.compile(r"^(?P<head>.+?)的(?P<attr>.+?)(?P<copula>不是|是)(?P<value>.+)$")
+# 从北京搬到了上海 / 从咖啡换成了茶 / 把美式换成拿铁 / 由X改为Y
+ZH_FROM_TO = re.compile(
+    r"^(?P<before>.*?)(?:从|由)(?P<old>.+?)(?P<verb>搬到|搬去|搬回|搬家到|换成|换到|改成|改为|转到|跳槽到|调到|变成)了?(?P<new>.+)$"
+)
+ZH_BA_CHANGE = re.compile(r"^(?P<before>.*?)把(?P<old>.+?)(?P<verb>换成|改成|改为|变成|戒)了?(?P<new>.*)$")
+ZH_MOVE_VERBS = ("搬到", "搬去", "搬回", "搬家到")
+ZH_JOB_VERBS = ("跳槽到", "调到", "转到")
+# 在腾讯当产品经理 / 在医院做护士
+ZH_JOB_AT = re.compile(r"^(?P<before>.*?)在(?P<org>.+?)(?:当|做|担任|干)(?P<title>.+)$")
+ZH_LEFT_JOB = re.compile(r"^(?P<before>.*?)(?:从(?P<org>.+?)(?:离职|辞职|辞职了|离开)|离开了?(?P<org2>.+?)(?:公司)?$)")
+ZH_COPULA = re.compile(r"^(?P<before>.*?)(?P<neg>不是|是)(?P<value>.+)$")
+NOUN_TAGS = ("n", "nr", "ns", "nt", "nz", "nrt", "nrfg", "eng", "vn", "an")
+NOT_NAME_TAGS = ("v", "d", "p", "c", "u", "t", "r", "m", "q", "f", "y", "e", "ad", "ul", "uj", "uz")
+
+_LOCK = threading.Lock()
+
+
+@functools.lru_cache(maxsize=8)
+def segmenter(lexicon: Lexicon) -> Segmenter:
+    """One jieba tokenizer per lexicon, with the lexicon's Chinese words added."""
+    return Segmenter(lexicon)
+
+
+class Segmenter:
+    def __init__(self, lexicon: Lexicon):
+        import jieba
+        import jieba.posseg
+
+        jieba.setLogLevel(logging.WARNING)
+        with _LOCK:
+            self.tokenizer = jieba.Tokenizer()
+            self.tokenizer.initialize()
+            self.pos = jieba.posseg.POSTokenizer(self.tokenizer)
+            for word, tag in sorted(self._words(lexicon)):
+                self.tokenizer.add_word(word, tag=tag)
+        self.cut = functools.lru_cache(maxsize=4096)(self._cut)
+
+    @staticmethod
+    def _words(lexicon: Lexicon) -> set[tuple[str, str]]:
+        t, words = lexicon.tables, set()
+
+        def add(phrases, tag):
+            for p in phrases:
+                if "{}" not in p and len(p) > 1 and re.fullmatch(f"[{CJK}]+", p):
+                    words.add((p, tag))
+
+        for phrases in t.get("predicates", {}).values():
+            add(phrases, "v")
+        for canonical, surfaces in t.get("values", {}).items():
+            add([canonical, *surfaces], "n")
+        for phrases in t.get("relatives", {}).values():
+            add(phrases, "n")
+        add(lexicon.words("time_phrases", "phrases"), "t")
+        add(lexicon.words("negation", "phrases"), "d")
+        add(lexicon.words("cessation", "phrases"), "v")
+        return words
+
+    def _cut(self, text: str) -> tuple[tuple[str, str, int], ...]:
+        out, at = [], 0
+        for pair in self.pos.cut(text, HMM=False):
+            out.append((pair.word, pair.flag, at))
+            at += len(pair.word)
+        return tuple(out)
+
+
+class ChineseRules:
+    lexicon: Lexicon
+
+    def _tokens(self, text: str) -> tuple[tuple[str, str, int], ...]:
+        return segmenter(self.lexicon).cut(text)
+
+    def _on_tokens(self, clause: str, start: int, end: int, frame: bool = False) -> bool:
+        """Whether clause[start:end] starts a word of the segmentation. A word made of a
+        negation or adverb and the verb ("不吃") counts; one that only ends with it ("小说"
+        holds 说, "现在" holds 在) does not. The end may fall inside a word: "喝茶" is a
+        word, and 喝 is still the verb."""
+        for word, _, at in self._tokens(clause):
+            if at == start:
+                return True
+            if at < start < at + len(word):
+                prefix = word[: start - at]
+                if word in self.lexicon.negation_words:
+                    return False  # 没有 is a negation, not 没 + 有
+                return (prefix in self.lexicon.negation_words or prefix in self.lexicon.adverbs
+                        or self._is_pronoun(prefix))  # "我会" is a dictionary word, yet 我 + 会说
+        return False
+
+    def _first_word(self, text: str) -> str:
+        tokens = [w for w, flag, _ in self._tokens(text.strip()) if flag not in ("m", "q")]
+        return tokens[0] if tokens else ""
+
+    def _zh_name(self, text: str) -> str | None:
+        """A Chinese name: 2-4 characters, no pronoun first, no 的, no function word inside."""
+        if not re.fullmatch(f"[{CJK}]{{2,4}}", text) or text[0] in CJK_NON_NAME_START or "的" in text:
+            return None
+        for word, flag, _ in self._tokens(text):
+            if len(word) > 1 and flag.startswith(NOT_NAME_TAGS) and not flag.startswith("nr"):
+                return None  # "今天" (t), "这个" (r), "已经" (d): not a name
+        return text
+
+    def _zh_attribute(self, clause: str, turn: Turn) -> Found | None:
+        if (m := ZH_ATTRIBUTE.match(clause)) and not self.lexicon.relative_regex.match(m["attr"]):
+            (owner, personal), attr = self._zh_owner(m["head"], m["attr"], turn)
+            if owner is None:
+                return None
+            return self._attribute_claim(owner, personal, attr, m["value"], m["copula"] == "不是")
+        return self._zh_located(clause, turn)
+
+    def _zh_owner(self, head: str, attr: str, turn: Turn) -> tuple[tuple[str | None, bool], str]:
+        """Who has the attribute in "<head>的<attr>", and the attribute's full phrase.
+
+        A verb in the head starts a relative clause that belongs to the attribute:
+        "老王最喜欢" + "颜色" -> owner 老王, attribute "最喜欢的颜色" (personal: a taste).
+        """
+        lex = self.lexicon
+        verb = lex.verb_regex.search(head)
+        if verb and verb.start() > 0:
+            region, _ = self._clean_before_verb(head[: verb.start()])
+            at = head.find(region) if region else -1
+            owner = self._owner(region, turn)[0] if at >= 0 else None
+            if owner is not None:
+                return (owner, True), head[at + len(region):] + "的" + attr
+        return self._owner(head, turn), attr
+
+    def _zh_located(self, clause: str, turn: Turn) -> Found | None:
+        """ "X的总部在Y" / "X的总部位于Y": the attribute's value is a place."""
+        lex = self.lexicon
+        head, of, tail = clause.partition("的")
+        if not (of and head) or any(pattern.search(clause) for pattern, _ in lex.frames):
+            return None  # "小张的妈妈在医院工作" is a verb frame, not a place
+        place = self._search_outside(lex.locatives.anywhere, tail, self._time_spans(tail))
+        if place is None or place.start() == 0 or lex.verb_regex.search(tail, place.end()):
+            return None
+        (owner, personal), attr = self._zh_owner(head, tail[: place.start()], turn)
+        if owner is None:
+            return None
+        return self._attribute_claim(owner, personal, attr, tail[place.end():], False)
+
+    def _zh_change(self, clause: str, turn: Turn) -> list[Found] | None:
+        """从北京搬到上海 (lives_in 北京 denied, 上海 asserted); 把美式换成拿铁; 从咖啡改成茶."""
+        m = ZH_FROM_TO.match(clause) or ZH_BA_CHANGE.match(clause)
+        if m is None:
+            return None
+        before, negated = self._clean_before_verb(m["before"])
+        subject = self._subject(before, turn)
+        old, new = self._clean_value(m["old"]), self._clean_value(m["new"])
+        if subject is None or negated or not self._usable(old):
+            return None
+        verb = m["verb"]
+        if verb == "戒":  # 把咖啡戒了: a cessation, the verb rule reads it
+            return None
+        if verb in ZH_MOVE_VERBS:
+            predicate = "lives_in"
+        elif verb in ZH_JOB_VERBS:
+            predicate = "works_at"
+        else:
+            inner = self.lexicon.verb_regex.match(new)  # 换成喝茶: the verb names the slot
+            predicate = self.lexicon.verbs[collapse(inner.group()).casefold()][1] if inner else None
+            if inner:
+                new = self._clean_value(new[inner.end():])
+            predicate = predicate or self._value_predicate(new or old)
+        found = [Found(subject, predicate, old, True, True)]
+        if self._usable(new):
+            found.append(Found(subject, predicate, new, False, True))
+        return found
+
+    def _zh_job(self, clause: str, turn: Turn) -> list[Found] | None:
+        """在腾讯当产品经理 (works_at, job_title); 从阿里离职了 (works_at denied)."""
+        if m := ZH_JOB_AT.match(clause):
+            before, negated = self._clean_before_verb(m["before"])
+            subject = self._subject(before, turn)
+            org, title = self._clean_value(m["org"]), self._clean_value(m["title"])
+            if subject is None or not (self._usable(org) and self._usable(title)):
+                return None
+            return [Found(subject, "works_at", org, negated), Found(subject, "job_title", title, negated)]
+        if m := ZH_LEFT_JOB.match(clause):
+            before, negated = self._clean_before_verb(m["before"])
+            subject = self._subject(before, turn)
+            org = self._clean_value(m["org"] or m["org2"] or "")
+            if subject is None or negated or not self._usable(org):
+                return None
+            return [Found(subject, "works_at", org, True, True)]
+        return None
+
+    def _zh_copula(self, clause: str, turn: Turn) -> Found | None:
+        """我是老师 / 我妈妈是医生: a noun after 是 (the first-person case needs a noun, so
+        "我是说…" says nothing)."""
+        m = ZH_COPULA.match(clause)
+        if m is None:
+            return None
+        region, negated = self._clean_before_verb(m["before"])
+        value = self._clean_value(m["value"])
+        if attr := self.lexicon.attributes.get(region):  # 老家是湖北的: the speaker's attribute
+            return Found(turn.speaker_id, "attr:" + attr, value, negated) if self._usable(value) else None
+        subject = self._subject(region, turn)
+        if subject is None:
+            return None
+        value = re.sub(r"^(?:一名|一位|一个|个|名)", "", value)
+        tokens = self._tokens(value)
+        if not value or not self._usable(value) or not tokens or not tokens[-1][1].startswith(NOUN_TAGS):
+            return None
+        if any(flag.startswith(("v", "d", "p", "r")) and not flag.startswith("vn") for _, flag, _ in tokens):
+            return None
+        return Found(subject, "is", value, negated or m["neg"] == "不是")

@@ -1,0 +1,115 @@
+"""Extraction measured on the blind annotation sets (issue 10): floors a little below what
+the offline extractor measures, and no false "outdated" on additive pairs (dev half)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bcg_rag.errors import ExtractionError
+from bcg_rag.evaluation.extraction import (
+    CLAIMS_PATH, PAIRS_PATH, USER, cascade_savings, half, hash_memory_factory, matches, normalise, read_jsonl,
+    score_claims, score_pairs,
+)
+from bcg_rag.extract import CascadeExtractor, LLMExtractor, OfflineExtractor, extractor_from_config
+from bcg_rag.models import Claim
+from bcg_rag.testing import scripted
+
+pytestmark = pytest.mark.skipif(not CLAIMS_PATH.exists(), reason="claim annotations not present")
+
+
+@pytest.fixture(scope="module")
+def scores():
+    return score_claims(OfflineExtractor(), read_jsonl(CLAIMS_PATH))
+
+
+def test_matching_conventions():
+    gold = {"subject": "user's mother", "value": "the Doctor", "stance": 1.0, "value_aliases": ["physician"]}
+    assert matches(Claim("u1's mother", "is", "doctor", 1.0), gold, "u1")
+    assert matches(Claim("u1's mother", "is", "Physician", 0.5), gold, "u1")
+    assert not matches(Claim("u1's mother", "is", "doctor", -0.8), gold, "u1")
+    assert not matches(Claim("u1", "is", "doctor", 1.0), gold, "u1")
+    assert not matches(Claim("u1's mother", "plan:is", "doctor", 0.5), gold, "u1")
+    plan = {"subject": "user", "value": "Lisbon", "stance": 0.5, "modality": "plan"}
+    assert matches(Claim("u1", "plan:lives_in", "Lisbon", 0.5), plan, "u1")
+    assert not matches(Claim("u1", "lives_in", "Lisbon", 1.0), plan, "u1")
+    assert normalise("My  Cat!") == "cat" and half("cc-en-007") == "dev" and half("cc-zh-010") == "held_out"
+
+
+def test_precision_and_recall_floors(scores):
+    for key in ("dev", "held_out"):
+        row = scores["half"][key]
+        assert row["precision"] >= FLOORS["precision"], (key, row)
+        assert row["recall"] >= FLOORS["recall"], (key, row)
+
+
+def test_additive_pairs_are_never_outdated():
+    pairs = read_jsonl(PAIRS_PATH)
+    result = score_pairs([p for p in pairs if p["relation"] == "additive"], hash_memory_factory())
+    assert result["additive"]["pairs"] >= 100
+    # The development half has none; the held-out half had one when last measured (not inspected,
+    # by the rules of the split). Both figures are in the report.
+    assert result["additive/en/dev"]["outdated"] == result["additive/zh/dev"]["outdated"] == 0, result
+    assert result["additive"]["outdated"] <= 1, result
+
+
+def test_cascade_saves_calls_on_the_builtin_and_claim_sets():
+    from bcg_rag.evaluation.extraction import builtin_texts
+
+    for texts, floor in ((builtin_texts(), 0.6), ([i["text"] for i in read_jsonl(CLAIMS_PATH)], 0.2)):
+        saved = cascade_savings(texts)
+        assert saved["saved_share"] >= floor, saved
+
+
+FLOORS = {"precision": 0.6, "recall": 0.23}  # measured: dev 0.838 / 0.321, held-out 0.652 / 0.256
+
+
+# ------------------------------------------------------------------ the cascade, with a scripted LLM
+
+ANSWER = json.dumps({"claims": [{"subject": "u1", "predicate": "hobby", "value": "pottery", "stance": 1.0}]})
+
+
+def cascade(*answers: str, retries: int = 1) -> tuple[CascadeExtractor, object]:
+    llm = scripted(*answers)
+    return extractor_from_config({"kind": "cascade", "max_retries": retries}, llm=llm), llm
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Where do I live?", "Can you recommend a restaurant?", "thanks!", "haha ok", "I live in Paris.",
+     "我喜欢喝茶", "I moved from Shanghai to Shenzhen last spring.", "帮我写一封邮件"],
+)
+def test_cascade_does_not_call_the_llm_for_questions_chitchat_or_parsed_messages(text):
+    extractor, llm = cascade(ANSWER)
+    extractor.extract(text, user_id="u1")
+    assert llm.prompts == [] and extractor.stats["saved"] == 1
+
+
+def test_cascade_calls_the_llm_for_informative_unparsed_messages():
+    extractor, llm = cascade(ANSWER)
+    claims = extractor.extract("Been spending every weekend at the pottery studio lately", user_id="u1")
+    assert claims == [Claim("u1", "hobby", "pottery", 1.0)] and len(llm.prompts) == 1
+    prompt = llm.prompts[0]
+    for rule in ("plan:", "many-valued", "no longer", "u1's mother", "Questions"):
+        assert rule in prompt
+
+
+def test_cascade_retries_a_malformed_answer_then_raises():
+    extractor, llm = cascade("not json", ANSWER, retries=1)
+    assert extractor.extract("Been spending every weekend at the pottery studio lately", user_id="u1")
+    assert len(llm.prompts) == 2 and extractor.stats["llm_calls"] == 2
+    broken, _ = cascade("still not json", retries=1)
+    with pytest.raises(ExtractionError):
+        broken.extract("Been spending every weekend at the pottery studio lately", user_id="u1")
+
+
+def test_extractor_from_config_kinds():
+    from bcg_rag.errors import ConfigError
+
+    assert isinstance(extractor_from_config({}), OfflineExtractor)
+    assert isinstance(extractor_from_config({"kind": "llm"}, llm=scripted(ANSWER)), LLMExtractor)
+    with pytest.raises(ConfigError):
+        extractor_from_config({"kind": "cascade"})
+    with pytest.raises(ConfigError):
+        extractor_from_config({"kind": "magic"})
