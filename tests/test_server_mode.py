@@ -67,8 +67,6 @@ def test_connect_from_arguments_a_config_file_and_the_cli(server, tmp_path):
     out = subprocess.run(bcg + ["beliefs", "-m", str(config), "-u", "u1", "--now", "2025-02-02"],
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and "Rome" in out.stdout, out.stdout + out.stderr
-    out = subprocess.run(bcg + ["validate", "-m", str(config)], capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stdout + out.stderr
 
 
 def test_bad_server_settings_are_typed_errors(server, tmp_path):
