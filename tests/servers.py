@@ -467,6 +467,7 @@ def main(argv: list[str]) -> None:
             print(f"PostgreSQL {pg.dsn()} (pid {pg.pid}), Chroma {chroma.url} (pid {chroma.proc.pid})")
             print(f"wrote {config}; try: bcg ask -m {config} -u u1 'what do I drink?'  (Ctrl-C stops both servers)", flush=True)
             _signal.signal(_signal.SIGTERM, lambda *a: sys.exit(0))
+            _signal.signal(_signal.SIGINT, _signal.default_int_handler)  # even when started in the background
             while True:
                 time.sleep(3600)
         except KeyboardInterrupt:
