@@ -105,3 +105,19 @@ def test_the_lock_file_is_never_deleted(tmp_path):
     path = tmp_path / "mem"
     BeliefMemory.open(path, index=None).close()
     assert (path / LOCK_FILE).exists()
+
+
+def test_a_second_memory_of_the_process_survives_a_forget_user(tmp_path):
+    """Two memories of one process on one directory: one forgets a user whose collection
+    the other holds a handle on; the other reopens it, never an untyped Chroma error."""
+    path = tmp_path / "mem"
+    a, b = BeliefMemory.open(path, HASH), BeliefMemory.open(path, HASH)
+    a.observe("alice note one", user_id="alice", timestamp="2025-01-01", claim=Claim("I", "likes", "tea"))
+    assert search_evidence(b, "alice note one", "alice")
+    a.forget_user("alice")
+    assert search_evidence(b, "alice note one", "alice") == []
+    r = b.observe("alice note two", user_id="alice", timestamp="2025-01-02", claim=Claim("I", "likes", "coffee"))
+    assert [h["id"] for h in search_evidence(a, "alice note two", "alice")] == [r.evidence_id]
+    assert a.validate() == [] and b.validate() == []
+    a.close()
+    b.close()
