@@ -1,8 +1,6 @@
-"""Opening a memory: the embedded directory (``BeliefMemory.open``) and server mode
-(``BeliefMemory.connect``). Everything after opening is the same API.
-
-Embedded: SQLite + an embedded Chroma + policy.toml in one directory, held by one
-process at a time (``locking.py``; a second process gets ``MemoryLockedError``).
+"""Server mode (``BeliefMemory.connect``); the embedded directory is ``BeliefMemory.open``,
+held by one process at a time (``locking.py``; another process gets ``MemoryLockedError``).
+Everything after opening is the same API.
 
 Server mode: the graph in PostgreSQL (``store_postgres.py``), the vectors on a Chroma
 server, any number of processes on any number of machines::
@@ -30,7 +28,6 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 from .errors import ConfigError
-from .locking import DirectoryLock
 from .policy import Policy
 
 SERVER_KEYS = ("store", "chroma", "schema")
@@ -40,36 +37,6 @@ def _as_policy(policy: Policy | str | Path | None) -> Policy | None:
     if policy is None or isinstance(policy, Policy):
         return policy
     return Policy.load(policy)
-
-
-# --- embedded ------------------------------------------------------------------------------
-def open_directory(cls: type, path: str | Path, policy: Policy | str | Path | None = None, *, index: Any = "auto",
-                   extractor: Any = None, llm: Any = None, clock: Callable[[], str] | None = None) -> Any:
-    """Open (or create) a durable memory directory, held by this process until closed."""
-    from .index import EvidenceIndex
-    from .store_sqlite import SQLiteStore
-
-    path = Path(path)
-    path.mkdir(parents=True, exist_ok=True)
-    lock = DirectoryLock.acquire(path)  # MemoryLockedError while another process holds it
-    store = made = None
-    try:
-        policy_file = path / "policy.toml"
-        policy = _as_policy(policy) or (Policy.load(policy_file) if policy_file.exists() else Policy.default())
-        if not policy_file.exists():
-            policy_file.write_text(policy.to_toml(), encoding="utf-8")
-        storage = policy.section("storage")
-        store = SQLiteStore(path / "memory.sqlite3", synchronous=storage.get("synchronous", "FULL"),
-                            busy_timeout_ms=int(storage.get("busy_timeout_ms", 30000)))
-        if index == "auto":
-            index = made = EvidenceIndex.from_policy(policy, path)
-        memory = cls(store, policy, path=path, index=index, extractor=extractor, llm=llm, clock=clock)
-    except BaseException:
-        _close_quietly(made, store)
-        lock.release()
-        raise
-    memory._release = lock.release
-    return memory
 
 
 # --- server mode ---------------------------------------------------------------------------

@@ -17,11 +17,14 @@ Plain functions over a ``BeliefMemory`` (no framework):
 4. rank the slots by
 
        relevance = max over the slot's claims of their relevance (step 2)
-       score     = relevance * (0.5 + 0.5 * max(effective confidence of the best, 0))
+       freshness = max over the slot's beliefs of 0.5 ** (days since last confirmed
+                   or refuted / half-life)
+       score     = relevance * (1 - age_weight * (1 - freshness))
                    + context_bonus   (if the query's context is one of the slot's)
 
-   so a doubtful or old belief ranks below an equally relevant, fresh one, while
-   confidence can at most halve a score;
+   so an old slot ranks below an equally relevant, fresh one (age can lower a score by
+   at most ``age_weight``), while doubt does not lower the rank: a slot whose value was refuted is still
+   the one its question is about, and says so;
 5. never worse than plain retrieval: candidate evidence that no claim speaks to (the
    extractor found nothing in it) among the ``top_k`` nearest comes back as
    ``SearchResult.unstructured``, newest first, and first when it is more relevant
@@ -33,13 +36,14 @@ of the memory: full views and evidence are loaded for the returned groups only.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
 from . import revision
+from .checks import check_agent, check_context, check_count, check_query, require_user
 from .errors import InvalidInputError, MissingUserError
 from .hops import HopCue, follow_links
 from .relevance import belief_relevance as claim_relevance
@@ -47,7 +51,7 @@ from .relevance import claim_pairs
 from .models import HIDDEN_TEXT, REFUTES, SUPPORTS, Belief
 from .timeutil import days_between, parse_timestamp
 from .tokens import fit_group
-from .views import evidence_entry
+from .views import evidence_entry, hidden_values
 
 
 @dataclass
@@ -110,10 +114,17 @@ def search(
     """The ``top_k`` belief groups that best answer ``query`` for one user (see module doc).
     ``max_tokens``: a budget per group; each group is trimmed to it (``tokens.fit_group``:
     the current value, its band and the newest quote for and against are kept first)."""
-    user_id = _check(user_id, query)
+    user_id = _check(user_id, query, memory)
+    if max_tokens is not None:
+        max_tokens = check_count(max_tokens, "max_tokens")
     settings = memory.policy.section("search")
-    candidates = int(candidates if candidates is not None else settings.get("candidates", 30))
+    max_top_k = int(memory.policy.section("limits").get("max_top_k", 1000))
+    top_k = check_count(top_k, "top_k", max_top_k)
+    candidates = check_count(candidates if candidates is not None else settings.get("candidates", 30), "candidates", max_top_k)
+    agent_id = check_agent(agent_id)
+    context = check_context(context)
     bonus = float(settings.get("context_bonus", 0.25))
+    age_weight = float(settings.get("age_weight", 0.5))
     as_of = parse_timestamp(as_of, "as_of") if as_of is not None else None
     # One "now" for every view and explanation, so decay is the same across the answer.
     now = parse_timestamp(now, "now") if now is not None else (None if as_of else memory.clock())
@@ -152,7 +163,10 @@ def search(
         rel = max(belief_relevance.get(r["id"], -1.0) for r in ordered)
         contexts = sorted({c for r in ordered for c in r["contexts"]})
         in_context = bool(context) and (context in contexts or memory.context_group(context) == best["context_key"])
-        score = rel * (0.5 + 0.5 * max(states[best["id"]][1], 0.0)) + (bonus if in_context else 0.0)
+        # Age lowers the rank, doubt does not: a slot whose value was just refuted is as much
+        # the answer to its question as a confirmed one (the answer is then "no longer").
+        fresh = max(states[r["id"]][2] for r in ordered)
+        score = rel * (1.0 - age_weight * (1.0 - fresh)) + (bonus if in_context else 0.0)
         ranked.append((score, rel, ordered, contexts))
     ranked.sort(key=lambda g: (-g[0], g[2][0]["id"]))
 
@@ -166,11 +180,29 @@ def search(
     if as_of is None:
         groups = _with_archived(memory, query, user_id, groups, top_k, agent_id, now)
     unstructured = _unstructured(memory, hits[: max(0, top_k)], relevance, claimed, user_id, agent_id)
+    groups = hide_private_values(groups, agent_id)  # before trimming: it reads every supporter
     if max_tokens is not None:
         groups = [fit_group(g, max_tokens) for g in groups]
     best_rel = max((g.relevance for g in groups), default=-1.0)
     first = bool(unstructured) and max(u["relevance"] for u in unstructured) > best_rel
     return SearchResult(groups, unstructured, first)
+
+
+def hide_private_values(groups: list[BeliefGroup], agent_id: str | None) -> list[BeliefGroup]:
+    """Agent-private evidence hides more than its quote: a value that only other agents'
+    private evidence claims is shown to ``agent_id`` as ``HIDDEN_TEXT`` (its confidence,
+    band and sources' types stay: the agent may know that something is known, not what)."""
+    if agent_id is None:
+        return groups
+    for g in groups:
+        if hidden_values({g.best.id: g.supporters + g.refuters}, agent_id):
+            hidden = replace(g.best, value=HIDDEN_TEXT)
+            g.current = hidden if g.current is not None and g.current.id == g.best.id else g.current
+            g.best = hidden
+        for alt in g.alternatives:
+            if hidden_values({alt["belief_id"]: alt["supporters"] + alt["refuted_by"]}, agent_id):
+                alt["value"] = HIDDEN_TEXT
+    return groups
 
 
 def _query_vector(memory: Any, query: str) -> np.ndarray:
@@ -179,15 +211,19 @@ def _query_vector(memory: Any, query: str) -> np.ndarray:
     return np.asarray(memory.index.embed([query])[0], dtype=np.float32)
 
 
-def _state(memory: Any, row: dict, as_of: str | None, now: str) -> tuple[float, float] | None:
-    """(stored, effective) confidence of a belief, as ``memory.view`` computes them; None
-    for a belief that did not exist yet at ``as_of``. Without ``as_of`` the row's stored
-    confidence is the last state and is only decayed here."""
+def _state(memory: Any, row: dict, as_of: str | None, now: str) -> tuple[float, float, float] | None:
+    """(stored, effective confidence, freshness) of a belief, as ``memory.view`` computes
+    them; None for a belief that did not exist yet at ``as_of``. Freshness is what decay
+    leaves of 1.0 since the belief was last confirmed (or refuted). Without ``as_of`` the
+    row's stored confidence is the last state and is only decayed here."""
+    half_life = memory.policy.half_life_days(row["predicate"])
     if as_of is not None:
         view = memory.view(row, as_of=as_of, now=now)
-        return None if view is None else (view.confidence, view.effective_confidence)
-    effective = revision.decay(row["confidence"], row["last_updated"], now, memory.policy.half_life_days(row["predicate"]))
-    return row["confidence"], effective
+        if view is None:
+            return None
+        return view.confidence, view.effective_confidence, revision.decay(1.0, view.last_updated, as_of, half_life)
+    fresh = revision.decay(1.0, row["last_updated"], now, half_life)
+    return row["confidence"], row["confidence"] * fresh, fresh
 
 
 def _asserted(memory: Any, row: dict, state: tuple[float, float]) -> bool:
@@ -256,7 +292,7 @@ def _with_archived(memory: Any, query: str, user_id: str, groups: list[BeliefGro
                 continue
             rows = cold.slot_beliefs(row["user_id"], row["subject_id"], row["predicate"], row["context_key"])
             seen.update(r["id"] for r in rows)
-            states = {r["id"]: (r["confidence"], _state(cm, r, None, now)[1]) for r in rows}
+            states = {r["id"]: _state(cm, r, None, now) for r in rows}
             beliefs = [cm.view(r, now=now) for r in _order(cm, rows, states, row["predicate"])]
             entries = _evidence_entries(cm, beliefs, agent_id)
             contexts = sorted({c for r in rows for c in r["contexts"]})
@@ -356,15 +392,18 @@ def search_evidence(
 ) -> list[dict]:
     """The plain vector baseline: the ``top_k`` nearest evidence rows of a user, each
     with its ``relevance`` (1 - cosine distance). Same index, no beliefs."""
-    user_id = _check(user_id, query)
+    user_id = _check(user_id, query, memory)
+    top_k = check_count(top_k, "top_k", int(memory.policy.section("limits").get("max_top_k", 1000)))
+    agent_id = check_agent(agent_id)
     as_of = parse_timestamp(as_of, "as_of") if as_of is not None else None
     hits = memory.index.query(_query_vector(memory, query).tolist(), user_id, top_k, agent_id=agent_id, as_of=as_of)
     return _visible_rows(memory, [eid for eid, _ in hits], {eid: 1.0 - d for eid, d in hits}, user_id, agent_id)
 
 
-def _check(user_id: Any, query: Any) -> str:
+def _check(user_id: Any, query: Any, memory: Any = None) -> str:
     if not isinstance(user_id, str) or not user_id.strip():
-        raise MissingUserError(f"search needs a non-empty user_id, got {user_id!r}")
+        raise MissingUserError(f"search needs a non-empty user_id, got {user_id!r:.80}")
     if not isinstance(query, str) or not query.strip():
         raise InvalidInputError("the query must be a non-empty string")
-    return user_id
+    check_query(memory, query)  # its size ([limits] max_query_chars) and encoding, before any embedding
+    return require_user(user_id)
