@@ -46,7 +46,7 @@ class GraphStore(Protocol):
     def execute(self, sql: str, params: Sequence = ()) -> list: ...  # raw SQL: tests and tools only
     def get_meta(self, key: str) -> str | None: ...
     def set_meta(self, key: str, value: str) -> None: ...
-    def compact(self) -> None: ...  # make deleted rows physically gone (outside a transaction)
+    def compact(self, timeout_ms: int | None = None) -> bool: ...  # deleted rows physically gone (outside a transaction)
 
     # --- nodes ---
     def insert_node(self, kind: str, row: dict) -> bool: ...  # False if the id exists (facts never change)

@@ -707,15 +707,27 @@ class PostgresStore:
             (replacement, user_id),
         )
 
-    def compact(self) -> None:
+    def compact(self, timeout_ms: int | None = None) -> bool:
         """Make deleted rows physically gone: VACUUM FULL writes every table (and its
         indexes and TOAST) into new files without the dead rows and drops the old ones.
-        Takes each table's exclusive lock briefly in turn; must run outside a transaction."""
+        Takes each table's exclusive lock briefly in turn; must run outside a transaction.
+        With ``timeout_ms``, waits at most that long for each table's lock and returns
+        False when one could not be had (the rest were compacted: try again later)."""
         with self._s.lock:
             if self._s.depth:
                 raise StoreError("compact() cannot run inside a transaction")
+            done = True
             for table in _TABLES:
-                self.execute(f"VACUUM FULL {self.schema}.{table}")
+                if timeout_ms is not None:
+                    self.execute(f"SET lock_timeout = {int(timeout_ms)}")
+                try:
+                    self.execute(f"VACUUM FULL {self.schema}.{table}")
+                except StoreConflictError:  # lock_timeout: a long reader or writer held the table
+                    done = False
+                finally:
+                    if timeout_ms is not None:
+                        self.execute("RESET lock_timeout")
+            return done
 
 
 def _error(exc: Exception, sql: str) -> StoreError:

@@ -179,7 +179,7 @@ def test_missing_and_stray_vectors_are_repaired(server):
     ids = [mem.observe(f"note {i}", user_id="u1", timestamp=f"2025-01-0{i + 1}").evidence_id for i in range(3)]
     col = mem.index.client.get_collection(mem.index.collection_name("u1"))
     col.delete(ids=[ids[0]])  # a crash between the commit and the upsert
-    ghost = dict(mem.evidence(ids[1]), id="ev_ghost", embedding_key="ev_ghost")
+    ghost = dict(mem.evidence(ids[1], user_id="u1"), id="ev_ghost", embedding_key="ev_ghost")
     mem.index.upsert([ghost], mem.index.embed(["ghost"]))  # through the index: checked against the graph at once
     assert mem.index.ids("u1") == set(ids[1:])
     vector = mem.index.embed(["ghost"])
