@@ -11,7 +11,7 @@ $(VENV)/.installed: pyproject.toml integrations/llama-index-retrievers-bcg/pypro
 	# torch first and pinned: a CPU wheel on disk; an unpinned torch pulls GBs of CUDA.
 	$(PY) -m pip install -q torch==2.13.0
 	# Everything else in one resolver run.
-	$(PY) -m pip install -q -e '.[embeddings,llama-index,dev]' \
+	$(PY) -m pip install -q -e '.[embeddings,llama-index,server,dev]' \
 		-e integrations/llama-index-retrievers-bcg \
 		-e integrations/llama-index-memory-bcg
 	touch $@

@@ -11,12 +11,15 @@ from .errors import (
     ConfigError,
     EmptyTextError,
     ExtractionError,
+    IndexUnavailableError,
     InvalidInputError,
     InvalidStanceError,
     InvalidTimestampError,
     InvalidWeightError,
+    MemoryLockedError,
     MissingUserError,
     NotFoundError,
+    StoreConflictError,
     StoreError,
     UnknownRelationError,
     UnknownSourceTypeError,
@@ -28,8 +31,8 @@ from .policy import Policy
 __all__ = [
     "AccessDeniedError", "BCGError", "Belief", "BeliefMemory", "Change", "Claim", "ConfigError", "Context", "Edge",
     "EmptyTextError", "Entity", "Event", "Evidence", "Explanation", "ExtractionError", "HistoryEntry",
-    "InvalidInputError", "InvalidStanceError", "InvalidTimestampError", "InvalidWeightError", "MissingUserError",
-    "NotFoundError", "ObserveResult", "Policy", "StoreError", "UnknownRelationError", "UnknownSourceTypeError",
+    "IndexUnavailableError", "InvalidInputError", "InvalidStanceError", "InvalidTimestampError", "InvalidWeightError", "MemoryLockedError", "MissingUserError",
+    "NotFoundError", "ObserveResult", "Policy", "StoreConflictError", "StoreError", "UnknownRelationError", "UnknownSourceTypeError",
 ]
 __version__ = "0.1.0"
 

@@ -21,14 +21,25 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, help="bcg-rag: a b
 # Piped output (make demo, CI logs) gets a wide table instead of truncated columns.
 console = Console(width=None if sys.stdout.isatty() else 160)
 
-MemoryOpt = typer.Option(Path("./memory"), "--memory", "-m", help="Memory directory (created when missing).")
+MemoryOpt = typer.Option(
+    Path("./memory"), "--memory", "-m",
+    help="Memory directory (created when missing), or a server config TOML ([server] store, chroma) for server mode.",
+)
 
 
 def _open(path: Path):
+    """A memory directory (embedded), or server mode when ``path`` is a config file with a
+    [server] table (docs/server-mode.md)."""
+    from .connect import is_server_config
     from .memory import BeliefMemory
 
     with console.status(f"opening {path}"):
-        return BeliefMemory.open(path)
+        try:
+            if is_server_config(path):
+                return BeliefMemory.connect(config=path)
+            return BeliefMemory.open(path)
+        except BCGError as exc:  # e.g. MemoryLockedError: another process holds the directory
+            _fail(exc)
 
 
 def _fail(exc: Exception) -> None:

@@ -86,3 +86,23 @@ class ExtractionError(BCGError):
 
 class AccessDeniedError(BCGError, PermissionError):
     """A caller asked for data outside its user or agent scope."""
+
+
+class MemoryLockedError(BCGError):
+    """An embedded memory directory is held by another live process. Embedded mode is one
+    process per directory; several processes share a memory in server mode
+    (``BeliefMemory.connect``, docs/server-mode.md)."""
+
+    def __init__(self, message: str, *, path: str = "", pid: int | None = None, host: str | None = None):
+        super().__init__(message)
+        self.path, self.pid, self.host = path, pid, host
+
+
+class StoreConflictError(StoreError):
+    """Concurrent writers kept conflicting (deadlock or serialisation failure) after the
+    retries; nothing of the failed call was written, so it can be retried as a whole."""
+
+
+class IndexUnavailableError(BCGError):
+    """The vector index (a Chroma server) cannot be reached or refused an operation. The
+    graph is the source of truth: vectors missing after this are repaired later."""

@@ -14,6 +14,20 @@ each, measured), so checking every user when the memory opens took 140 s at 1000
 users, while checking on first use costs one extra count. ``repair`` (called on
 open) arms that check, or runs it for everyone with ``eager=True``; ``problems``
 (in validate) reports what is still inconsistent.
+
+The graph is the source of truth in both directions: a check also removes vectors whose
+evidence is gone (a vector written after another process forgot its user, or after a
+transaction that rolled back), reading the vectors before the evidence so that a vector
+written meanwhile is never mistaken for a stray. A collection that another process
+deleted (``forget_user``) is reopened, or recreated for a write, never reported as an
+untyped Chroma error; a Chroma server that cannot be reached is ``IndexUnavailableError``.
+
+In server mode (``shared=True``: several processes write the same collections through a
+Chroma server) every write is checked against the store right after it: the vectors of
+evidence that a concurrent ``forget_user`` removed meanwhile are deleted again. And the
+server gets nothing but vectors and times (no user id, agent or context in metadata):
+its files are out of our reach, so nothing a user said or is called may go there, or a
+deleted collection's leftovers in Chroma's SQLite would keep it.
 """
 
 from __future__ import annotations
@@ -32,7 +46,7 @@ from chromadb.errors import NotFoundError as ChromaNotFound
 from chromadb.utils.embedding_functions import register_embedding_function
 
 from .embedders import Embedder, embedder_from_config
-from .errors import ConfigError
+from .errors import ConfigError, IndexUnavailableError
 
 _HASH_LEN = 16
 
@@ -78,11 +92,13 @@ def _epoch(ts: str) -> float:
 class EvidenceIndex:
     """Evidence vectors of one memory, one Chroma collection per user."""
 
-    def __init__(self, embedder: Embedder, client: Any, collection_prefix: str, *, ephemeral: bool = False):
+    def __init__(self, embedder: Embedder, client: Any, collection_prefix: str, *, ephemeral: bool = False,
+                 shared: bool = False):
         self.embedder = embedder
         self.client = client
         self.prefix = collection_prefix
         self.ephemeral = ephemeral  # ephemeral collections are dropped on close
+        self.shared = shared  # other processes write the same collections (server mode)
         self._collections: dict[str, Any] = {}  # user_id -> warm collection handle
         self._lock = threading.RLock()
         self._memory: Any = None  # set by repair(): whose store the vectors are checked against
@@ -95,14 +111,63 @@ class EvidenceIndex:
         prefix = section.get("collection") or "bcg_evidence"
         settings = Settings(anonymized_telemetry=False)
         if section.get("host"):
-            client = chromadb.HttpClient(host=section["host"], port=int(section.get("port", 8000)), settings=settings)
-            return cls(embedder, client, prefix)
+            return cls.from_server(policy, f"http://{section['host']}:{int(section.get('port', 8000))}", prefix)
         if path is None:
             # Ephemeral clients in one process share one store: a unique prefix keeps
             # two in-memory memories from ever seeing each other's vectors.
             return cls(embedder, chromadb.EphemeralClient(settings=settings), f"{prefix}_{uuid.uuid4().hex[:12]}", ephemeral=True)
         client = chromadb.PersistentClient(path=str(Path(path) / "chroma"), settings=settings)
         return cls(embedder, client, prefix)
+
+    @classmethod
+    def from_server(cls, policy: Any, url: str, prefix: str, *, shared: bool = False) -> "EvidenceIndex":
+        """An index on a Chroma server (``http://host:port``, or https)."""
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(url if "://" in url else f"http://{url}")
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ConfigError(f"a Chroma server URL looks like http://host:8000, got {url!r}")
+        port = parts.port or (443 if parts.scheme == "https" else 8000)
+        embedder = embedder_from_config(policy.section("embedder"))
+        try:
+            client = chromadb.HttpClient(host=parts.hostname, port=port, ssl=parts.scheme == "https",
+                                         settings=Settings(anonymized_telemetry=False))
+        except Exception as exc:  # the client checks the server when it is made
+            raise IndexUnavailableError(f"cannot reach the Chroma server at {url}: {exc}") from exc
+        return cls(embedder, client, prefix, shared=shared)
+
+    def _call(self, user_id: str, fn: Any, create: bool = False, verify: bool = True) -> Any:
+        """``fn(collection)`` for one user's collection (None when it has none and
+        ``create`` is False). Another process may have deleted the collection since we
+        opened it (``forget_user``): the stale handle is dropped and the call made once
+        more on a fresh one (recreated when writing)."""
+        for attempt in (0, 1):
+            try:
+                col = self._guard(lambda: self._collection(user_id, create=create, verify=verify))
+                if col is None:
+                    return None
+                return self._guard(lambda: fn(col))
+            except ChromaNotFound:
+                self._forget_handle(user_id)
+                if attempt:
+                    raise IndexUnavailableError(f"the vector collection of user {user_id!r} keeps vanishing") from None
+        return None
+
+    def _guard(self, fn: Any) -> Any:
+        """Chroma's own failures as typed errors; a deleted collection stays ChromaNotFound
+        for ``_call`` to handle."""
+        try:
+            return fn()
+        except (ChromaNotFound, ConfigError, IndexUnavailableError):
+            raise
+        except Exception as exc:
+            if _is_chroma_failure(exc):
+                raise IndexUnavailableError(f"vector index: {type(exc).__name__}: {exc}") from exc
+            raise
+
+    def _forget_handle(self, user_id: str) -> None:
+        with self._lock:
+            self._collections.pop(user_id, None)
 
     # --- collections ---------------------------------------------------------------
     def collection_name(self, user_id: str) -> str:
@@ -125,7 +190,7 @@ class EvidenceIndex:
             if create:
                 col = self.client.get_or_create_collection(
                     name, embedding_function=PrecomputedEmbeddings(), configuration={"hnsw": {"space": "cosine"}},
-                    metadata={"user_id": user_id, "embedder": self.embedder.name},
+                    metadata={"embedder": self.embedder.name} if self.shared else {"user_id": user_id, "embedder": self.embedder.name},
                 )
             else:
                 try:
@@ -164,30 +229,44 @@ class EvidenceIndex:
         by_user: dict[str, list[int]] = {}
         for i, row in enumerate(evidence_rows):
             by_user.setdefault(row["user_id"], []).append(i)
-        batch = self.client.get_max_batch_size()
+        batch = self._guard(self.client.get_max_batch_size)
         for user_id, idx in by_user.items():
-            # Checked after writing: before, the rows being written would look missing.
-            col = self._collection(user_id, create=True, verify=False)
-            for start in range(0, len(idx), batch):
-                part = idx[start : start + batch]
-                col.upsert(
-                    ids=[evidence_rows[i]["embedding_key"] for i in part],
-                    embeddings=[list(vectors[i]) for i in part],
-                    metadatas=[_metadata(evidence_rows[i]) for i in part],
-                )
+            try:
+                for start in range(0, len(idx), batch):
+                    part = idx[start : start + batch]
+                    # Checked after writing: before, the rows being written would look missing.
+                    self._call(user_id, lambda col: col.upsert(
+                        ids=[evidence_rows[i]["embedding_key"] for i in part],
+                        embeddings=[list(vectors[i]) for i in part],
+                        metadatas=[_metadata(evidence_rows[i], self.shared) for i in part],
+                    ), create=True, verify=False)
+                if self.shared and self._memory is not None:
+                    self._drop_if_forgotten(user_id, [evidence_rows[i] for i in idx])
+            except IndexUnavailableError:
+                with self._lock:  # check this user again on its next use: the vectors may be missing
+                    self._verified.discard(user_id)
+                raise
             self._collection(user_id)
+
+    def _drop_if_forgotten(self, user_id: str, rows: Sequence[dict]) -> None:
+        """Server mode: another process may have forgotten this evidence between our
+        commit and our upsert, and then our vectors would outlive it. Delete those."""
+        keys = {r["id"]: r["embedding_key"] for r in rows}
+        present = self._memory.store.get_nodes("evidence", list(keys))
+        gone = [keys[e] for e in keys if e not in present]
+        if gone:
+            self._call(user_id, lambda col: col.delete(ids=gone))
 
     def delete(self, ids: Iterable[str], user_id: str) -> None:
         ids = list(ids)
-        col = self._collection(user_id)
-        if col is not None and ids:
-            col.delete(ids=ids)
+        if ids:
+            self._call(user_id, lambda col: col.delete(ids=ids))
 
     def delete_user(self, user_id: str) -> None:
         with self._lock:
             self._collections.pop(user_id, None)
             try:
-                self.client.delete_collection(self.collection_name(user_id))
+                self._guard(lambda: self.client.delete_collection(self.collection_name(user_id)))
             except (ChromaNotFound, ValueError):
                 pass
 
@@ -201,86 +280,138 @@ class EvidenceIndex:
         this user's beliefs; the renderer hides its text instead. ``as_of`` keeps only
         evidence with timestamp <= as_of.
         """
-        col = self._collection(user_id)
-        if col is None or top_k <= 0:
+        if top_k <= 0:
             return []
         where = {"ts": {"$lte": _epoch(as_of)}} if as_of else None
-        res = col.query(query_embeddings=[list(vector)], n_results=top_k, where=where, include=["distances"])
-        return list(zip(res["ids"][0], res["distances"][0]))
+        res = self._call(user_id, lambda col: col.query(
+            query_embeddings=[list(vector)], n_results=top_k, where=where, include=["distances"]))
+        return list(zip(res["ids"][0], res["distances"][0])) if res is not None else []
 
     def count(self, user_id: str | None = None) -> int:
         if user_id is not None:
-            col = self._collection(user_id)
-            return col.count() if col is not None else 0
-        return sum(c.count() for c in self._own_collections())
+            return self._call(user_id, lambda col: col.count()) or 0
+        return sum(self._guard(c.count) for c in self._own_collections())
 
-    def ids(self, user_id: str) -> set[str]:
-        col = self._collection(user_id)
-        return set(col.get(include=[])["ids"]) if col is not None else set()
+    def ids(self, user_id: str, *, verify: bool = True) -> set[str]:
+        got = self._call(user_id, lambda col: col.get(include=[])["ids"], verify=verify)
+        return set(got or ())
 
     # --- health --------------------------------------------------------------------
     def repair(self, memory: Any, *, eager: bool = False) -> int:
         """Check vectors against ``memory``'s store: each user on first use from now on
         (cheap to open), or every user right away with ``eager=True``. A check adds the
         vectors of evidence that has none (a crash between the memory's commit and our
-        upsert). Returns how many vectors were added (0 unless eager)."""
+        upsert) and removes vectors whose evidence is gone; with ``eager=True`` also the
+        collections of users who have no evidence at all. Returns how many vectors were
+        added (0 unless eager)."""
         with self._lock:
             self._memory = memory
             self._verified.clear()
         # One collection's metadata (no vectors loaded) tells a model change at open.
-        for col in self._own_collections(limit=1):
+        for col in self._guard(lambda: self._own_collections(limit=1)):
             self._check_embedder(col)
         if not eager:
             return 0
-        return sum(self._verify(user_id) for user_id in _evidence_counts(memory))
+        collections = self._guard(self._own_collections)  # before the store: see the module docstring
+        counts = _evidence_counts(memory)
+        known = {self.collection_name(u) for u in counts}
+        for col in collections:
+            if col.name not in known:  # every vector of a user who has no evidence
+                try:
+                    self._guard(lambda: self.client.delete_collection(col.name))
+                except (ChromaNotFound, ValueError):
+                    pass
+        with self._lock:
+            self._verified.clear()
+        return sum(self._verify(user_id, full=True) for user_id in counts)
 
-    def _verify(self, user_id: str) -> int:
-        """Compare one user's vectors with the store (counts first) and add the missing."""
+    def _verify(self, user_id: str, full: bool = False) -> int:
+        """Compare one user's vectors with the store: add the vectors of evidence that has
+        none, remove those of evidence that is gone. Counts first; the ids only when they
+        differ (always with ``full``: one missing and one stray vector leave the counts
+        equal). Returns how many vectors were added."""
         with self._lock:
             if user_id in self._verified:
                 return 0
             self._verified.add(user_id)  # first: the upsert below comes back through here
-            store = self._memory.store
-            n = store.evidence_count(user_id)
-            col = self._collections.get(user_id)
-            if col is None:
-                col = self._open_collection(user_id, create=n > 0)
-            if n == 0 or col.count() >= n:
-                return 0
-            missing = set(store.evidence_ids(user_id)) - set(col.get(include=[])["ids"])
-            rows = list(store.get_nodes("evidence", sorted(missing)).values())
-            for start in range(0, len(rows), 256):  # bounded memory for a big backlog
-                part = rows[start : start + 256]
-                self.upsert(part, self.embed([r["text"] for r in part]))
-            return len(rows)
+            try:
+                return self._reconcile(user_id, full)
+            except BaseException:
+                self._verified.discard(user_id)
+                raise
+
+    def _reconcile(self, user_id: str, full: bool = False) -> int:
+        store = self._memory.store
+        col = self._collections.get(user_id) or self._guard(lambda: self._open_collection(user_id, create=False))
+        indexed = self._guard(col.count) if col is not None else 0
+        n = store.evidence_count(user_id)
+        if n == indexed and not full:
+            return 0
+        # Vectors first, evidence second: a vector is written after its evidence commits, so
+        # one listed here whose evidence is not in the later read has really lost it.
+        vector_ids = self.ids(user_id, verify=False) if col is not None else set()
+        stored = set(store.evidence_ids(user_id))
+        strays = sorted(vector_ids - stored)
+        if strays:
+            self._call(user_id, lambda c: c.delete(ids=strays), verify=False)
+        missing = sorted(stored - vector_ids)
+        added = 0
+        for start in range(0, len(missing), 256):  # bounded memory for a big backlog
+            rows = list(store.get_nodes("evidence", missing[start : start + 256]).values())
+            if rows:
+                self.upsert(rows, self.embed([r["text"] for r in rows]))
+                added += len(rows)
+        return added
 
     def problems(self, memory: Any) -> list[str]:
         """Evidence without a vector and vectors without evidence (full comparison; a
         user not yet checked in this process is checked, and so repaired, first)."""
         out: list[str] = []
+        collections = self._guard(self._own_collections)  # vectors before evidence, as in _reconcile
         users = set(_evidence_counts(memory))
         for user_id in sorted(users):
-            stored = set(memory.store.evidence_ids(user_id))
             indexed = self.ids(user_id)
+            stored = set(memory.store.evidence_ids(user_id))
             out += [f"evidence {e} of user {user_id} has no vector in the index" for e in sorted(stored - indexed)]
             out += [f"index vector {e} of user {user_id} has no evidence" for e in sorted(indexed - stored)]
         known = {self.collection_name(u) for u in users}
-        for col in self._own_collections():
-            if col.name not in known and col.count():
-                out.append(f"index collection {col.name} holds {col.count()} vectors of a user with no evidence")
+        for col in collections:
+            if col.name not in known:
+                try:
+                    n = self._guard(col.count)
+                except ChromaNotFound:  # deleted meanwhile
+                    continue
+                if n:
+                    out.append(f"index collection {col.name} holds {n} vectors of a user with no evidence")
         return out
 
     def close(self) -> None:
+        """Forget every handle and release the client: an embedded (persistent) Chroma
+        keeps one system per directory per process until its last client closes, and
+        then the directory can be deleted and recreated."""
         with self._lock:
             self._collections.clear()
             self._memory = None
             self._verified.clear()
-        if self.ephemeral:  # nobody can reopen an in-memory memory: free its vectors
-            for col in self._own_collections():
-                self.client.delete_collection(col.name)
+            client, self.client = self.client, None
+        if client is None:
+            return
+        try:
+            if self.ephemeral:  # nobody can reopen an in-memory memory: free its vectors
+                head = f"{self.prefix}_"
+                for col in client.list_collections():
+                    if col.name.startswith(head):
+                        client.delete_collection(col.name)
+        finally:
+            # A persistent client holds its directory; the ephemeral system holds nothing
+            # on disk and is shared by every in-memory memory, so it is left running.
+            if not self.ephemeral and hasattr(client, "close"):
+                client.close()
 
 
-def _metadata(row: dict) -> dict:
+def _metadata(row: dict, shared: bool = False) -> dict:
+    if shared:  # a server keeps no user id, agent or context (see the module docstring)
+        return dict(ts=_epoch(row["timestamp"]))
     return dict(
         user_id=row["user_id"], agent_id=row.get("agent_id") or "", context=row.get("context") or "",
         timestamp=row["timestamp"], ts=_epoch(row["timestamp"]), private=bool(row.get("private", False)),
@@ -289,3 +420,16 @@ def _metadata(row: dict) -> dict:
 
 def _evidence_counts(memory: Any) -> dict[str, int]:
     return memory.store.evidence_counts()
+
+
+def _is_chroma_failure(exc: Exception) -> bool:
+    """A failure of Chroma or of the way to it (HTTP), not a bug of ours."""
+    from chromadb.errors import ChromaError
+
+    if isinstance(exc, ChromaError):
+        return True
+    try:
+        import httpx
+    except ImportError:  # pragma: no cover
+        return False
+    return isinstance(exc, (httpx.HTTPError, ConnectionError))

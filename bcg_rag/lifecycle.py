@@ -77,6 +77,10 @@ def _audit(memory: Any, at: str, action: str, target: str | None, user_id: str |
 def _cold(memory: Any, create: bool = True) -> Iterator[SQLiteStore | None]:
     """The memory's cold store, or None when it has none yet and ``create`` is False.
     A file store is opened per call and closed after, so it never outlives the memory."""
+    beside = getattr(memory.store, "cold_store", None)
+    if beside is not None:  # a server backend keeps it beside the hot store (store.py)
+        yield beside(create)
+        return
     if memory.path is None:
         store = _IN_MEMORY_COLD.get(memory)
         if store is None and create:

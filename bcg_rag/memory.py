@@ -23,6 +23,7 @@ import networkx as nx
 from . import entities, health, lifecycle, views, writing
 from .checks import check_bool, check_path
 from .errors import ConfigError, InvalidInputError, StoreError
+from .locking import DirectoryLock
 from .models import Belief, Change, Claim, ObserveResult
 from .policy import Policy
 from .store_sqlite import SQLiteStore
@@ -57,6 +58,7 @@ class BeliefMemory:
         self._extractor = extractor
         self.clock = clock or utc_now
         self._embedding_cache: OrderedDict[str, list[float]] = OrderedDict()
+        self._release: Callable[[], None] | None = None  # the directory lock, set by open()
         if self.index is not None:
             self.index.repair(self)
 
@@ -73,11 +75,26 @@ class BeliefMemory:
         clock: Callable[[], str] | None = None,
     ) -> "BeliefMemory":
         """Open (or create) a durable memory directory: SQLite + Chroma + policy.toml inside.
-        A directory this process cannot write opens read-only: reads work, writes raise
-        ``ReadOnlyError``. A damaged vector index is rebuilt from SQLite (a warning); a
-        damaged ``memory.sqlite3`` raises ``StoreError``."""
+        One process per directory: another raises ``MemoryLockedError`` (share a memory
+        between processes with ``connect``). A directory this process cannot write opens
+        read-only (and unlocked): reads work, writes raise ``ReadOnlyError``. A damaged
+        vector index is rebuilt from SQLite (a warning); a damaged ``memory.sqlite3``
+        raises ``StoreError``."""
         path = _prepare_directory(Path(check_path(path)))
         read_only = not _writable(path)
+        lock = None if read_only else DirectoryLock.acquire(path)  # MemoryLockedError while another process holds it
+        try:
+            memory = cls._open_directory(path, read_only, policy, index, extractor, llm, clock)
+        except BaseException:
+            if lock is not None:
+                lock.release()
+            raise
+        memory._release = lock.release if lock is not None else None
+        return memory
+
+    @classmethod
+    def _open_directory(cls, path: Path, read_only: bool, policy: Any, index: Any, extractor: Any, llm: Any,
+                        clock: Any) -> "BeliefMemory":
         policy_file = path / "policy.toml"
         if policy is None:
             policy = Policy.load(policy_file) if policy_file.exists() else Policy.default()
@@ -91,12 +108,14 @@ class BeliefMemory:
             synchronous=storage.get("synchronous", "FULL"),
             busy_timeout_ms=int(storage.get("busy_timeout_ms", 30000)),
         )
-        rebuilt, snapshot = False, None
+        rebuilt, snapshot, made = False, None, index == "auto"
         try:
             if index == "auto":
                 index, rebuilt, snapshot = _open_index(policy, path, store.read_only)
             memory = cls(store, policy, path=path, index=index, extractor=extractor, llm=llm, clock=clock)
         except BaseException:
+            if made and index not in (None, "auto") and hasattr(index, "close"):
+                index.close()  # releases the directory's Chroma system
             store.close()
             raise
         if snapshot is not None:  # the read-only copy of the vectors goes when the memory does
@@ -109,6 +128,15 @@ class BeliefMemory:
     def read_only(self) -> bool:
         """True when the memory was opened from a directory this process cannot write."""
         return bool(getattr(self.store, "read_only", False))
+
+    @classmethod
+    def connect(cls, store: str | None = None, chroma: str | None = None, **kwargs) -> "BeliefMemory":
+        """Server mode, for many processes on many machines: the graph in PostgreSQL, the
+        vectors on a Chroma server. ``connect(store="postgresql://user@host:5432/db",
+        chroma="http://host:8000")`` or ``connect(config="server.toml")``; see ``connect.py``."""
+        from .connect import connect
+
+        return connect(cls, store, chroma, **kwargs)
 
     @classmethod
     def in_memory(
@@ -131,9 +159,15 @@ class BeliefMemory:
                    clock=clock)
 
     def close(self) -> None:
-        if self.index is not None and hasattr(self.index, "close"):
-            self.index.close()
-        self.store.close()
+        """Release everything: the vector index client, the store, the directory lock."""
+        try:
+            if self.index is not None and hasattr(self.index, "close"):
+                self.index.close()
+            self.store.close()
+        finally:
+            release, self._release = self._release, None
+            if release is not None:
+                release()
 
     def __enter__(self) -> "BeliefMemory":
         return self

@@ -12,7 +12,7 @@ import sqlite3
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence, TypeVar
 
 import numpy as np
 
@@ -20,6 +20,8 @@ from .errors import ReadOnlyError, StoreError
 from .models import RELATIONS, Edge, check_relation
 
 SCHEMA_VERSION = 1
+
+T = TypeVar("T")
 
 _RELATION_CHECK = ", ".join(f"'{r}'" for r in sorted(RELATIONS))
 
@@ -141,9 +143,11 @@ class SQLiteStore:
 
     # --- transactions ---------------------------------------------------------------
     @contextmanager
-    def transaction(self) -> Iterator[None]:
+    def transaction(self, locks: Sequence[str] | None = None) -> Iterator[None]:
         """A write transaction; nested calls join the outer one. BEGIN IMMEDIATE takes the
-        write lock up front so that two processes serialise instead of deadlocking."""
+        write lock up front so that two processes serialise instead of deadlocking. One
+        writer at a time already serialises every slot, so ``locks`` (see store.py) is
+        not needed here."""
         if self.read_only:
             raise ReadOnlyError(f"{self.path} is read-only here (opened from a directory this process cannot write)")
         with self._lock:
@@ -165,6 +169,12 @@ class SQLiteStore:
                 self._conn.execute("COMMIT")
             finally:
                 self._depth = 0
+
+    def run(self, fn: Callable[[], T], locks: Sequence[str] | None = None) -> T:
+        """``fn()`` in one write transaction. SQLite has one writer at a time and never
+        deadlocks, so there is nothing to retry."""
+        with self.transaction(locks):
+            return fn()
 
     def close(self) -> None:
         with self._lock:

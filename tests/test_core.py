@@ -29,6 +29,7 @@ from bcg_rag import (
     UnknownSourceTypeError,
 )
 from bcg_rag.models import Edge
+from servers import BACKENDS, open_spec
 
 SEED_1 = dict(
     text="我爱喝美式咖啡，每天都要来一杯", user_id="u_001", timestamp="2025-03-01T10:00:00",
@@ -42,8 +43,21 @@ SEED_2 = dict(
 )
 
 
+# Every test here runs on each storage backend: SQLite (embedded) and PostgreSQL (server
+# mode; skipped where PostgreSQL cannot run). ``mem()`` makes a fresh memory on it.
+pytestmark = pytest.mark.parametrize("store_backend", BACKENDS, indirect=True)
+_backend = {}
+
+
+@pytest.fixture(autouse=True)
+def _on_backend(memory_backend):
+    _backend["current"] = memory_backend
+    yield
+    _backend.clear()
+
+
 def mem(**kw):
-    return BeliefMemory.in_memory(index=None, **kw)
+    return _backend["current"].new(index=None, **kw)
 
 
 def snapshot(m: BeliefMemory, user_id: str):
@@ -254,45 +268,61 @@ def test_validate_catches_corruption():
     assert any("OCCURRED_IN" in p for p in m.validate())
 
 
-def test_reopen_after_close(tmp_path):
-    m = BeliefMemory.open(tmp_path / "mem", index=None)
+def test_reopen_after_close(memory_backend):
+    m = memory_backend.new(durable=True)
+    spec = memory_backend.spec(m)
     m.observe(**SEED_1)
     m.observe(**SEED_2)
     before = snapshot(m, "u_001")
     m.close()
-    m2 = BeliefMemory.open(tmp_path / "mem", index=None)
+    m2 = open_spec(spec, index=None)
     assert snapshot(m2, "u_001") == before and m2.validate() == []
-    assert (tmp_path / "mem" / "policy.toml").exists()
-    assert Policy.load(tmp_path / "mem" / "policy.toml").data == Policy.default().data
+    if not memory_backend.server:
+        assert (m2.path / "policy.toml").exists()
+        assert Policy.load(m2.path / "policy.toml").data == Policy.default().data
+    else:
+        assert m2.policy.data == Policy.default().data  # the policy lives in the database
+    m2.close()
 
 
-def test_sigkill_mid_ingest_loses_nothing_acknowledged(tmp_path):
-    path = tmp_path / "mem"
-    BeliefMemory.open(path, index=None).close()
-    proc = subprocess.Popen([sys.executable, str(Path(__file__).with_name("_ingest_proc.py")), str(path), "100000"],
+def test_sigkill_mid_ingest_loses_nothing_acknowledged(memory_backend):
+    first = memory_backend.new(durable=True)
+    spec = memory_backend.spec(first)
+    first.close()
+    proc = subprocess.Popen([sys.executable, str(Path(__file__).with_name("_ingest_proc.py")), spec, "100000"],
                             stdout=subprocess.PIPE, text=True)
     acked = []
+    wanted = 100 if memory_backend.server else 300  # PostgreSQL's durability is PostgreSQL's: fewer suffice
     deadline = time.time() + 60
-    while len(acked) < 300 and time.time() < deadline:
+    while len(acked) < wanted and time.time() < deadline:
         acked.append(proc.stdout.readline().strip())
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
-    m = BeliefMemory.open(path, index=None)
+    m = open_spec(spec, index=None)  # embedded: the dead process's lock is taken over
     stored = set(m.store.evidence_ids())
-    assert len(acked) >= 300 and set(acked) <= stored
+    assert len(acked) >= wanted and set(acked) <= stored
     assert m.validate() == []
+    m.close()
 
 
-def test_two_processes_write_the_same_directory(tmp_path):
-    path = tmp_path / "mem"
-    BeliefMemory.open(path, index=None).close()
+def test_two_processes_write_the_same_memory(memory_backend):
+    first = memory_backend.new(durable=True)
+    spec = memory_backend.spec(first)
     script = str(Path(__file__).with_name("_ingest_proc.py"))
-    procs = [subprocess.Popen([sys.executable, script, str(path), "60"], stdout=subprocess.PIPE, text=True) for _ in range(2)]
-    outs = [p.communicate(timeout=120)[0].split() for p in procs]
-    assert all(p.returncode == 0 for p in procs)
-    m = BeliefMemory.open(path, index=None)
-    assert set(outs[0]) == set(outs[1]) and set(outs[0]) <= set(m.store.evidence_ids())  # same inputs: deduplicated
+    if not memory_backend.server:  # embedded: one process per directory; another is told who holds it
+        refused = subprocess.run([sys.executable, script, spec, "5"], capture_output=True, text=True, timeout=120)
+        assert refused.returncode == 3, refused.stderr
+        assert f"pid {os.getpid()}" in refused.stderr and "server mode" in refused.stderr
+    first.close()
+    procs = [subprocess.Popen([sys.executable, script, spec, "60"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True) for _ in range(2 if memory_backend.server else 1)]
+    outs = [p.communicate(timeout=120) for p in procs]
+    assert all(p.returncode == 0 for p in procs), [o[1] for o in outs]
+    m = open_spec(spec, index=None)
+    ids = [o[0].split() for o in outs]
+    assert all(set(i) == set(ids[0]) for i in ids) and set(ids[0]) <= set(m.store.evidence_ids())  # deduplicated
     assert m.validate() == []
+    m.close()
 
 
 BAD_INPUTS = [

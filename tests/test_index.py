@@ -2,13 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -168,11 +161,14 @@ def test_problems_reports_vectors_without_evidence(make_memory):
     _obs(mem, "real", "u1")
     row = dict(mem.evidence(mem.store.evidence_ids("u1")[0], user_id="u1"), id="ev_ghost", embedding_key="ev_ghost")
     mem.index.upsert([row], mem.index.embed(["ghost"]))
-    stray = dict(row, user_id="u9", id="ev_stray", embedding_key="ev_stray")
-    mem.index.upsert([stray], mem.index.embed(["stray"]))
+    # Behind the index's back (through it, the first use of u9 checks u9 and removes it).
+    raw = mem.index.client.get_or_create_collection(mem.index.collection_name("u9"))
+    raw.upsert(ids=["ev_stray"], embeddings=mem.index.embed(["stray"]))
     problems = mem.validate()
     assert "index vector ev_ghost of user u1 has no evidence" in problems
     assert any("holds 1 vectors of a user with no evidence" in p for p in problems)
+    mem.index.repair(mem, eager=True)  # the graph is the source of truth: strays go
+    assert mem.validate() == []
 
 
 def test_reopening_with_another_embedder_is_refused(make_memory):
@@ -192,50 +188,10 @@ def test_ephemeral_index_drops_its_collections_on_close(make_memory):
     assert name not in {c.name for c in client.list_collections()}
 
 
-# --- server mode ---------------------------------------------------------------------------
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture
-def chroma_server(tmp_path):
-    binary = Path(sys.executable).with_name("chroma")
-    if not binary.exists():
-        binary = shutil.which("chroma")
-        if binary is None:
-            pytest.skip("the chroma binary is not installed")
-    port = _free_port()
-    log = open(tmp_path / "chroma.log", "wb")
-    proc = subprocess.Popen(
-        [str(binary), "run", "--path", str(tmp_path / "server"), "--host", "127.0.0.1", "--port", str(port)],
-        stdout=log, stderr=subprocess.STDOUT,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v2/heartbeat", timeout=1).read()
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"chroma server did not start: {(tmp_path / 'chroma.log').read_text()[-2000:]}")
-                time.sleep(0.2)
-        yield port
-    finally:
-        proc.terminate()  # this PID only
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-        log.close()
-
-
-def test_chroma_server_mode(chroma_server, tmp_path, hash_embedder):
+# --- server mode (the session's Chroma server, tests/servers.py) ----------------------------
+def test_chroma_server_mode(chroma_session, tmp_path, hash_embedder):
     policy = Policy.from_dict(
-        {"embedder": {"kind": "hash"}, "chroma": {"host": "127.0.0.1", "port": chroma_server, "collection": "bcg_test"}}
+        {"embedder": {"kind": "hash"}, "chroma": {"host": "127.0.0.1", "port": chroma_session.port, "collection": "bcg_test"}}
     )
     mem = BeliefMemory.open(tmp_path / "mem", policy, clock=lambda: FIXED_NOW)
     try:

@@ -10,6 +10,15 @@ from bcg_rag import revision
 
 from bcg_rag import InvalidInputError, MissingUserError
 from bcg_rag.search import HIDDEN_TEXT, BeliefGroup, search, search_evidence
+from servers import BACKENDS
+
+# Every test here runs on each storage backend (PostgreSQL: server mode, with a Chroma server).
+pytestmark = pytest.mark.parametrize("store_backend", BACKENDS, indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def _on_backend(store_backend):  # make_memory builds on it
+    return store_backend
 
 C = "prefers_coffee_type"
 
