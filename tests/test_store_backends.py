@@ -127,7 +127,7 @@ def test_writers_of_one_slot_queue_and_others_pass(memory_backend):
         alone, done_alone = _in_thread(inside(None))  # no slots named: runs alone, so waits too
         time.sleep(0.5)
         assert not done_same and not done_alone
-    released = time.monotonic()
+        released = time.monotonic()  # taken before our commit: a waiter that finishes earlier did not wait
     same.join(timeout=10)
     alone.join(timeout=10)
     assert done_same and done_alone and min(done_same + done_alone) >= released
