@@ -1,125 +1,357 @@
-"""Multi-hop answers over the retrieved groups: when the current value of one group
-names the subject of another ("Maria works_at Bosch"; "Bosch headquarters Stuttgart"),
-the second may answer the question through the first. Plain graph arithmetic over
-what search retrieved; ``search`` calls ``follow_links``."""
+"""Multi-hop answers: follow current values from what the question names.
+
+"In which city is the headquarters of Maria's employer?" names Maria. Search retrieved
+her ``works_at`` slot; its current value, Bosch, names an entity that has beliefs of
+its own ("Bosch headquartered_in Stuttgart"), so Stuttgart answers the question through
+Maria's employer. ``follow_links`` walks these links over the user's current-belief
+subgraph (a networkx ``MultiDiGraph``: entity -> entity, one edge per current value that
+names an entity) and decides how far the question asks to go:
+
+- a chain starts at a retrieved group whose subject the question names (or the user);
+- a hop follows only a value the memory currently asserts (``memory.asserted``):
+  outdated links are never followed;
+- a hop is *asked for* when the question carries a word of its statement that no
+  earlier hop's statement carries, once the names in them are masked (``template``):
+  "headquarters" in "The headquarters of Bosch is in Stuttgart", against "Maria works
+  at Bosch"; or when adding the hop's evidence vector to the chain's brings the chain
+  closer to the question (stored vectors, averaged, stand for the chain's text). The
+  chain ends at its deepest asked hop, so it does not stop at an intermediate value, and
+  a question about the first hop ("Where does Maria work?") is not rerouted;
+- the end of a chain is placed just above the chain's head and above any group ranked
+  before it that it may pass: members of its chain, groups about things the question
+  does not name, and direct groups that score below the chain (a hop may add an answer,
+  never demote a better-scoring direct one). ``via`` records the hops.
+
+Everything is arithmetic over stored rows and vectors: no embedding at query time.
+"""
 
 from __future__ import annotations
 
 import re
+import unicodedata
+from dataclasses import dataclass, field
 from typing import Any
 
+import networkx as nx
+import numpy as np
 
-class HopCue:
-    """Does the query ask for the second hop? Only if it shares a word with the second
-    group's evidence that neither the first group's evidence nor the second's own subject
-    and value explain: "the *headquarters* of Maria's employer" against "The headquarters
-    of Bosch is in Stuttgart" and "Maria works at Bosch"; "the citizenship of Modi" has no
-    such word against "The capital of Australia is Oderzo". Words: Latin words of three
-    letters or more minus a few function words; CJK character bigrams."""
+from .models import SUPPORTS
 
-    STOP = frozenset("the and for with what which who whom whose where when how are was were is does did has have "
-                     "had this that from into about your you his her their its not now".split())
+MAX_HOPS = 4  # values followed from the start (a chain has at most MAX_HOPS + 1 groups)
+MAX_PATHS = 64  # chains examined per start group
+MAX_STARTS = 5  # start groups examined per search
 
-    def __init__(self, memory: Any, query: str, belief_evidence: dict[str, set[str]]):
-        self.memory, self.query = memory, self.words(query)
-        self.belief_evidence = belief_evidence
-        self._texts: dict[str, dict] | None = None  # loaded only when a link needs checking
+_STOP = frozenset(
+    "the and for with what which who whom whose where when how are was were is does did has have had this that from "
+    "into about your you his her their its not now also than then there here been being do of in on at to by".split()
+)
+_SUFFIXES = sorted("ership ships ship ations ation ments ment ness ings ing ions ion ers er ors or ies ied ed es s al"
+                   .split(), key=len, reverse=True)
+_CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
 
-    @classmethod
-    def words(cls, text: str) -> set[str]:
-        text = text.casefold()
-        latin = {w for w in re.findall(r"[a-z0-9]{3,}", text) if w not in cls.STOP}
-        cjk = {a + b for run in re.findall(r"[\u3400-\u9fff]+", text) for a, b in zip(run, run[1:])}
-        return latin | cjk
 
-    def _evidence_words(self, rows: list[dict]) -> set[str]:
-        if self._texts is None:
-            ids = sorted({e for ids in self.belief_evidence.values() for e in ids})
-            self._texts = self.memory.store.get_nodes("evidence", ids)
-        out: set[str] = set()
-        for r in rows:
-            for eid in self.belief_evidence.get(r["id"], ()):
-                if eid in self._texts:
-                    out |= self.words(self._texts[eid]["text"])
+def _stem(word: str) -> str:
+    """A light stem: one common suffix off, a final e off, at most six letters
+    ("citizenship"/"citizen", "performer"/"performed", "located"/"location")."""
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    if word.endswith("e") and len(word) > 3:
+        word = word[:-1]
+    return word[:6]
+
+
+def words(text: str) -> set[str]:
+    """Content words: stemmed Latin words of three letters or more minus function words;
+    CJK character bigrams (no spaces to cut at)."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    latin = {_stem(w) for w in re.findall(r"[a-z0-9]{3,}", text) if w not in _STOP}
+    return latin | {a + b for run in _CJK_RUN.findall(text) for a, b in zip(run, run[1:])}
+
+
+def template(text: str, names: list[str]) -> set[str]:
+    """The words of a statement with the names in it masked: what it says about them
+    ("The headquarters of Bosch is in Stuttgart" -> {"headqu"})."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    for name in sorted((unicodedata.normalize("NFKC", n).casefold().strip() for n in names), key=len, reverse=True):
+        if name:
+            text = text.replace(name, " | ")
+    return words(text) - set().union(*(words(n) for n in names))
+
+
+def _normalise(text: str) -> str:
+    return " ".join(re.sub(r"[^\w]+", " ", unicodedata.normalize("NFKC", text).casefold()).split())
+
+
+@dataclass
+class Hop:
+    """One current value followed: the group (search's ranked tuple), its current row, the
+    evidence that states it (text words with names masked, unit vector)."""
+
+    group: tuple
+    row: dict
+    template: set[str]
+    vector: np.ndarray | None
+    subject: str
+
+
+@dataclass
+class Chain:
+    hops: list[Hop]
+    end: int = 0  # index of the hop that answers
+    relevance: float = -1.0  # similarity of the question to the chain up to ``end``
+    cue: int = 0  # question words explained by the hops up to ``end``
+    asked: list[bool] = field(default_factory=list)
+
+
+class _Walker:
+    """The user's current-belief subgraph around the start groups, loaded lazily."""
+
+    def __init__(self, memory: Any, ranked: list, user_id: str, states: dict, as_of: str | None, now: str | None):
+        from . import search  # search calls us: its helpers are loaded by the time we run
+
+        self.memory, self.user_id, self.as_of, self.now, self.states = memory, user_id, as_of, now, states
+        self._search = search
+        self.graph = nx.MultiDiGraph()
+        self.retrieved = {_slot_key(g[2][0]): g for g in ranked}
+        self._slots: dict[str, list[tuple]] = {}
+        self._entities: dict[str, dict | None] = {}
+        self._targets: dict[str, str | None] = {}
+
+    def state(self, row: dict) -> tuple | None:
+        """(stored, effective) confidence at the search's time, as search computes it."""
+        if row["id"] not in self.states:
+            st = self._search._state(self.memory, row, self.as_of, self.now)
+            if st is None:
+                return None
+            self.states[row["id"]] = st
+        return self.states[row["id"]]
+
+    def entity(self, entity_id: str) -> dict | None:
+        if entity_id not in self._entities:
+            self._entities[entity_id] = self.memory.store.get_node("entity", entity_id)
+        return self._entities[entity_id]
+
+    def name(self, entity_id: str) -> str:
+        row = self.entity(entity_id)
+        return row["name"] if row else entity_id
+
+    def target(self, value: str) -> str | None:
+        """The entity a value names, if it has beliefs of this user."""
+        if value not in self._targets:
+            try:
+                self._targets[value] = self.memory.resolve_entity(self.user_id, value)
+            except Exception:  # a value that is no name (empty after normalising)
+                self._targets[value] = None
+        return self._targets[value]
+
+    def current(self, group: tuple) -> dict | None:
+        row = group[2][0]
+        st = self.state(row)
+        return row if st is not None and self._search._asserted(self.memory, row, st) else None
+
+    def slots(self, subject_id: str) -> list[tuple]:
+        """Every slot of an entity with a current value, as search's ranked tuples
+        (retrieved ones as retrieved; the others ordered here)."""
+        if subject_id in self._slots:
+            return self._slots[subject_id]
+        by_slot: dict[tuple, list[dict]] = {}
+        for row in self.memory.store.find_beliefs(self.user_id, subject_id=subject_id):
+            by_slot.setdefault(_slot_key(row), []).append(row)
+        out = []
+        for key, rows in sorted(by_slot.items()):
+            group = self.retrieved.get(key)
+            if group is None:
+                live = [r for r in rows if self.state(r) is not None]
+                if not live:
+                    continue
+                ordered = self._search._order(self.memory, live, self.states, key[1])
+                group = (0.0, -1.0, ordered, sorted({c for r in ordered for c in r["contexts"]}))
+            if self.current(group) is not None:
+                out.append(group)
+                value_entity = self.target(group[2][0]["value"])
+                if value_entity is not None:
+                    self.graph.add_edge(subject_id, value_entity, key=key, group=group)
+        self._slots[subject_id] = out
         return out
 
-    def __call__(self, first: list[dict], second: list[dict]) -> bool:
-        own = self.words(second[0]["value"]) | self.words(subject_name(self.memory, second[0]["subject_id"]))
-        new_words = self._evidence_words(second) - self._evidence_words(first) - own
-        return bool(self.query & new_words)
 
+def follow_links(memory: Any, ranked: list, query: str, vector: Any, *, user_id: str, states: dict,
+                 as_of: str | None = None, now: str | None = None, debug: list | None = None) -> tuple[list, dict]:
+    """Reorder search's ranked groups ``(score, relevance, ordered rows, contexts)`` so that
+    a chain's answer comes first (see module doc). Returns the new order and ``via``:
+    belief id of a chain's end -> the hops that lead to it. ``states`` maps belief ids to
+    their (stored, effective) confidence at the search's time (``as_of``, ``now``); the
+    beliefs reached beyond the retrieved ones are added to it."""
+    if not ranked:
+        return ranked, {}
+    walker = _Walker(memory, ranked, user_id, states, as_of, now)
+    asked_words = words(query)
+    q = np.asarray(vector, dtype=np.float32)
+    q = q / max(float(np.linalg.norm(q)), 1e-12)
 
-def follow_links(memory: Any, ranked: list, user_id: str, hop_relevance: float, asserted, asks_for_hop,
-                 query: str = "") -> tuple[list, dict]:
-    """Multi-hop questions ("the headquarters of Maria's employer"). When the current value
-    of one group names the subject of another retrieved group (Maria works_at Bosch;
-    Bosch headquarters Stuttgart), that second group is itself relevant to the query (at
-    least ``hop_relevance`` x the first one's relevance) and the query asks for it (see
-    ``_HopCue``), the second answers the query through the first: it moves just above
-    it, and ``via`` records the link.
-    Outdated values are never followed. Plain graph arithmetic over what was retrieved."""
-    by_subject: dict[str, list[int]] = {}
-    for i, (_, _, rows, _) in enumerate(ranked):
-        by_subject.setdefault(rows[0]["subject_id"], []).append(i)
-
-    def groups_about(value: str) -> list[int]:
-        return by_subject.get(memory.resolve_entity(user_id, value) or "", [])
-
-    links: dict[int, int] = {}  # group -> the group whose current value names its subject
-    for i, (_, rel, rows, _) in enumerate(ranked):
-        if asserted(rows[0]):
-            for j in groups_about(rows[0]["value"]):
-                if (j != i and j not in links and asserted(ranked[j][2][0]) and ranked[j][1] >= hop_relevance * rel
-                        and asks_for_hop(rows, ranked[j][2])):
-                    links[j] = i
-    if not links:
+    starts = []
+    for i, group in enumerate(ranked):
+        row = group[2][0]
+        if walker.current(group) is None or walker.target(row["value"]) is None:
+            continue
+        if _named(walker, row["subject_id"], query):
+            starts.append(i)
+        if len(starts) >= MAX_STARTS:
+            break
+    if not starts:
         return ranked, {}
 
-    def chain(i: int) -> list[int]:  # i, its parent, its grandparent... (cycle-safe)
-        out = [i]
-        while out[-1] in links and links[out[-1]] not in out:
-            out.append(links[out[-1]])
-        return out
+    chains: dict[int, Chain] = {}
+    for i in starts:
+        paths = _paths(walker, ranked[i])
+        if not any(len(p) > 1 for p in paths):
+            continue
+        _load_evidence(memory, walker, user_id, [h for p in paths for h in p], as_of)
+        question = asked_words - words(walker.name(ranked[i][2][0]["subject_id"]))
+        best = max((_decide(p, question, q) for p in paths), key=lambda c: (c.cue, c.end, c.relevance))
+        if debug is not None:
+            debug.append(best)
+        if best.end > 0:
+            chains[i] = best
+    if not chains:
+        return ranked, {}
+    return _place(walker, ranked, chains, query)
 
-    # Each chain's deepest end takes the place of the chain's head, but a hop may only add
-    # an answer, never demote a direct one: it moves up past members of its own chain and
-    # past groups about things the question does not name (Siemens' headquarters, reached
-    # through Maria's former employer), never past a group about something it names ("the
-    # capital of Japan" stays above Japan's official language, however that is linked).
-    asked = _normalise(query)
 
-    def direct(k: int) -> bool:
-        subject_id = ranked[k][2][0]["subject_id"]
-        row = memory.store.get_node("entity", subject_id)
-        return row is None or row.get("entity_type") == "user" or _normalise(row["name"]) in asked
+def _slot_key(row: dict) -> tuple:
+    return (row["subject_id"], row["predicate"], row["context_key"])
 
-    placed_before: dict[int, list[int]] = {}
-    for i in sorted(links, key=lambda i: -len(chain(i))):
-        members = set(chain(i))
-        head = chain(i)[-1]
-        if head < i and all(k in members or not direct(k) for k in range(head + 1, i)):
-            placed_before.setdefault(head, []).append(i)
-    moved = {i for items in placed_before.values() for i in items}
-    order = []
-    for i in range(len(ranked)):
-        if i not in moved:
-            order += [j for j in placed_before.get(i, []) if j not in order] + [i]
-    via = {
-        ranked[i][2][0]["id"]: [
-            dict(belief_id=ranked[p][2][0]["id"], predicate=ranked[p][2][0]["predicate"], value=ranked[p][2][0]["value"],
-                 subject=subject_name(memory, ranked[p][2][0]["subject_id"]))
-            for p in reversed(chain(i)[1:])
+
+def _named(walker: _Walker, subject_id: str, query: str) -> bool:
+    """The question names the entity (its name or an alias, as whole words), or it is the user."""
+    row = walker.entity(subject_id)
+    if row is None:
+        return False
+    if row.get("entity_type") == "user":
+        return True
+    asked = f" {_normalise(query)} "
+    for name in (_normalise(x) for x in [row["name"], *walker.memory.store.aliases_of(subject_id)]):
+        if _CJK_RUN.search(name):  # no spaces to cut at: any occurrence of two characters or more
+            if len(name) >= 2 and name in asked:
+                return True
+        elif name and f" {name} " in asked:
+            return True
+    return False
+
+
+def _paths(walker: _Walker, start: tuple) -> list[list[Hop]]:
+    """Simple paths of current values from a start group, at most MAX_HOPS values on."""
+    out: list[list[Hop]] = []
+    first = start[2][0]
+
+    def hop(group: tuple) -> Hop:
+        row = group[2][0]
+        return Hop(group, row, set(), None, walker.name(row["subject_id"]))
+
+    def extend(path: list[Hop], seen: set[str]) -> None:
+        out.append(path)
+        if len(out) >= MAX_PATHS or len(path) > MAX_HOPS:
+            return
+        nxt = walker.target(path[-1].row["value"])
+        if nxt is None or nxt in seen:
+            return
+        for group in walker.slots(nxt):
+            if len(out) >= MAX_PATHS:
+                return
+            extend(path + [hop(group)], seen | {nxt})
+
+    extend([hop(start)], {first["subject_id"]})
+    return out
+
+
+def _load_evidence(memory: Any, walker: _Walker, user_id: str, hops: list[Hop], as_of: str | None) -> None:
+    """Each hop's statement: of the evidence supporting its current value, the latest (at
+    ``as_of``); its words with the subject's and the value's names masked, and its stored
+    vector (unit length)."""
+    todo = [h for h in hops if h.vector is None and not h.template]
+    if not todo:
+        return
+    ids = sorted({h.row["id"] for h in todo})
+    supporters: dict[str, list] = {}
+    for e in memory.store.edges_to(ids, [SUPPORTS]):
+        if as_of is None or (e.valid_from or "") <= as_of:
+            supporters.setdefault(e.dst, []).append(e)
+    evidence = memory.store.get_nodes("evidence", [e.src for es in supporters.values() for e in es])
+    chosen = {}
+    for bid, es in supporters.items():
+        rows = [evidence[e.src] for e in es if e.src in evidence]
+        if rows:
+            chosen[bid] = max(rows, key=lambda r: (r["timestamp"], r["id"]))
+    vectors = memory.index.vectors(user_id, sorted({r["id"] for r in chosen.values()})) if memory.index else {}
+    for h in todo:
+        ev = chosen.get(h.row["id"])
+        if ev is None:
+            continue
+        h.template = template(ev["text"], [h.subject, h.row["value"]])
+        v = vectors.get(ev["id"])
+        if v is not None:
+            v = np.asarray(v, dtype=np.float32)
+            h.vector = v / max(float(np.linalg.norm(v)), 1e-12)
+
+
+def _decide(path: list[Hop], question: set[str], q: np.ndarray) -> Chain:
+    """How far along ``path`` the question asks to go: to its deepest asked hop."""
+    chain = Chain(path)
+    seen: set[str] = set(path[0].template)
+    total = path[0].vector.copy() if path[0].vector is not None else np.zeros_like(q)
+    prefix = [float(q @ total) / max(float(np.linalg.norm(total)), 1e-12)]
+    covered = [len(question & seen)]
+    chain.asked = [True]
+    for h in path[1:]:
+        cue = (question & h.template) - seen
+        seen |= h.template
+        if h.vector is not None:
+            total = total + h.vector
+        prefix.append(float(q @ total) / max(float(np.linalg.norm(total)), 1e-12))
+        covered.append(len(question & seen))
+        chain.asked.append(bool(cue) or prefix[-1] > prefix[-2])
+    chain.end = max(k for k, a in enumerate(chain.asked) if a)
+    chain.relevance = prefix[chain.end]
+    chain.cue = covered[chain.end]
+    return chain
+
+
+def _place(walker: _Walker, ranked: list, chains: dict[int, Chain], query: str) -> tuple[list, dict]:
+    """Each chain's end just above its head, and above the groups before the head that it
+    may pass (chain members, groups about unnamed things, direct groups scoring below it)."""
+    order = list(ranked)
+    via: dict[str, list[dict]] = {}
+    placed: set[tuple] = set()
+    for head in sorted(chains):
+        chain = chains[head]
+        end = chain.hops[chain.end].group
+        key = _slot_key(end[2][0])
+        if key in placed:
+            continue
+        members = {_slot_key(h.row) for h in chain.hops[: chain.end]}
+        order = [g for g in order if _slot_key(g[2][0]) != key]
+        at = next(k for k, g in enumerate(order) if _slot_key(g[2][0]) == _slot_key(ranked[head][2][0]))
+        while at > 0:
+            before = order[at - 1]
+            k = _slot_key(before[2][0])
+            blocks = k in placed or _named(walker, before[2][0]["subject_id"], query)
+            if k in members or not blocks or before[1] < chain.relevance:
+                at -= 1
+            else:
+                break
+        if end[1] < 0:  # reached outside the retrieved groups: it answers through its head
+            end = (ranked[head][0], chain.relevance, end[2], end[3])
+        order.insert(at, end)
+        placed.add(key)
+        via[end[2][0]["id"]] = [
+            dict(belief_id=h.row["id"], predicate=h.row["predicate"], value=h.row["value"], subject=h.subject)
+            for h in chain.hops[: chain.end]
         ]
-        for i in links
-    }
-    return [ranked[i] for i in order], via
+    return order, via
 
 
 def subject_name(memory: Any, subject_id: str) -> str:
     row = memory.store.get_node("entity", subject_id)
     return row["name"] if row else subject_id
-
-
-
-def _normalise(text: str) -> str:
-    return " ".join(re.sub(r"[^\w]+", " ", text.casefold()).split())
