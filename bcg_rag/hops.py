@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 import networkx as nx
 import numpy as np
@@ -40,6 +41,8 @@ from .models import SUPPORTS
 MAX_HOPS = 4  # values followed from the start (a chain has at most MAX_HOPS + 1 groups)
 MAX_PATHS = 64  # chains examined per start group
 MAX_STARTS = 5  # start groups examined per search
+START_WINDOW = 10  # among the best-ranked groups
+VECTOR_CACHE_SIZE = 20_000
 
 _STOP = frozenset(
     "the and for with what which who whom whose where when how are was were is does did has have had this that from "
@@ -91,16 +94,17 @@ class Hop:
 
     group: tuple
     row: dict
-    template: set[str]
+    template: set[str] | None  # None: not loaded yet
     vector: np.ndarray | None
     subject: str
+    evidence_id: str | None = None
 
 
 @dataclass
 class Chain:
     hops: list[Hop]
     end: int = 0  # index of the hop that answers
-    relevance: float = -1.0  # similarity of the question to the chain up to ``end``
+    relevance: float | None = None  # similarity of the question to the chain up to ``end`` (when needed)
     cue: int = 0  # question words explained by the hops up to ``end``
     asked: list[bool] = field(default_factory=list)
 
@@ -118,6 +122,14 @@ class _Walker:
         self._slots: dict[str, list[tuple]] = {}
         self._entities: dict[str, dict | None] = {}
         self._targets: dict[str, str | None] = {}
+        self._hops: dict[tuple, Hop] = {}
+
+    def hop(self, group: tuple) -> Hop:
+        key = _slot_key(group[2][0])
+        if key not in self._hops:
+            row = group[2][0]
+            self._hops[key] = Hop(group, row, None, None, self.name(row["subject_id"]))
+        return self._hops[key]
 
     def state(self, row: dict) -> tuple | None:
         """(stored, effective) confidence at the search's time, as search computes it."""
@@ -192,7 +204,7 @@ def follow_links(memory: Any, ranked: list, query: str, vector: Any, *, user_id:
     q = q / max(float(np.linalg.norm(q)), 1e-12)
 
     starts = []
-    for i, group in enumerate(ranked):
+    for i, group in enumerate(ranked[:START_WINDOW]):
         row = group[2][0]
         if walker.current(group) is None or walker.target(row["value"]) is None:
             continue
@@ -208,16 +220,17 @@ def follow_links(memory: Any, ranked: list, query: str, vector: Any, *, user_id:
         paths = _paths(walker, ranked[i])
         if not any(len(p) > 1 for p in paths):
             continue
-        _load_evidence(memory, walker, user_id, [h for p in paths for h in p], as_of)
+        _load_templates(memory, [h for p in paths for h in p], as_of)
         question = asked_words - words(walker.name(ranked[i][2][0]["subject_id"]))
-        best = max((_decide(p, question, q) for p in paths), key=lambda c: (c.cue, c.end, c.relevance))
+        decided = [_decide(p, question, q, lambda hops: _load_vectors(memory, user_id, hops)) for p in paths if len(p) > 1]
+        best = max(decided, key=lambda c: (c.cue, c.end))
         if debug is not None:
             debug.append(best)
         if best.end > 0:
             chains[i] = best
     if not chains:
         return ranked, {}
-    return _place(walker, ranked, chains, query)
+    return _place(walker, ranked, chains, query, q, lambda hops: _load_vectors(memory, user_id, hops))
 
 
 def _slot_key(row: dict) -> tuple:
@@ -244,11 +257,6 @@ def _named(walker: _Walker, subject_id: str, query: str) -> bool:
 def _paths(walker: _Walker, start: tuple) -> list[list[Hop]]:
     """Simple paths of current values from a start group, at most MAX_HOPS values on."""
     out: list[list[Hop]] = []
-    first = start[2][0]
-
-    def hop(group: tuple) -> Hop:
-        row = group[2][0]
-        return Hop(group, row, set(), None, walker.name(row["subject_id"]))
 
     def extend(path: list[Hop], seen: set[str]) -> None:
         out.append(path)
@@ -260,65 +268,88 @@ def _paths(walker: _Walker, start: tuple) -> list[list[Hop]]:
         for group in walker.slots(nxt):
             if len(out) >= MAX_PATHS:
                 return
-            extend(path + [hop(group)], seen | {nxt})
+            extend(path + [walker.hop(group)], seen | {nxt})
 
-    extend([hop(start)], {first["subject_id"]})
+    extend([walker.hop(start)], {start[2][0]["subject_id"]})
     return out
 
 
-def _load_evidence(memory: Any, walker: _Walker, user_id: str, hops: list[Hop], as_of: str | None) -> None:
-    """Each hop's statement: of the evidence supporting its current value, the latest (at
-    ``as_of``); its words with the subject's and the value's names masked, and its stored
-    vector (unit length)."""
-    todo = [h for h in hops if h.vector is None and not h.template]
+def _load_templates(memory: Any, hops: list[Hop], as_of: str | None) -> None:
+    """Each hop's statement: of the evidence supporting its current value (at ``as_of``),
+    the latest; its words with the subject's and the value's names masked."""
+    todo = {h.row["id"]: h for h in hops if h.template is None}
     if not todo:
         return
-    ids = sorted({h.row["id"] for h in todo})
-    supporters: dict[str, list] = {}
-    for e in memory.store.edges_to(ids, [SUPPORTS]):
+    supporters: dict[str, list[str]] = {}
+    for e in memory.store.edges_to(sorted(todo), [SUPPORTS]):
         if as_of is None or (e.valid_from or "") <= as_of:
-            supporters.setdefault(e.dst, []).append(e)
-    evidence = memory.store.get_nodes("evidence", [e.src for es in supporters.values() for e in es])
-    chosen = {}
-    for bid, es in supporters.items():
-        rows = [evidence[e.src] for e in es if e.src in evidence]
+            supporters.setdefault(e.dst, []).append(e.src)
+    evidence = memory.store.get_nodes("evidence", sorted({e for es in supporters.values() for e in es}))
+    for bid, h in todo.items():
+        rows = [evidence[e] for e in supporters.get(bid, ()) if e in evidence]
+        h.template = set()
         if rows:
-            chosen[bid] = max(rows, key=lambda r: (r["timestamp"], r["id"]))
-    vectors = memory.index.vectors(user_id, sorted({r["id"] for r in chosen.values()})) if memory.index else {}
-    for h in todo:
-        ev = chosen.get(h.row["id"])
-        if ev is None:
-            continue
-        h.template = template(ev["text"], [h.subject, h.row["value"]])
-        v = vectors.get(ev["id"])
-        if v is not None:
+            ev = max(rows, key=lambda r: (r["timestamp"], r["id"]))
+            h.evidence_id = ev["id"]
+            h.template = template(ev["text"], [h.subject, h.row["value"]])
+
+
+def _load_vectors(memory: Any, user_id: str, hops: list[Hop]) -> None:
+    """The stored vectors of the hops' statements (unit length), remembered on the memory:
+    evidence never changes, so neither does its vector."""
+    cache: OrderedDict = memory.__dict__.setdefault("_hop_vectors", OrderedDict())
+    todo = sorted({h.evidence_id for h in hops if h.vector is None and h.evidence_id and h.evidence_id not in cache})
+    if todo and memory.index is not None:
+        for eid, v in memory.index.vectors(user_id, todo).items():
             v = np.asarray(v, dtype=np.float32)
-            h.vector = v / max(float(np.linalg.norm(v)), 1e-12)
+            cache[eid] = v / max(float(np.linalg.norm(v)), 1e-12)
+        while len(cache) > VECTOR_CACHE_SIZE:
+            cache.popitem(last=False)
+    for h in hops:
+        if h.vector is None and h.evidence_id in cache:
+            h.vector = cache[h.evidence_id]
 
 
-def _decide(path: list[Hop], question: set[str], q: np.ndarray) -> Chain:
-    """How far along ``path`` the question asks to go: to its deepest asked hop."""
+def _prefix_similarity(path: list[Hop], q: np.ndarray) -> list[float]:
+    """Similarity of the question to each prefix of the path: the mean of its statements'
+    unit vectors stands for the text of the chain so far."""
+    total = np.zeros_like(q)
+    out = []
+    for h in path:
+        if h.vector is not None:
+            total = total + h.vector
+        out.append(float(q @ total) / max(float(np.linalg.norm(total)), 1e-12))
+    return out
+
+
+def _decide(path: list[Hop], question: set[str], q: np.ndarray, vectors: Callable[[list[Hop]], None]) -> Chain:
+    """How far along ``path`` the question asks to go: to its deepest asked hop. A hop is
+    asked for by a question word that its statement brings and no earlier one has; past
+    the deepest such hop, by bringing the chain's mean vector closer to the question
+    (vectors are loaded only then)."""
     chain = Chain(path)
-    seen: set[str] = set(path[0].template)
-    total = path[0].vector.copy() if path[0].vector is not None else np.zeros_like(q)
-    prefix = [float(q @ total) / max(float(np.linalg.norm(total)), 1e-12)]
+    seen: set[str] = set(path[0].template or ())
     covered = [len(question & seen)]
     chain.asked = [True]
     for h in path[1:]:
-        cue = (question & h.template) - seen
-        seen |= h.template
-        if h.vector is not None:
-            total = total + h.vector
-        prefix.append(float(q @ total) / max(float(np.linalg.norm(total)), 1e-12))
+        cue = (question & (h.template or set())) - seen
+        seen |= h.template or set()
         covered.append(len(question & seen))
-        chain.asked.append(bool(cue) or prefix[-1] > prefix[-2])
+        chain.asked.append(bool(cue))
+    deepest = max(k for k, a in enumerate(chain.asked) if a)
+    if deepest < len(path) - 1:
+        vectors(path)
+        prefix = _prefix_similarity(path, q)
+        for k in range(deepest + 1, len(path)):
+            chain.asked[k] = prefix[k] > prefix[k - 1]
+        chain.relevance = prefix[max(k for k, a in enumerate(chain.asked) if a)]
     chain.end = max(k for k, a in enumerate(chain.asked) if a)
-    chain.relevance = prefix[chain.end]
     chain.cue = covered[chain.end]
     return chain
 
 
-def _place(walker: _Walker, ranked: list, chains: dict[int, Chain], query: str) -> tuple[list, dict]:
+def _place(walker: _Walker, ranked: list, chains: dict[int, Chain], query: str, q: np.ndarray,
+           vectors: Callable[[list[Hop]], None]) -> tuple[list, dict]:
     """Each chain's end just above its head, and above the groups before the head that it
     may pass (chain members, groups about unnamed things, direct groups scoring below it)."""
     order = list(ranked)
@@ -336,13 +367,16 @@ def _place(walker: _Walker, ranked: list, chains: dict[int, Chain], query: str) 
         while at > 0:
             before = order[at - 1]
             k = _slot_key(before[2][0])
-            blocks = k in placed or _named(walker, before[2][0]["subject_id"], query)
-            if k in members or not blocks or before[1] < chain.relevance:
+            blocks = k not in members and (k in placed or _named(walker, before[2][0]["subject_id"], query))
+            if blocks and chain.relevance is None:
+                vectors(chain.hops)
+                chain.relevance = _prefix_similarity(chain.hops, q)[chain.end]
+            if not blocks or before[1] < chain.relevance:
                 at -= 1
             else:
                 break
         if end[1] < 0:  # reached outside the retrieved groups: it answers through its head
-            end = (ranked[head][0], chain.relevance, end[2], end[3])
+            end = (ranked[head][0], ranked[head][1], end[2], end[3])
         order.insert(at, end)
         placed.add(key)
         via[end[2][0]["id"]] = [
