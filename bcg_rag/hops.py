@@ -43,12 +43,13 @@ MAX_PATHS = 64  # chains examined per start group
 MAX_STARTS = 5  # start groups examined per search
 START_WINDOW = 10  # among the best-ranked groups
 VECTOR_CACHE_SIZE = 20_000
+MIN_GAIN = 0.02  # a hop no word asks for must bring the chain this much closer to the question
 
 _STOP = frozenset(
     "the and for with what which who whom whose where when how are was were is does did has have had this that from "
     "into about your you his her their its not now also than then there here been being do of in on at to by".split()
 )
-_SUFFIXES = sorted("ership ships ship ations ation ments ment ness ings ing ions ion ers er ors or ies ied ed es s al"
+_SUFFIXES = sorted("ership ships ship ments ment ness ings ing ions ion ers er ors or ies ied ed es s al"
                    .split(), key=len, reverse=True)
 _CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
 
@@ -341,7 +342,7 @@ def _decide(path: list[Hop], question: set[str], q: np.ndarray, vectors: Callabl
         vectors(path)
         prefix = _prefix_similarity(path, q)
         for k in range(deepest + 1, len(path)):
-            chain.asked[k] = prefix[k] > prefix[k - 1]
+            chain.asked[k] = prefix[k] > prefix[k - 1] + MIN_GAIN
         chain.relevance = prefix[max(k for k, a in enumerate(chain.asked) if a)]
     chain.end = max(k for k, a in enumerate(chain.asked) if a)
     chain.cue = covered[chain.end]
