@@ -341,8 +341,10 @@ def _decide(path: list[Hop], question: set[str], q: np.ndarray, vectors: Callabl
     if deepest < len(path) - 1:
         vectors(path)
         prefix = _prefix_similarity(path, q)
-        for k in range(deepest + 1, len(path)):
-            chain.asked[k] = prefix[k] > prefix[k - 1] + MIN_GAIN
+        for k in range(deepest + 1, len(path)):  # each one closer than the chain before it
+            if prefix[k] <= prefix[k - 1] + MIN_GAIN:
+                break
+            chain.asked[k] = True
         chain.relevance = prefix[max(k for k, a in enumerate(chain.asked) if a)]
     chain.end = max(k for k, a in enumerate(chain.asked) if a)
     chain.cue = covered[chain.end]
