@@ -43,6 +43,7 @@ MAX_PATHS = 64  # chains examined per start group
 MAX_STARTS = 5  # start groups examined per search
 START_WINDOW = 10  # among the best-ranked groups
 VECTOR_CACHE_SIZE = 20_000
+MAX_NAME_LOOKUPS = 48  # spans of the question looked up as names when no retrieved group starts a chain
 MIN_GAIN = 0.02  # a hop no word asks for must bring the chain this much closer to the question
 
 _STOP = frozenset(
@@ -204,34 +205,63 @@ def follow_links(memory: Any, ranked: list, query: str, vector: Any, *, user_id:
     q = np.asarray(vector, dtype=np.float32)
     q = q / max(float(np.linalg.norm(q)), 1e-12)
 
-    starts = []
+    vectors = lambda hops: _load_vectors(memory, user_id, hops)  # noqa: E731
+    chains: list[tuple[int, Chain]] = []  # (position of the head in ranked, chain)
+    tried: set[str] = set()
     for i, group in enumerate(ranked[:START_WINDOW]):
         row = group[2][0]
-        if walker.current(group) is None or walker.target(row["value"]) is None:
+        if len(tried) >= MAX_STARTS or walker.current(group) is None or walker.target(row["value"]) is None:
             continue
         if _named(walker, row["subject_id"], query):
-            starts.append(i)
-        if len(starts) >= MAX_STARTS:
-            break
-    if not starts:
-        return ranked, {}
-
-    chains: dict[int, Chain] = {}
-    for i in starts:
-        paths = _paths(walker, ranked[i])
-        if not any(len(p) > 1 for p in paths):
-            continue
-        _load_templates(memory, [h for p in paths for h in p], as_of)
-        question = asked_words - words(walker.name(ranked[i][2][0]["subject_id"]))
-        decided = [_decide(p, question, q, lambda hops: _load_vectors(memory, user_id, hops)) for p in paths if len(p) > 1]
-        best = max(decided, key=lambda c: (c.cue, c.end))
-        if debug is not None:
-            debug.append(best)
-        if best.end > 0:
-            chains[i] = best
+            tried.add(row["subject_id"])
+            chain = _chain_from(walker, [group], asked_words, q, vectors, debug)
+            if chain is not None:
+                chains.append((i, chain))
+    if not chains:  # the question names an entity none of whose statements was retrieved (a crowded memory)
+        for entity_id in _names_in(walker, query):
+            if entity_id not in tried and len(tried) < MAX_STARTS:
+                tried.add(entity_id)
+                chain = _chain_from(walker, walker.slots(entity_id), asked_words, q, vectors, debug)
+                if chain is not None:
+                    chains.append((len(ranked), chain))
     if not chains:
         return ranked, {}
-    return _place(walker, ranked, chains, query, q, lambda hops: _load_vectors(memory, user_id, hops))
+    return _place(walker, ranked, chains, query, q, vectors)
+
+
+def _chain_from(walker: _Walker, starts: list[tuple], asked_words: set[str], q: np.ndarray,
+                vectors: Callable[[list[Hop]], None], debug: list | None) -> Chain | None:
+    """The best chain from some start groups of one named entity, if the question asks for
+    more than the start's own value."""
+    paths = [p for start in starts for p in _paths(walker, start) if len(p) > 1]
+    if not paths:
+        return None
+    _load_templates(walker.memory, [h for p in paths for h in p], walker.as_of)
+    question = asked_words - words(walker.name(starts[0][2][0]["subject_id"]))
+    best = _best([_decide(p, question, q, vectors) for p in paths], q, vectors)
+    if debug is not None:
+        debug.append(best)
+    return best if best.end > 0 else None
+
+
+def _names_in(walker: _Walker, query: str) -> list[str]:
+    """Entities with beliefs that the question names, found by their names: quoted spans
+    and runs of up to six words that start with a capital letter or a digit ("Ford
+    Scorpio", "Ju 88", "Greg Oden's"). A few alias look-ups, no scan of all names."""
+    spans = [a or b for a, b in re.findall(r'"([^"]+)"|\u201c([^\u201d]+)\u201d', query)]
+    tokens = re.findall(r"[\w][\w.'&-]*", query)
+    for i, token in enumerate(tokens):
+        if token[0].isupper() or token[0].isdigit():
+            for n in range(1, 7):
+                if i + n <= len(tokens):
+                    span = " ".join(tokens[i: i + n])
+                    spans += [span, span[:-2]] if span.endswith("'s") else [span]
+    out: list[str] = []
+    for span in dict.fromkeys(spans[:MAX_NAME_LOOKUPS]):
+        entity_id = walker.target(span)
+        if entity_id is not None and entity_id not in out and walker.slots(entity_id):
+            out.append(entity_id)
+    return out
 
 
 def _slot_key(row: dict) -> tuple:
@@ -351,22 +381,38 @@ def _decide(path: list[Hop], question: set[str], q: np.ndarray, vectors: Callabl
     return chain
 
 
-def _place(walker: _Walker, ranked: list, chains: dict[int, Chain], query: str, q: np.ndarray,
+def _best(decided: list[Chain], q: np.ndarray, vectors: Callable[[list[Hop]], None]) -> Chain:
+    """The chain that explains most of the question's words (then the longest); among
+    equals (two slots of one entity that the question's words fit alike: "located" in
+    a question about a capital), the one whose statements are closest to the question."""
+    top = max((c.cue, c.end) for c in decided)
+    tied = [c for c in decided if (c.cue, c.end) == top]
+    if len(tied) > 1:
+        for c in tied:
+            if c.relevance is None:
+                vectors(c.hops)
+                c.relevance = _prefix_similarity(c.hops, q)[c.end]
+        return max(tied, key=lambda c: c.relevance)  # the first of equals: paths come in a fixed order
+    return tied[0]
+
+
+def _place(walker: _Walker, ranked: list, chains: list[tuple[int, Chain]], query: str, q: np.ndarray,
            vectors: Callable[[list[Hop]], None]) -> tuple[list, dict]:
-    """Each chain's end just above its head, and above the groups before the head that it
-    may pass (chain members, groups about unnamed things, direct groups scoring below it)."""
+    """Each chain's end just above its head (or, for a head that was not retrieved, from
+    the bottom) and above the groups before it that it may pass: chain members, groups
+    about things the question does not name, and direct groups scoring below the chain."""
     order = list(ranked)
     via: dict[str, list[dict]] = {}
     placed: set[tuple] = set()
-    for head in sorted(chains):
-        chain = chains[head]
+    for position, chain in sorted(chains, key=lambda c: c[0]):
         end = chain.hops[chain.end].group
         key = _slot_key(end[2][0])
         if key in placed:
             continue
         members = {_slot_key(h.row) for h in chain.hops[: chain.end]}
         order = [g for g in order if _slot_key(g[2][0]) != key]
-        at = next(k for k, g in enumerate(order) if _slot_key(g[2][0]) == _slot_key(ranked[head][2][0]))
+        head = _slot_key(chain.hops[0].row)
+        at = next((k for k, g in enumerate(order) if _slot_key(g[2][0]) == head), len(order))
         while at > 0:
             before = order[at - 1]
             k = _slot_key(before[2][0])
@@ -379,7 +425,8 @@ def _place(walker: _Walker, ranked: list, chains: dict[int, Chain], query: str, 
             else:
                 break
         if end[1] < 0:  # reached outside the retrieved groups: it answers through its head
-            end = (ranked[head][0], ranked[head][1], end[2], end[3])
+            head_group = chain.hops[0].group
+            end = (head_group[0], head_group[1], end[2], end[3])
         order.insert(at, end)
         placed.add(key)
         via[end[2][0]["id"]] = [
