@@ -368,7 +368,7 @@ def _decide(path: list[Hop], question: set[str], q: np.ndarray, vectors: Callabl
         covered.append(len(question & seen))
         chain.asked.append(bool(cue))
     deepest = max(k for k, a in enumerate(chain.asked) if a)
-    if deepest < len(path) - 1:
+    if 0 < deepest < len(path) - 1:  # a multi-hop question by its words: may it go further?
         vectors(path)
         prefix = _prefix_similarity(path, q)
         for k in range(deepest + 1, len(path)):  # each one closer than the chain before it
