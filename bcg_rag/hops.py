@@ -198,8 +198,6 @@ def follow_links(memory: Any, ranked: list, query: str, vector: Any, *, user_id:
     belief id of a chain's end -> the hops that lead to it. ``states`` maps belief ids to
     their (stored, effective) confidence at the search's time (``as_of``, ``now``); the
     beliefs reached beyond the retrieved ones are added to it."""
-    if not ranked:
-        return ranked, {}
     walker = _Walker(memory, ranked, user_id, states, as_of, now)
     asked_words = words(query)
     q = np.asarray(vector, dtype=np.float32)
@@ -207,23 +205,22 @@ def follow_links(memory: Any, ranked: list, query: str, vector: Any, *, user_id:
 
     vectors = lambda hops: _load_vectors(memory, user_id, hops)  # noqa: E731
     chains: list[tuple[int, Chain]] = []  # (position of the head in ranked, chain)
-    tried: set[str] = set()
+    tried: set[tuple] = set()
     for i, group in enumerate(ranked[:START_WINDOW]):
         row = group[2][0]
         if len(tried) >= MAX_STARTS or walker.current(group) is None or walker.target(row["value"]) is None:
             continue
         if _named(walker, row["subject_id"], query):
-            tried.add(row["subject_id"])
+            tried.add(_slot_key(row))
             chain = _chain_from(walker, [group], asked_words, q, vectors, debug)
             if chain is not None:
                 chains.append((i, chain))
-    if not chains:  # the question names an entity none of whose statements was retrieved (a crowded memory)
-        for entity_id in _names_in(walker, query):
-            if entity_id not in tried and len(tried) < MAX_STARTS:
-                tried.add(entity_id)
-                chain = _chain_from(walker, walker.slots(entity_id), asked_words, q, vectors, debug)
-                if chain is not None:
-                    chains.append((len(ranked), chain))
+    if not chains:  # what the question names was not retrieved (a crowded memory): look its name up
+        for entity_id in _names_in(walker, query)[:MAX_STARTS]:
+            starts = [g for g in walker.slots(entity_id) if _slot_key(g[2][0]) not in tried]
+            chain = _chain_from(walker, starts, asked_words, q, vectors, debug) if starts else None
+            if chain is not None:
+                chains.append((len(ranked), chain))
     if not chains:
         return ranked, {}
     return _place(walker, ranked, chains, query, q, vectors)

