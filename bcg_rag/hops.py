@@ -1,41 +1,47 @@
 """Multi-hop answers: follow current values from what the question names.
 
-"In which city is the headquarters of Maria's employer?" names Maria. Search retrieved
-her ``works_at`` slot; its current value, Bosch, names an entity that has beliefs of
-its own ("Bosch headquartered_in Stuttgart"), so Stuttgart answers the question through
-Maria's employer. ``follow_links`` walks these links over the user's current-belief
-subgraph (a networkx ``MultiDiGraph``: entity -> entity, one edge per current value that
-names an entity) and decides how far the question asks to go:
+"In which city is the headquarters of Maria's employer?" names Maria. Her ``works_at``
+slot's current value, Bosch, names an entity with beliefs of its own ("Bosch
+headquartered_in Stuttgart"), so Stuttgart answers the question through her employer.
+``follow_links`` walks such links over the user's current beliefs (loaded lazily, entity
+by entity, from the store: a hop need not have been retrieved) and decides how far the
+question asks to go. Plain arithmetic over stored rows and vectors; no embedding.
 
-- a chain starts at a retrieved group whose subject the question names (or the user);
-- a hop follows only a value the memory currently asserts (``memory.asserted``):
-  outdated links are never followed;
-- a hop is *asked for* when the question carries a word of its statement that no
-  earlier hop's statement carries, once the names in them are masked (``template``):
-  "headquarters" in "The headquarters of Bosch is in Stuttgart", against "Maria works
-  at Bosch"; or when adding the hop's evidence vector to the chain's brings the chain
-  closer to the question (stored vectors, averaged, stand for the chain's text). The
-  chain ends at its deepest asked hop, so it does not stop at an intermediate value, and
-  a question about the first hop ("Where does Maria work?") is not rerouted;
-- the end of a chain is placed just above the chain's head and above any group ranked
-  before it that it may pass: members of its chain, groups about things the question
-  does not name, and direct groups that score below the chain (a hop may add an answer,
-  never demote a better-scoring direct one). ``via`` records the hops.
-
-Everything is arithmetic over stored rows and vectors: no embedding at query time.
+- A chain starts at one of the best retrieved groups whose subject the question names
+  (name or alias; the user always counts). When none starts a chain, the entities the
+  question names are looked up by name (quoted spans, capitalised runs of words).
+- A hop follows only a current value (``memory.asserted`` at the search's time):
+  outdated links are never followed; a value names an entity when
+  ``memory.resolve_entity`` finds it.
+- A hop is *asked for* when the question has a word that the hop's statement brings and
+  no earlier hop's statement has, with the names in the statements masked ("headquarters"
+  in "The headquarters of Bosch is in Stuttgart", against "Maria works at Bosch";
+  ``hop_words``). The chain ends at its deepest asked hop, so it does not stop at an
+  intermediate value; a question about the first hop alone ("Where does Maria work?")
+  stays where it is. Past the deepest worded hop of a chain that has one, a hop is asked
+  for while each brings the chain closer to the question (``MIN_GAIN``): the mean of the
+  statements' stored unit vectors stands for the chain's text.
+- Of the chains from one start, the one that explains most question words wins, then the
+  longest, then the one closest to the question.
+- A chain's answer is placed just above the chain's head (from the bottom for a head that
+  was not retrieved) and above the groups before it that it may pass: its own hops,
+  groups about things the question does not name, and named groups less relevant than
+  the chain. A hop may add an answer, never demote a better-scoring direct one.
+  ``via`` records the hops.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
-import networkx as nx
 import numpy as np
 
+from .errors import InvalidInputError
+from .hop_words import CJK_RUN, normalise, template, words
 from .models import SUPPORTS
 
 MAX_HOPS = 4  # values followed from the start (a chain has at most MAX_HOPS + 1 groups)
@@ -45,49 +51,6 @@ START_WINDOW = 10  # among the best-ranked groups
 VECTOR_CACHE_SIZE = 20_000
 MAX_NAME_LOOKUPS = 48  # spans of the question looked up as names when no retrieved group starts a chain
 MIN_GAIN = 0.02  # a hop no word asks for must bring the chain this much closer to the question
-
-_STOP = frozenset(
-    "the and for with what which who whom whose where when how are was were is does did has have had this that from "
-    "into about your you his her their its not now also than then there here been being do of in on at to by".split()
-)
-_SUFFIXES = sorted("ership ships ship ments ment ness ings ing ions ion ers er ors or ies ied ed es s al"
-                   .split(), key=len, reverse=True)
-_CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
-
-
-def _stem(word: str) -> str:
-    """A light stem: one common suffix off, a final e off, at most six letters
-    ("citizenship"/"citizen", "performer"/"performed", "located"/"location")."""
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[: -len(suffix)]
-            break
-    if word.endswith("e") and len(word) > 3:
-        word = word[:-1]
-    return word[:6]
-
-
-def words(text: str) -> set[str]:
-    """Content words: stemmed Latin words of three letters or more minus function words;
-    CJK character bigrams (no spaces to cut at)."""
-    text = unicodedata.normalize("NFKC", text).casefold()
-    latin = {_stem(w) for w in re.findall(r"[a-z0-9]{3,}", text) if w not in _STOP}
-    return latin | {a + b for run in _CJK_RUN.findall(text) for a, b in zip(run, run[1:])}
-
-
-def template(text: str, names: list[str]) -> set[str]:
-    """The words of a statement with the names in it masked: what it says about them
-    ("The headquarters of Bosch is in Stuttgart" -> {"headqu"})."""
-    text = unicodedata.normalize("NFKC", text).casefold()
-    for name in sorted((unicodedata.normalize("NFKC", n).casefold().strip() for n in names), key=len, reverse=True):
-        if name:
-            text = text.replace(name, " | ")
-    return words(text) - set().union(*(words(n) for n in names))
-
-
-def _normalise(text: str) -> str:
-    return " ".join(re.sub(r"[^\w]+", " ", unicodedata.normalize("NFKC", text).casefold()).split())
-
 
 @dataclass
 class Hop:
@@ -115,11 +78,12 @@ class _Walker:
     """The user's current-belief subgraph around the start groups, loaded lazily."""
 
     def __init__(self, memory: Any, ranked: list, user_id: str, states: dict, as_of: str | None, now: str | None):
-        from . import search  # search calls us: its helpers are loaded by the time we run
+        from . import (
+            search,  # search calls us: its helpers are loaded by the time we run
+        )
 
         self.memory, self.user_id, self.as_of, self.now, self.states = memory, user_id, as_of, now, states
         self._search = search
-        self.graph = nx.MultiDiGraph()
         self.retrieved = {_slot_key(g[2][0]): g for g in ranked}
         self._slots: dict[str, list[tuple]] = {}
         self._entities: dict[str, dict | None] = {}
@@ -156,7 +120,7 @@ class _Walker:
         if value not in self._targets:
             try:
                 self._targets[value] = self.memory.resolve_entity(self.user_id, value)
-            except Exception:  # a value that is no name (empty after normalising)
+            except InvalidInputError:  # a value that is no name (empty once normalised)
                 self._targets[value] = None
         return self._targets[value]
 
@@ -184,9 +148,6 @@ class _Walker:
                 group = (0.0, -1.0, ordered, sorted({c for r in ordered for c in r["contexts"]}))
             if self.current(group) is not None:
                 out.append(group)
-                value_entity = self.target(group[2][0]["value"])
-                if value_entity is not None:
-                    self.graph.add_edge(subject_id, value_entity, key=key, group=group)
         self._slots[subject_id] = out
         return out
 
@@ -203,7 +164,7 @@ def follow_links(memory: Any, ranked: list, query: str, vector: Any, *, user_id:
     q = np.asarray(vector, dtype=np.float32)
     q = q / max(float(np.linalg.norm(q)), 1e-12)
 
-    vectors = lambda hops: _load_vectors(memory, user_id, hops)  # noqa: E731
+    vectors = lambda hops: _load_vectors(memory, user_id, hops)
     chains: list[tuple[int, Chain]] = []  # (position of the head in ranked, chain)
     tried: set[tuple] = set()
     for i, group in enumerate(ranked[:START_WINDOW]):
@@ -272,9 +233,9 @@ def _named(walker: _Walker, subject_id: str, query: str) -> bool:
         return False
     if row.get("entity_type") == "user":
         return True
-    asked = f" {_normalise(query)} "
-    for name in (_normalise(x) for x in [row["name"], *walker.memory.store.aliases_of(subject_id)]):
-        if _CJK_RUN.search(name):  # no spaces to cut at: any occurrence of two characters or more
+    asked = f" {normalise(query)} "
+    for name in (normalise(x) for x in [row["name"], *walker.memory.store.aliases_of(subject_id)]):
+        if CJK_RUN.search(name):  # no spaces to cut at: any occurrence of two characters or more
             if len(name) >= 2 and name in asked:
                 return True
         elif name and f" {name} " in asked:
@@ -353,8 +314,8 @@ def _prefix_similarity(path: list[Hop], q: np.ndarray) -> list[float]:
 def _decide(path: list[Hop], question: set[str], q: np.ndarray, vectors: Callable[[list[Hop]], None]) -> Chain:
     """How far along ``path`` the question asks to go: to its deepest asked hop. A hop is
     asked for by a question word that its statement brings and no earlier one has; past
-    the deepest such hop, by bringing the chain's mean vector closer to the question
-    (vectors are loaded only then)."""
+    the deepest such hop (when it is not the start), by bringing the chain's mean vector
+    closer to the question, hop after hop (vectors are loaded only then)."""
     chain = Chain(path)
     seen: set[str] = set(path[0].template or ())
     covered = [len(question & seen)]
@@ -431,8 +392,3 @@ def _place(walker: _Walker, ranked: list, chains: list[tuple[int, Chain]], query
             for h in chain.hops[: chain.end]
         ]
     return order, via
-
-
-def subject_name(memory: Any, subject_id: str) -> str:
-    row = memory.store.get_node("entity", subject_id)
-    return row["name"] if row else subject_id

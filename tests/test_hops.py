@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bcg_rag import Claim
-from bcg_rag.hops import template, words
+from bcg_rag.hop_words import template, words
 from bcg_rag.search import search
 
 NOW = "2024-06-01T00:00:00"
