@@ -98,6 +98,9 @@ def _cold(memory: Any, create: bool = True) -> Iterator[SQLiteStore | None]:
         store.close()
 
 
+cold_store = _cold  # public names for readers of the archive (search)
+
+
 def _as_memory(memory: Any, store: SQLiteStore) -> Any:
     """The cold store seen as a memory (no index), to reuse the fold, explain and validate."""
     return type(memory)(store, memory.policy, index=None, clock=memory.clock)
@@ -118,6 +121,9 @@ def _unit(memory: Any, store: SQLiteStore, row: dict) -> list[dict]:
     if memory.policy.is_functional(row["predicate"]):
         return store.slot_beliefs(*_slot(row))
     return [row]
+
+
+cold_memory = _as_memory
 
 
 # --- status: weak, invalidated, active ---------------------------------------------------
@@ -417,7 +423,7 @@ def search_archived(memory: Any, query: str, *, user_id: str, top_k: int = 5, ag
     texts = [[t for t in d["evidence"] if t != HIDDEN_TEXT] + [f"{d['subject']} {d['predicate']} {d['value']}"] for d in items]
     if memory.index is not None:
         flat = [t for ts in texts for t in ts]
-        vectors = np.asarray(memory.index.embed([query] + flat), dtype=float)
+        vectors = np.asarray(memory.embed([query] + flat), dtype=float)  # cached: the archive rarely changes
         vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
         sims = iter(vectors[1:] @ vectors[0])
         scores = [max(float(next(sims)) for _ in ts) for ts in texts]

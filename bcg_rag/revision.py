@@ -159,6 +159,15 @@ def functional_refutations(
     return out
 
 
+def last_confirmed(history: Sequence[HistoryEntry]) -> str:
+    """When the belief was last moved or confirmed: the newest entry that is not a mere
+    conflict (a weaker source's disagreement says nothing about how fresh the belief is)."""
+    for h in reversed(history):
+        if not is_conflict(h.reason):
+            return h.at
+    return history[-1].at
+
+
 def decay(confidence: float, last_updated: str, now: str, half_life_days: float | None) -> float:
     """Read-time freshness: stored * 0.5 ** (days since last update / half-life); a
     half-life of None (or 0) does not age. Never stored, and never decides whether a

@@ -17,11 +17,14 @@ Plain functions over a ``BeliefMemory`` (no framework):
 4. rank the slots by
 
        relevance = max over the slot's claims of their relevance (step 2)
-       score     = relevance * (0.5 + 0.5 * max(effective confidence of the best, 0))
+       freshness = max over the slot's beliefs of 0.5 ** (days since last confirmed
+                   or refuted / half-life)
+       score     = relevance * (1 - age_weight * (1 - freshness))
                    + context_bonus   (if the query's context is one of the slot's)
 
-   so a doubtful or old belief ranks below an equally relevant, fresh one, while
-   confidence can at most halve a score;
+   so an old slot ranks below an equally relevant, fresh one (age can lower a score by
+   at most ``age_weight``), while doubt does not lower the rank: a slot whose value was refuted is still
+   the one its question is about, and says so;
 5. never worse than plain retrieval: candidate evidence that no claim speaks to (the
    extractor found nothing in it) among the ``top_k`` nearest comes back as
    ``SearchResult.unstructured``, newest first, and first when it is more relevant
@@ -46,6 +49,7 @@ from .relevance import belief_relevance as claim_relevance
 from .relevance import claim_pairs
 from .models import HIDDEN_TEXT, REFUTES, SUPPORTS, Belief
 from .timeutil import days_between, parse_timestamp
+from .tokens import fit_group
 from .views import evidence_entry
 
 
@@ -104,12 +108,16 @@ def search(
     now: Any = None,
     top_k: int = 5,
     candidates: int | None = None,
+    max_tokens: int | None = None,
 ) -> SearchResult:
-    """The ``top_k`` belief groups that best answer ``query`` for one user (see module doc)."""
+    """The ``top_k`` belief groups that best answer ``query`` for one user (see module doc).
+    ``max_tokens``: a budget per group; each group is trimmed to it (``tokens.fit_group``:
+    the current value, its band and the newest quote for and against are kept first)."""
     user_id = _check(user_id, query)
     settings = memory.policy.section("search")
     candidates = int(candidates if candidates is not None else settings.get("candidates", 30))
     bonus = float(settings.get("context_bonus", 0.25))
+    age_weight = float(settings.get("age_weight", 0.5))
     as_of = parse_timestamp(as_of, "as_of") if as_of is not None else None
     # One "now" for every view and explanation, so decay is the same across the answer.
     now = parse_timestamp(now, "now") if now is not None else (None if as_of else memory.clock())
@@ -148,14 +156,21 @@ def search(
         rel = max(belief_relevance.get(r["id"], -1.0) for r in ordered)
         contexts = sorted({c for r in ordered for c in r["contexts"]})
         in_context = bool(context) and (context in contexts or memory.context_group(context) == best["context_key"])
-        score = rel * (0.5 + 0.5 * max(states[best["id"]][1], 0.0)) + (bonus if in_context else 0.0)
+        # Age lowers the rank, doubt does not: a slot whose value was just refuted is as much
+        # the answer to its question as a confirmed one (the answer is then "no longer").
+        fresh = max(states[r["id"]][2] for r in ordered)
+        score = rel * (1.0 - age_weight * (1.0 - fresh)) + (bonus if in_context else 0.0)
         ranked.append((score, rel, ordered, contexts))
     ranked.sort(key=lambda g: (-g[0], g[2][0]["id"]))
 
     ranked, via = follow_links(memory, ranked, query, vector, user_id=user_id, states=states, as_of=as_of, now=now)
     chosen = ranked[: max(0, top_k)]
     groups = _groups(memory, chosen, via, as_of, now, agent_id)
+    if as_of is None:
+        groups = _with_archived(memory, query, user_id, groups, top_k, agent_id, now)
     unstructured = _unstructured(memory, hits[: max(0, top_k)], relevance, claimed, user_id, agent_id)
+    if max_tokens is not None:
+        groups = [fit_group(g, max_tokens) for g in groups]
     best_rel = max((g.relevance for g in groups), default=-1.0)
     first = bool(unstructured) and max(u["relevance"] for u in unstructured) > best_rel
     return SearchResult(groups, unstructured, first)
@@ -167,15 +182,19 @@ def _query_vector(memory: Any, query: str) -> np.ndarray:
     return np.asarray(memory.index.embed([query])[0], dtype=np.float32)
 
 
-def _state(memory: Any, row: dict, as_of: str | None, now: str) -> tuple[float, float] | None:
-    """(stored, effective) confidence of a belief, as ``memory.view`` computes them; None
-    for a belief that did not exist yet at ``as_of``. Without ``as_of`` the row's stored
-    confidence is the last state and is only decayed here."""
+def _state(memory: Any, row: dict, as_of: str | None, now: str) -> tuple[float, float, float] | None:
+    """(stored, effective confidence, freshness) of a belief, as ``memory.view`` computes
+    them; None for a belief that did not exist yet at ``as_of``. Freshness is what decay
+    leaves of 1.0 since the belief was last confirmed (or refuted). Without ``as_of`` the
+    row's stored confidence is the last state and is only decayed here."""
+    half_life = memory.policy.half_life_days(row["predicate"])
     if as_of is not None:
         view = memory.view(row, as_of=as_of, now=now)
-        return None if view is None else (view.confidence, view.effective_confidence)
-    effective = revision.decay(row["confidence"], row["last_updated"], now, memory.policy.half_life_days(row["predicate"]))
-    return row["confidence"], effective
+        if view is None:
+            return None
+        return view.confidence, view.effective_confidence, revision.decay(1.0, view.last_updated, as_of, half_life)
+    fresh = revision.decay(1.0, row["last_updated"], now, half_life)
+    return row["confidence"], row["confidence"] * fresh, fresh
 
 
 def _asserted(memory: Any, row: dict, state: tuple[float, float]) -> bool:
@@ -220,6 +239,40 @@ def _groups(memory: Any, chosen: list, via: dict, as_of: str | None, now: str, a
         group.via = via.get(slot_rows[0]["id"], [])
         groups.append(group)
     return groups
+
+
+def _with_archived(memory: Any, query: str, user_id: str, groups: list[BeliefGroup], top_k: int,
+                   agent_id: str | None, now: str) -> list[BeliefGroup]:
+    """Archived beliefs are cold storage, not deletion: the archive is consulted (when
+    there is one) and what it returns is marked ``archived``. An archived group goes
+    before the hot groups it is more relevant than, so it answers only where the hot tier
+    has nothing as relevant to state."""
+    from . import lifecycle
+
+    hits = lifecycle.search_archived(memory, query, user_id=user_id, top_k=top_k, agent_id=agent_id)
+    if not hits:
+        return groups
+    found, seen = [], set()
+    with lifecycle.cold_store(memory, create=False) as cold:
+        if cold is None:
+            return groups
+        cm = lifecycle.cold_memory(memory, cold)
+        for hit in hits:
+            row = cold.get_node("belief", hit["belief_id"])
+            if row is None or row["id"] in seen:
+                continue
+            rows = cold.slot_beliefs(row["user_id"], row["subject_id"], row["predicate"], row["context_key"])
+            seen.update(r["id"] for r in rows)
+            states = {r["id"]: _state(cm, r, None, now) for r in rows}
+            beliefs = [cm.view(r, now=now) for r in _order(cm, rows, states, row["predicate"])]
+            entries = _evidence_entries(cm, beliefs, agent_id)
+            contexts = sorted({c for r in rows for c in r["contexts"]})
+            found.append(make_group(cm, beliefs, contexts, hit["score"], hit["score"], entries, now, archived=True))
+    merged = sorted(groups + found, key=lambda g: -g.relevance) if found else groups
+    # Hot groups keep their own order (hops may have placed them); archived ones slot in by relevance.
+    hot = iter(groups)
+    merged = [g if g.archived else next(hot) for g in merged]
+    return merged[: max(0, top_k)]
 
 
 def _evidence_entries(memory: Any, beliefs: list[Belief], agent_id: str | None) -> dict[str, list[dict]]:

@@ -118,13 +118,14 @@ def view(memory: "BeliefMemory", row: dict, *, as_of: str | None = None, now: st
         return None
     at = as_of or now or memory.clock()
     confidence = history[-1].new
-    effective = revision.decay(confidence, history[-1].at, at, memory.policy.half_life_days(row["predicate"]))
+    confirmed = revision.last_confirmed(history)
+    effective = revision.decay(confidence, confirmed, at, memory.policy.half_life_days(row["predicate"]))
     subject = memory.store.get_node("entity", row["subject_id"])
     return Belief(
         id=row["id"], user_id=row["user_id"], subject_id=row["subject_id"],
         subject=subject["name"] if subject else row["subject_id"], predicate=row["predicate"], value=row["value"],
         contexts=list(row["contexts"]), context_key=row["context_key"], confidence=confidence,
-        last_updated=history[-1].at, history=history, status=row["status"], effective_confidence=effective,
+        last_updated=confirmed, history=history, status=row["status"], effective_confidence=effective,
         band=revision.band(effective, memory.policy.bands),
     )
 

@@ -277,7 +277,7 @@ def recompute_slot(memory: "BeliefMemory", user_id: str, subject_id: str, predic
         old = row["confidence"] if row["history"] else None
         new_history = [h.__dict__ for h in history]
         if new_history != row["history"]:  # a refold that changed nothing writes nothing
-            row.update(confidence=history[-1].new, last_updated=history[-1].at, history=new_history)
+            row.update(confidence=history[-1].new, last_updated=revision.last_confirmed(history), history=new_history)
             memory.store.upsert_belief(row)
             changes.append(Change(row["id"], old, history[-1].new))
     return changes

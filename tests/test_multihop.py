@@ -25,7 +25,7 @@ def test_the_current_link_is_followed_and_the_stale_one_is_not(make_memory):
     assert [g.best.value for g in groups].index("Munich") > 0  # reached only through the outdated employer
     from bcg_rag.render import render_group
 
-    assert "Via: Maria works_at = Bosch" in render_group(top)
+    assert 'Via: "Maria" "works_at" = "Bosch"' in render_group(top)
 
 
 def test_a_single_hop_question_is_not_rerouted(make_memory):

