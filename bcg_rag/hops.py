@@ -75,12 +75,11 @@ class Chain:
 
 
 class _Walker:
-    """The user's current-belief subgraph around the start groups, loaded lazily."""
+    """The user's current beliefs around the start groups, loaded lazily, entity by entity:
+    an entity's slots that state a current value (search's ranked tuples)."""
 
     def __init__(self, memory: Any, ranked: list, user_id: str, states: dict, as_of: str | None, now: str | None):
-        from . import (
-            search,  # search calls us: its helpers are loaded by the time we run
-        )
+        from . import search  # search calls us, so it is loaded by now; its helpers decide states
 
         self.memory, self.user_id, self.as_of, self.now, self.states = memory, user_id, as_of, now, states
         self._search = search
@@ -116,7 +115,7 @@ class _Walker:
         return row["name"] if row else entity_id
 
     def target(self, value: str) -> str | None:
-        """The entity a value names, if it has beliefs of this user."""
+        """The entity a value names for this user (its name or an alias), if any."""
         if value not in self._targets:
             try:
                 self._targets[value] = self.memory.resolve_entity(self.user_id, value)

@@ -95,6 +95,14 @@ def test_single_hop_questions_are_not_rerouted(company):
         assert (g.current.value, g.via) == (answer, []), question
 
 
+def test_a_chain_never_crosses_into_another_users_memory(company):
+    feed(company, [("2024-05-21T09:00:00", "The headquarters of Bosch is in Paris.", ("Bosch", "headquartered_in", "Paris")),
+                   ("2024-05-21T10:00:00", "Maria works at Bosch.", ("Maria", "works_at", "Bosch"))], user_id="u2")
+    assert top(company, "In which city is the headquarters of Maria's employer?").current.value == "Stuttgart"
+    g = search(company, "In which city is the headquarters of Maria's employer?", user_id="u2")[0]
+    assert g.current.value == "Paris" and [v["value"] for v in g.via] == ["Bosch"]
+
+
 def test_as_of_follows_the_value_current_then(company):
     g = top(company, "In which city is the headquarters of Maria's employer?", as_of="2024-05-10T00:00:00")
     assert g.current.value == "Munich"
