@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 _STOP = frozenset(
     "the and for with what which who whom whose where when how are was were is does did has have had this that from "
@@ -16,6 +17,7 @@ _SUFFIXES = sorted("ership ships ship ments ment ness ings ing ions ion ers er o
 CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
 
 
+@lru_cache(maxsize=65536)
 def _stem(word: str) -> str:
     """A light stem: one common suffix off, a final e off, at most six letters
     ("citizenship"/"citizen", "performer"/"performed", "located"/"location")."""

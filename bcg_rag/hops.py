@@ -203,16 +203,16 @@ def _chain_from(walker: _Walker, starts: list[tuple], asked_words: set[str], q: 
 
 def _names_in(walker: _Walker, query: str) -> list[str]:
     """Entities with beliefs that the question names, found by their names: quoted spans
-    and runs of up to six words that start with a capital letter or a digit ("Ford
-    Scorpio", "Ju 88", "Greg Oden's"). A few alias look-ups, no scan of all names."""
+    and runs of up to six words that start and end with a capital letter or a digit
+    ("Ford Scorpio", "Ju 88", "Greg Oden's"). A few alias look-ups, no scan of all names."""
     spans = [a or b for a, b in re.findall(r'"([^"]+)"|\u201c([^\u201d]+)\u201d', query)]
     tokens = re.findall(r"[\w][\w.'&-]*", query)
-    for i, token in enumerate(tokens):
-        if token[0].isupper() or token[0].isdigit():
-            for n in range(1, 7):
-                if i + n <= len(tokens):
-                    span = " ".join(tokens[i: i + n])
-                    spans += [span, span[:-2]] if span.endswith("'s") else [span]
+    capital = [t[0].isupper() or t[0].isdigit() for t in tokens]
+    for i in range(len(tokens)):
+        for j in range(i, min(i + 6, len(tokens))):
+            if capital[i] and capital[j]:  # "United States of America", not "Ford Scorpio a"
+                span = " ".join(tokens[i: j + 1])
+                spans += [span, span[:-2]] if span.endswith("'s") else [span]
     out: list[str] = []
     for span in dict.fromkeys(spans[:MAX_NAME_LOOKUPS]):
         entity_id = walker.target(span)
@@ -343,8 +343,13 @@ def _best(decided: list[Chain], q: np.ndarray, vectors: Callable[[list[Hop]], No
     equals (two slots of one entity that the question's words fit alike: "located" in
     a question about a capital), the one whose statements are closest to the question."""
     top = max((c.cue, c.end) for c in decided)
-    tied = [c for c in decided if (c.cue, c.end) == top]
-    if len(tied) > 1:
+    tied, seen = [], set()
+    for c in decided:  # paths that agree up to their answer are one chain
+        prefix = tuple(_slot_key(h.row) for h in c.hops[: c.end + 1])
+        if (c.cue, c.end) == top and prefix not in seen:
+            seen.add(prefix)
+            tied.append(c)
+    if top[1] > 0 and len(tied) > 1:
         for c in tied:
             if c.relevance is None:
                 vectors(c.hops)
