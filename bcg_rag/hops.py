@@ -366,12 +366,13 @@ def _place(walker: _Walker, ranked: list, chains: list[tuple[int, Chain]], query
     order = list(ranked)
     via: dict[str, list[dict]] = {}
     placed: set[tuple] = set()
-    for position, chain in sorted(chains, key=lambda c: c[0]):
+    for _, chain in sorted(chains, key=lambda c: c[0]):
         end = chain.hops[chain.end].group
         key = _slot_key(end[2][0])
         if key in placed:
             continue
         members = {_slot_key(h.row) for h in chain.hops[: chain.end]}
+        was = next((k for k, g in enumerate(order) if _slot_key(g[2][0]) == key), len(order))
         order = [g for g in order if _slot_key(g[2][0]) != key]
         head = _slot_key(chain.hops[0].row)
         at = next((k for k, g in enumerate(order) if _slot_key(g[2][0]) == head), len(order))
@@ -386,6 +387,7 @@ def _place(walker: _Walker, ranked: list, chains: list[tuple[int, Chain]], query
                 at -= 1
             else:
                 break
+        at = min(at, was)  # never below where it stood on its own
         if end[1] < 0:  # reached outside the retrieved groups: it answers through its head
             head_group = chain.hops[0].group
             end = (head_group[0], head_group[1], end[2], end[3])
