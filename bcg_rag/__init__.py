@@ -32,3 +32,7 @@ __all__ = [
     "NotFoundError", "ObserveResult", "Policy", "StoreError", "UnknownRelationError", "UnknownSourceTypeError",
 ]
 __version__ = "0.1.0"
+
+from .errors import DeletionIncompleteError, FutureTimestampError, InputTooLargeError, ReadOnlyError  # noqa: E402
+
+__all__ += ["DeletionIncompleteError", "FutureTimestampError", "InputTooLargeError", "ReadOnlyError"]

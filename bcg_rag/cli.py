@@ -144,7 +144,8 @@ def explain(
             ids = [b.id for b in mem.beliefs(user, as_of=as_of, now=now)]
         else:
             raise BCGError("give a belief id or --user")
-        explanations = [mem.explain(i, as_of=as_of, now=now, user_id=user) for i in ids]
+        # An operator with the directory may explain any id; --user scopes it to one user.
+        explanations = [mem.explain(i, as_of=as_of, now=now, user_id=user, global_read=user is None) for i in ids]
     except BCGError as exc:
         _fail(exc)
     if as_json:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .checks import FIRST_PERSON, require_user
+from .checks import FIRST_PERSON, check_id, check_text, require_user
 from .errors import InvalidInputError, NotFoundError
 from .ids import normalise_key, stable_id
 from .writing import refold_user
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 def resolve_entity(memory: "BeliefMemory", user_id: str, name: str, create: bool = False) -> str | None:
     """The canonical entity id for a name as this user refers to it."""
     user_id = require_user(user_id)
-    key = normalise_key(name)
+    key = normalise_key(check_text(name, "entity name", 1000))
     if not key:
         raise InvalidInputError("entity name must not be empty")
     if key in FIRST_PERSON:
@@ -49,7 +49,7 @@ def canonical_id(memory: "BeliefMemory", entity_id: str) -> str:
 
 
 def entity(memory: "BeliefMemory", entity_id: str) -> dict:
-    row = memory.store.get_node("entity", entity_id)
+    row = memory.store.get_node("entity", check_id(entity_id, "entity_id"))
     if row is None:
         raise NotFoundError(f"no entity {entity_id!r}")
     return dict(row, aliases=memory.store.aliases_of(entity_id))
@@ -59,6 +59,8 @@ def add_alias(memory: "BeliefMemory", user_id: str, alias: str, canonical: str, 
     """Declare that ``alias`` names the same entity as ``canonical`` for this user.
     Logged; returns the merge id for ``undo_merge`` (None when already so)."""
     user_id = require_user(user_id)
+    check_text(alias, "alias", 1000)
+    check_text(canonical, "canonical name", 1000)
     with memory.store.transaction():
         target = resolve_entity(memory, user_id, canonical, create=True)
         key = normalise_key(alias)
@@ -79,6 +81,8 @@ def add_alias(memory: "BeliefMemory", user_id: str, alias: str, canonical: str, 
 
 
 def undo_merge(memory: "BeliefMemory", merge_id: int, *, actor: str = "api") -> None:
+    if isinstance(merge_id, bool) or not isinstance(merge_id, int):
+        raise InvalidInputError(f"merge_id must be the int add_alias returned, got {merge_id!r:.80}")
     entries = [a for a in memory.store.audit(action="alias_merge") if a["id"] == merge_id]
     if not entries:
         raise NotFoundError(f"no alias merge {merge_id}")

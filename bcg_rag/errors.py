@@ -25,6 +25,16 @@ class InvalidTimestampError(InvalidInputError):
     """A timestamp that does not parse as ISO 8601."""
 
 
+class FutureTimestampError(InvalidTimestampError):
+    """Evidence dated further in the future than the policy allows (``[limits]
+    max_future_skew_days`` past the memory's clock): it would pin a belief for good."""
+
+
+class InputTooLargeError(InvalidInputError):
+    """A message, query, field or batch over a size limit of the policy's ``[limits]``;
+    refused before any work proportional to its size is done."""
+
+
 class EmptyTextError(InvalidInputError):
     """Evidence text is empty or whitespace only."""
 
@@ -51,6 +61,23 @@ class ConfigError(BCGError):
 
 class StoreError(BCGError):
     """The storage backend refused or failed an operation."""
+
+
+class ReadOnlyError(StoreError):
+    """A write to a memory opened read-only (a directory this process cannot write)."""
+
+
+class DeletionIncompleteError(StoreError):
+    """A deletion committed, but its own check still found the deleted text in a file of
+    the memory (e.g. a reader held an old snapshot, so the write-ahead log could not be
+    emptied). Retryable: calling the deletion again finishes the physical part.
+    ``files`` names where the text was found."""
+
+    retryable = True
+
+    def __init__(self, message: str, files: list[str] | None = None):
+        super().__init__(message)
+        self.files = list(files or [])
 
 
 class ExtractionError(BCGError):

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 import networkx as nx
 
 from . import lifecycle, revision
+from .checks import require_user
+from .ids import normalise_key
 from .views import BELIEF_RELATIONS
 
 if TYPE_CHECKING:
@@ -32,14 +34,47 @@ def validate(memory: "BeliefMemory") -> list[str]:
                 f"belief {row['id']} stored confidence {row['confidence']:+.4f} does not match its evidence"
                 f" ({history[-1]['new']:+.4f})"
             )
+    problems += linking_problems(memory)
     if memory.index is not None:
         problems += memory.index.problems(memory)
     problems += lifecycle.cold_problems(memory)
     return problems
 
 
+def linking_problems(memory: "BeliefMemory") -> list[str]:
+    """Claims and belief edges that do not match: a stored claim with no direct edge from
+    its evidence to a belief of its predicate, value and context group (its linking did
+    not happen, or was cut), and a direct edge that no claim of its evidence makes.
+    Matched by what they say, not by recomputing belief ids: a cold store keeps no aliases."""
+    s = memory.store
+    beliefs = {r["id"]: r for r in s.all_rows("belief")}
+    edges: set[tuple] = set()
+    for e in s.all_edges():
+        if e.relation in BELIEF_RELATIONS and not revision.is_derived(e.reason) and e.dst in beliefs:
+            b = beliefs[e.dst]
+            edges.add((e.src, b["predicate"], normalise_key(b["value"]), b["context_key"], e.relation))
+    claimed: set[tuple] = set()
+    problems = []
+    for c in _all_claims(memory):
+        key = (c["evidence_id"], c["predicate"], normalise_key(c["value"]), memory.context_group(c["context"]),
+               revision.relation_for(c["stance"]))
+        claimed.add(key)
+        if key not in edges:
+            problems.append(
+                f"claim {c['evidence_id']}#{c['idx']} ({c['predicate']} = {c['value']!r}) is not linked to a belief"
+            )
+    for key in sorted(edges - claimed):
+        problems.append(f"{key[4]} edge {key[0]} -> {key[1]} = {key[2]!r} has no claim behind it")
+    return problems
+
+
+def _all_claims(memory: "BeliefMemory") -> list[dict]:
+    return [c for user in memory.store.users() for c in memory.store.claims_for_user(user)]
+
+
 def to_networkx(memory: "BeliefMemory", user_id: str | None = None) -> nx.MultiDiGraph:
     """The belief context graph (or one user's part of it) as a networkx MultiDiGraph."""
+    user_id = None if user_id is None else require_user(user_id)
     g = nx.MultiDiGraph()
     kinds = ("entity", "event", "context", "evidence", "belief")
     for kind in kinds:

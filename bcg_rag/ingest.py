@@ -21,6 +21,7 @@ import numpy as np
 from .extract import competing, restatement_diff, statement_key
 from .ids import normalise_key
 from .models import Claim, ObserveResult
+from .writing import check_messages
 
 if TYPE_CHECKING:
     from .memory import BeliefMemory
@@ -42,6 +43,7 @@ class MessageResult(ObserveResult):
 
 def add_messages(memory: "BeliefMemory", messages: Sequence[dict]) -> list[MessageResult]:
     """Extract claims from each message, link them, and write everything in one batch."""
+    messages = check_messages(memory, messages)  # sizes and types first: nothing to extract from bad input
     items, notes_per_item = [], []
     for m in messages:
         m = dict(m)
@@ -64,14 +66,18 @@ def add_messages(memory: "BeliefMemory", messages: Sequence[dict]) -> list[Messa
                     notes.append(note)
         notes_per_item.append(notes)
         items.append(dict(m, claims=claims))
-    results = memory.observe_many(items)
-    out = []
-    for r, notes in zip(results, notes_per_item):
-        out.append(MessageResult(r.evidence_id, r.duplicate, list(r.changes), r.claims, ambiguous=notes))
-    for r in out:
-        if not r.duplicate:
+    # One transaction for the batch: the evidence, its claims and the restatement links
+    # commit together (a crash in between would leave a message whose retry is a duplicate
+    # and whose links are never made). Linking is idempotent and also runs for duplicates,
+    # so a message stored by an older version without its links gets them on a retry.
+    with memory.store.transaction():
+        results = memory.observe_many(items)
+        out = []
+        for r, notes in zip(results, notes_per_item):
+            out.append(MessageResult(r.evidence_id, r.duplicate, list(r.changes), r.claims, ambiguous=notes))
+        for r in out:
             r.changes += link_restatements(memory, r.evidence_id)
-        r.links = _links(memory, r)
+            r.links = _links(memory, r)
     return out
 
 

@@ -1,6 +1,8 @@
-"""Belief lifecycle: weak, invalidated and archived beliefs, the review queue, the
-audit log, and deletion on request. Plain functions over a ``BeliefMemory``; every
-threshold comes from the policy's ``[lifecycle]`` section.
+"""Belief lifecycle: weak, invalidated and archived beliefs (status, ``maintain``,
+``archive``, ``restore``, reading the archive). Plain functions over a ``BeliefMemory``;
+every threshold comes from the policy's ``[lifecycle]`` section. The review queue and
+the audit log live in ``review.py``, deletion on request in ``forget.py``; their names
+are importable from here too (``lifecycle.review``, ``lifecycle.forget_user``, ...).
 
 A belief's status is a function of its history and the clock, recomputed by
 ``maintain``, not a latch: so ``maintain`` is idempotent, and a weak or invalidated
@@ -16,11 +18,7 @@ hot store's write lock (hot first, then cold).
 
 from __future__ import annotations
 
-import hashlib
 import re
-import secrets
-import shutil
-import sqlite3
 import weakref
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -30,16 +28,15 @@ from typing import Any, Iterator
 import numpy as np
 
 from . import revision, writing
-from .errors import InvalidInputError, NotFoundError
+from .checks import check_agent, check_count, check_id, check_query, require_user
+from .errors import NotFoundError
 from .ids import normalise_key, stable_id
-from .models import BELONGS_TO, CONTEXT_OF, HIDDEN_TEXT, OCCURRED_IN, REFUTES, SUPPORTS, Claim
+from .models import BELONGS_TO, CONTEXT_OF, HIDDEN_TEXT, OCCURRED_IN, REFUTES, SUPPORTS
 from .store_sqlite import SQLiteStore
 from .timeutil import days_between, parse_timestamp
 
 COLD_FILE = "cold.sqlite3"
 
-REVIEW_SOURCE_TYPE = "human_review"
-VERDICTS = {"confirm": 1.0, "reject": -1.0}
 BELIEF_RELATIONS = (SUPPORTS, REFUTES)
 # The statuses maintain() decides, and the audit action for entering each one.
 STATUS_ACTIONS = {"weak": "weaken", "invalidated": "invalidate", "active": "reactivate"}
@@ -344,6 +341,7 @@ def _archive_unit(
 def archive(memory: Any, belief_id: str, *, now: Any = None, actor: str = "api") -> list[str]:
     """Archive a belief now, whatever its age (maintain archives idle ones by itself).
     Returns the ids moved: the whole slot for a single-valued predicate."""
+    belief_id = check_id(belief_id, "belief_id")
     if memory.store.get_node("belief", belief_id) is None:
         raise NotFoundError(f"no hot belief {belief_id!r}")
     return _archive_unit(memory, belief_id, _now(memory, now), actor)
@@ -353,6 +351,7 @@ def restore(memory: Any, belief_id: str, *, now: Any = None, actor: str = "api",
     """Bring an archived belief (with its slot, for a single-valued predicate) back into
     the hot graph and the search: rows, edges and claims re-inserted, vectors re-embedded,
     beliefs refolded. Returns the ids restored."""
+    belief_id = check_id(belief_id, "belief_id")
     now = _now(memory, now)
     with _cold(memory, create=False) as cold:
         row = cold.get_node("belief", belief_id) if cold is not None else None
@@ -382,9 +381,12 @@ def _archived_dict(cold: SQLiteStore, row: dict, agent_id: str | None) -> dict:
     evidence = cold.get_nodes("evidence", [e.src for e in edges])
     rows = sorted(evidence.values(), key=lambda e: (e["timestamp"], e["id"]))
     subject = cold.get_node("entity", row["subject_id"])
+    direct = [evidence[e.src] for e in edges if e.src in evidence and not revision.is_derived(e.reason)]
+    hidden = bool(direct) and all(visible_text(e, agent_id) == HIDDEN_TEXT for e in direct)
     return dict(
         belief_id=row["id"], user_id=row["user_id"], subject=subject["name"] if subject else row["subject_id"],
-        predicate=row["predicate"], value=row["value"], contexts=row["contexts"], confidence=row["confidence"],
+        predicate=row["predicate"], value=HIDDEN_TEXT if hidden else row["value"], contexts=row["contexts"],
+        confidence=row["confidence"],
         last_updated=row["last_updated"], status=row["status"], archived=True,
         evidence_ids=[e["id"] for e in rows], evidence=[visible_text(e, agent_id) for e in rows],
     )
@@ -392,7 +394,10 @@ def _archived_dict(cold: SQLiteStore, row: dict, agent_id: str | None) -> dict:
 
 def archived_beliefs(memory: Any, user_id: str, *, agent_id: str | None = None) -> list[dict]:
     """One user's archived beliefs as plain dicts (strongest first), with their evidence
-    texts as ``agent_id`` may see them."""
+    texts as ``agent_id`` may see them (and no value that only other agents' private
+    evidence claims)."""
+    user_id = require_user(user_id)
+    agent_id = check_agent(agent_id)
     with _cold(memory, create=False) as cold:
         if cold is None:
             return []
@@ -415,8 +420,8 @@ def search_archived(memory: Any, query: str, *, user_id: str, top_k: int = 5, ag
     cosine similarity of the query to the belief's best text (its evidence, or
     "subject predicate value"), embedded now (cold evidence has no vectors); token
     overlap when the memory has no index. Texts hidden from ``agent_id`` are not matched."""
-    if not isinstance(query, str) or not query.strip():
-        raise InvalidInputError("the query must be a non-empty string")
+    query = check_query(memory, query)
+    top_k = check_count(top_k, "top_k", int(memory.policy.section("limits").get("max_top_k", 1000)))
     items = archived_beliefs(memory, user_id, agent_id=agent_id)
     if not items:
         return []
@@ -440,186 +445,6 @@ def cold_problems(memory: Any) -> list[str]:
         return [] if cold is None else [f"cold: {p}" for p in _as_memory(memory, cold).validate()]
 
 
-# --- review ------------------------------------------------------------------------------
-def _contested(row: dict, strong: float) -> bool:
-    """Strong evidence on both sides. Derived refutations do not count: that a user moved
-    is an inference, not two sources disagreeing."""
-    sides = {SUPPORTS: False, REFUTES: False}
-    for h in row["history"]:
-        if not revision.is_derived(h["reason"]) and h["weight"] * abs(h["value"]) >= strong:
-            sides[h["relation"]] = True
-    return sides[SUPPORTS] and sides[REFUTES]
-
-
-def review_queue(memory: Any, user_id: str | None = None, *, now: Any = None) -> list[dict]:
-    """Beliefs a person should look at: contested ones, and those whose effective
-    confidence is below ``review_below``. Invalidated beliefs are settled and left out,
-    and so is a belief whose latest evidence is already a human verdict (until new
-    evidence arrives). Contested first, then lowest confidence."""
-    now = _now(memory, now)
-    strong, below = _lc(memory, "review_contested"), _lc(memory, "review_below")
-    out = []
-    for row in memory.store.find_beliefs(user_id):
-        if not row["history"] or row["status"] == "invalidated":
-            continue
-        effective = _effective(memory, row, now)
-        reasons = (["contested"] if _contested(row, strong) else []) + (["low_confidence"] if effective < below else [])
-        if not reasons:
-            continue
-        last = memory.store.get_node("evidence", row["history"][-1]["evidence_id"])
-        if last is not None and last["source_type"] == REVIEW_SOURCE_TYPE:
-            continue
-        subject = memory.store.get_node("entity", row["subject_id"])
-        out.append(dict(
-            belief_id=row["id"], user_id=row["user_id"], subject=subject["name"] if subject else row["subject_id"],
-            predicate=row["predicate"], value=row["value"], contexts=row["contexts"], status=row["status"],
-            confidence=row["confidence"], effective_confidence=effective, reasons=reasons,
-        ))
-    out.sort(key=lambda d: ("contested" not in d["reasons"], d["effective_confidence"], d["belief_id"]))
-    return out
-
-
-def review(
-    memory: Any, belief_id: str, verdict: str | float, reviewer: str, note: str | None = None, now: Any = None
-) -> Any:
-    """Record a person's verdict on a belief as ``human_review`` evidence ("confirm" = +1,
-    "reject" = -1, or a stance in [-1, 1]), so it moves the belief by the ordinary rule
-    and shows in ``explain``. Returns the ``ObserveResult``."""
-    if isinstance(verdict, str):
-        if verdict not in VERDICTS:
-            raise InvalidInputError(f"verdict must be 'confirm', 'reject' or a stance in [-1, 1], got {verdict!r}")
-        stance = VERDICTS[verdict]
-    else:
-        stance = verdict  # Claim checks the range
-    if not isinstance(reviewer, str) or not reviewer.strip():
-        raise InvalidInputError("reviewer must be a non-empty string")
-    row = memory.get_belief(belief_id)
-    now = _now(memory, now)
-    subject = memory.store.get_node("entity", row["subject_id"])["name"]
-    claim = Claim(subject=subject, predicate=row["predicate"], value=row["value"], stance=stance)
-    context = row["contexts"][0] if row["contexts"] else None
-    target = dict(user_id=row["user_id"], subject=subject, predicate=row["predicate"], value=row["value"], context=context)
-    if _claim_belief_id(memory, target) != belief_id:  # checked before writing anything
-        raise InvalidInputError(f"a review claim would not reach belief {belief_id!r} (its subject resolves elsewhere)")
-    text = f"Review by {reviewer}: {verdict} that {subject} {row['predicate']} {row['value']}" + (f". {note}" if note else "")
-    result = memory.observe(
-        text=text, user_id=row["user_id"], timestamp=now, source=f"review:{reviewer}:{now}",
-        source_type=REVIEW_SOURCE_TYPE, claim=claim, context=context,
-    )
-    with memory.store.transaction():
-        _audit(memory, now, "review", belief_id, row["user_id"], reviewer, f"verdict {verdict}", dict(evidence_id=result.evidence_id))
-    _update_status(memory, belief_id, now, reviewer)  # the same rule maintain applies
-    return result
-
-
-# --- audit -------------------------------------------------------------------------------
-def audit(memory: Any, user_id: str | None = None, action: str | None = None) -> list[dict]:
-    """The append-only audit log (oldest first): weaken, reactivate, invalidate, archive,
-    restore, review, alias_merge, alias_undo, forget_evidence, forget_user."""
-    return memory.store.audit(user_id=user_id, action=action)
-
-
-# --- deletion on request -----------------------------------------------------------------
-def _user_digest(memory: Any, user_id: str) -> str:
-    """A salted hash that names a forgotten user in the log: whoever holds the user id can
-    check that the deletion happened, but the log does not say whom it was about."""
-    salt = memory.store.get_meta("audit_salt")
-    if salt is None:
-        salt = secrets.token_hex(16)
-        memory.store.set_meta("audit_salt", salt)
-    return "sha256:" + hashlib.sha256(f"{salt}\x1f{user_id}".encode("utf-8")).hexdigest()
-
-
-def _compact(memory: Any) -> None:
-    memory.store.compact()
-    with _cold(memory, create=False) as cold:
-        if cold is not None:
-            cold.compact()
-
-
-_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")  # Chroma segment dirs
-
-
-def _scrub_index_files(memory: Any) -> None:
-    """Workaround, until the index does it itself (an index with a ``purge()`` method is
-    trusted to): Chroma 1.x leaves a deleted collection's HNSW directory on disk and does
-    not vacuum its SQLite file (chroma-core/chroma#5259, #5520), so a forgotten user's
-    vectors and metadata would survive ``delete_user``."""
-    if hasattr(memory.index, "purge"):
-        memory.index.purge()
-        return
-    root = Path(memory.path) / "chroma" if memory.path is not None else None
-    if root is None or not (root / "chroma.sqlite3").exists():
-        return  # in RAM, or a Chroma server: nothing of ours on disk
-    # Directories listed before the segments are read: Chroma writes a segment's row
-    # before its directory, so a listed directory without a row is surely orphaned.
-    dirs = [p for p in root.iterdir() if p.is_dir() and _UUID.fullmatch(p.name)]
-    con = sqlite3.connect(root / "chroma.sqlite3", timeout=30, isolation_level=None)
-    try:
-        live = {r[0] for r in con.execute("SELECT id FROM segments")}
-        con.execute("VACUUM")
-    finally:
-        con.close()
-    for p in dirs:
-        if p.name not in live:
-            shutil.rmtree(p, ignore_errors=True)
-
-
-
-def forget_user(memory: Any, user_id: str, *, now: Any = None, actor: str = "api") -> dict[str, int]:
-    """Delete everything of one user everywhere: hot SQLite, cold storage, vectors; redact
-    their past audit entries; log the deletion under a salted hash; then VACUUM and
-    truncate the WALs so the texts are physically gone. Returns row counts."""
-    if not isinstance(user_id, str) or not user_id.strip():
-        raise InvalidInputError("forget_user needs a non-empty user_id")
-    now = _now(memory, now)
-    with memory.store.transaction(), _cold(memory, create=False) as cold:
-        digest = _user_digest(memory, user_id)
-        counts = memory.store.delete_user(user_id)
-        if cold is not None:
-            with cold.transaction():  # commits first: a retry after a crash finds the rest
-                for table, n in cold.delete_user(user_id).items():
-                    counts[f"cold_{table}"] = n
-        counts["audit_redacted"] = memory.store.redact_audit(user_id, digest)
-        _audit(memory, now, "forget_user", digest, digest, actor, "deletion on request", counts)
-    if memory.index is not None:
-        memory.index.delete_user(user_id)
-        _scrub_index_files(memory)
-    _compact(memory)
-    return counts
-
-
-def _drop_evidence(mem: Any, evidence_id: str) -> dict:
-    """Delete one evidence from a memory's store and refold every slot it touched."""
-    s = mem.store
-    row = s.get_node("evidence", evidence_id)
-    touched = s.get_nodes("belief", [e.dst for e in s.edges_from([evidence_id], BELIEF_RELATIONS)])
-    contexts = {e.dst for e in s.edges_from([evidence_id, *touched], [CONTEXT_OF])}
-    s.delete_edges_touching([evidence_id])
-    s.delete_claims_of([evidence_id])
-    s.delete_nodes("evidence", [evidence_id])
-    s.delete_orphan_events([row["event_id"]])
-    writing.recompute_slots(mem, (_slot(b) for b in touched.values()))  # may delete beliefs left without evidence
-    s.delete_orphan_contexts(sorted(contexts))
-    return row
-
-
-def forget_evidence(memory: Any, evidence_id: str, *, now: Any = None, actor: str = "api", purge: bool = True) -> None:
-    """Delete one evidence (row, claims, edges, vector; hot and cold) and refold the
-    beliefs it touched, as if it had never been observed. Beliefs left with no evidence
-    disappear. ``purge`` VACUUMs so its text is physically gone."""
-    now = _now(memory, now)
-    with memory.store.transaction(), _cold(memory, create=False) as cold:
-        row = memory.store.get_node("evidence", evidence_id)
-        if row is not None:
-            _drop_evidence(memory, evidence_id)
-        if cold is not None and cold.get_node("evidence", evidence_id) is not None:
-            with cold.transaction():
-                row = _drop_evidence(_as_memory(memory, cold), evidence_id)
-        if row is None:
-            raise NotFoundError(f"no evidence {evidence_id!r}")
-        _audit(memory, now, "forget_evidence", evidence_id, row["user_id"], actor, "deletion on request")
-    if memory.index is not None:
-        memory.index.delete([evidence_id], row["user_id"])
-    if purge:
-        _compact(memory)
+# --- review and deletion live in their own modules; their names stay importable here ---
+from .forget import forget_evidence, forget_user  # noqa: E402,F401
+from .review import REVIEW_SOURCE_TYPE, VERDICTS, audit, review, review_queue  # noqa: E402,F401

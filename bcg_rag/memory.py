@@ -9,6 +9,11 @@ share: the store, the policy, the vector index, the extractor and the clock.
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
+import warnings
+import weakref
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -16,6 +21,8 @@ from typing import Any, Callable, Sequence
 import networkx as nx
 
 from . import entities, health, lifecycle, views, writing
+from .checks import check_bool, check_path
+from .errors import ConfigError, InvalidInputError, StoreError
 from .models import Belief, Change, Claim, ObserveResult
 from .policy import Policy
 from .store_sqlite import SQLiteStore
@@ -23,6 +30,7 @@ from .timeutil import utc_now
 from .views import Explanation
 
 EMBEDDING_CACHE_SIZE = 4096
+SEARCH_KEYS = frozenset({"agent_id", "context", "as_of", "now", "top_k", "candidates", "max_tokens"})
 
 __all__ = ["BeliefMemory", "Explanation"]
 
@@ -64,15 +72,18 @@ class BeliefMemory:
         llm: Any = None,
         clock: Callable[[], str] | None = None,
     ) -> "BeliefMemory":
-        """Open (or create) a durable memory directory: SQLite + Chroma + policy.toml inside."""
-        path = Path(path)
-        path.mkdir(parents=True, exist_ok=True)
+        """Open (or create) a durable memory directory: SQLite + Chroma + policy.toml inside.
+        A directory this process cannot write opens read-only: reads work, writes raise
+        ``ReadOnlyError``. A damaged vector index is rebuilt from SQLite (a warning); a
+        damaged ``memory.sqlite3`` raises ``StoreError``."""
+        path = _prepare_directory(Path(check_path(path)))
+        read_only = not _writable(path)
         policy_file = path / "policy.toml"
         if policy is None:
             policy = Policy.load(policy_file) if policy_file.exists() else Policy.default()
         elif not isinstance(policy, Policy):
             policy = Policy.load(policy)
-        if not policy_file.exists():
+        if not policy_file.exists() and not read_only:
             policy_file.write_text(policy.to_toml(), encoding="utf-8")
         storage = policy.section("storage")
         store = SQLiteStore(
@@ -80,9 +91,24 @@ class BeliefMemory:
             synchronous=storage.get("synchronous", "FULL"),
             busy_timeout_ms=int(storage.get("busy_timeout_ms", 30000)),
         )
-        if index == "auto":
-            index = _default_index(policy, path)
-        return cls(store, policy, path=path, index=index, extractor=extractor, llm=llm, clock=clock)
+        rebuilt, snapshot = False, None
+        try:
+            if index == "auto":
+                index, rebuilt, snapshot = _open_index(policy, path, store.read_only)
+            memory = cls(store, policy, path=path, index=index, extractor=extractor, llm=llm, clock=clock)
+        except BaseException:
+            store.close()
+            raise
+        if snapshot is not None:  # the read-only copy of the vectors goes when the memory does
+            weakref.finalize(memory, shutil.rmtree, snapshot, True)
+        if rebuilt:
+            index.repair(memory, eager=True)
+        return memory
+
+    @property
+    def read_only(self) -> bool:
+        """True when the memory was opened from a directory this process cannot write."""
+        return bool(getattr(self.store, "read_only", False))
 
     @classmethod
     def in_memory(
@@ -183,16 +209,20 @@ class BeliefMemory:
         return add_messages(self, messages)
 
     # --- search (search.py) ----------------------------------------------------------------
-    def search(self, query: str, *, include_archived: bool = False, **kwargs):
+    def search(self, query: str, *, user_id: str | None = None, include_archived: bool = False, **kwargs):
         """Resolved belief groups for a query; see ``bcg_rag.search.search``. With
         ``include_archived``, matching archived beliefs follow (as plain dicts, see
         ``lifecycle.search_archived``)."""
         from .search import search
 
-        groups = search(self, query, **kwargs)
+        unknown = set(kwargs) - SEARCH_KEYS
+        if unknown:
+            raise InvalidInputError(f"search() got unknown arguments {sorted(unknown)}; known: {sorted(SEARCH_KEYS)}")
+        check_bool(include_archived, "include_archived")
+        groups = search(self, query, user_id=user_id, **kwargs)
         if include_archived:
             groups += lifecycle.search_archived(
-                self, query, user_id=kwargs["user_id"], top_k=kwargs.get("top_k", 5), agent_id=kwargs.get("agent_id")
+                self, query, user_id=user_id, top_k=kwargs.get("top_k", 5), agent_id=kwargs.get("agent_id")
             )
         return groups
 
@@ -260,16 +290,21 @@ class BeliefMemory:
         """Whether a belief may be stated as current."""
         return views.asserted(self, belief)
 
-    def get_belief(self, belief_id: str, user_id: str | None = None) -> dict:
-        return views.get_belief(self, belief_id, user_id)
+    # Reads by id are scoped like every other read: user_id= is required (MissingUserError
+    # otherwise), or global_read=True for operator tools.
+    def get_belief(self, belief_id: str, user_id: str | None = None, *, global_read: bool = False) -> dict:
+        return views.get_belief(self, belief_id, user_id, global_read=global_read)
 
-    def evidence(self, evidence_id: str, user_id: str | None = None) -> dict:
-        return views.evidence(self, evidence_id, user_id)
+    def evidence(self, evidence_id: str, user_id: str | None = None, *, global_read: bool = False,
+                 agent_id: str | None = None) -> dict:
+        return views.evidence(self, evidence_id, user_id, global_read=global_read, agent_id=agent_id)
 
     def explain(self, belief_id: str, as_of: Any = None, *, now: Any = None, user_id: str | None = None,
-                agent_id: str | None = None) -> Explanation:
-        """Why a belief stands where it does: supporters, refuters, history, supersession."""
-        return views.explain(self, belief_id, as_of, now=now, user_id=user_id, agent_id=agent_id)
+                agent_id: str | None = None, global_read: bool = False) -> Explanation:
+        """Why a belief stands where it does: supporters, refuters, history, supersession.
+        ``agent_id`` hides other agents' private texts and the values only they claim."""
+        return views.explain(self, belief_id, as_of, now=now, user_id=user_id, agent_id=agent_id,
+                             global_read=global_read)
 
     # --- health and export (health.py) ------------------------------------------------------
     def validate(self) -> list[str]:
@@ -279,6 +314,77 @@ class BeliefMemory:
     def to_networkx(self, user_id: str | None = None) -> nx.MultiDiGraph:
         """The belief context graph (or one user's part of it) as a networkx MultiDiGraph."""
         return health.to_networkx(self, user_id)
+
+
+def _prepare_directory(path: Path) -> Path:
+    """The memory directory, created if missing; typed errors for what cannot be one."""
+    if path.exists() and not path.is_dir():
+        raise InvalidInputError(f"{path} is a file, not a memory directory")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"cannot create the memory directory {path}: {exc}") from exc
+    return path
+
+
+def _writable(path: Path) -> bool:
+    db = path / "memory.sqlite3"
+    return os.access(path, os.W_OK) and (not db.exists() or os.access(db, os.W_OK))
+
+
+def _open_index(policy: Policy, path: Path, read_only: bool) -> tuple[Any, bool, Path | None]:
+    """The directory's vector index: (index, rebuilt, snapshot). Read-only: a private copy
+    of the vectors (Chroma cannot open a directory it cannot write). Damaged (Chroma
+    cannot read its files): warned about, dropped and rebuilt from SQLite, the source of
+    truth, so that a derived file never keeps the memory from opening."""
+    from .index import EvidenceIndex
+
+    if policy.section("chroma").get("host"):  # a Chroma server: nothing of ours on disk
+        return EvidenceIndex.from_policy(policy, path), False, None
+    base, snapshot = path, None
+    if read_only:
+        base = snapshot = Path(tempfile.mkdtemp(prefix="bcg-readonly-"))
+        if (path / "chroma").is_dir():
+            _copy_writable(path / "chroma", base / "chroma")
+    try:
+        index = EvidenceIndex.from_policy(policy, base)
+        index._own_collections(limit=1)  # reads chroma.sqlite3: a damaged file fails here, not later
+        return index, False, snapshot
+    except ConfigError:
+        raise
+    except Exception as exc:  # Chroma's own errors: chromadb.errors.*, RuntimeError, sqlite3.Error
+        warnings.warn(f"the vector index in {base / 'chroma'} cannot be read ({type(exc).__name__}: {exc}); "
+                      "rebuilding it from memory.sqlite3", RuntimeWarning, stacklevel=3)
+        _forget_chroma_system(base / "chroma")
+        shutil.rmtree(base / "chroma", ignore_errors=True)
+        return EvidenceIndex.from_policy(policy, base), True, snapshot
+
+
+def _copy_writable(src: Path, dst: Path) -> None:
+    """Copy a directory tree without its permission bits (a copy of a read-only tree must
+    be writable, or Chroma cannot open it either)."""
+    for root, _, files in os.walk(src):
+        target = dst / Path(root).relative_to(src)
+        target.mkdir(parents=True, exist_ok=True)
+        for name in files:
+            shutil.copyfile(Path(root) / name, target / name)
+
+
+def _forget_chroma_system(chroma_dir: Path) -> None:
+    """Chroma caches one client system per directory, also a failed one: drop it so that
+    a new client starts afresh."""
+    try:
+        from chromadb.api.shared_system_client import SharedSystemClient
+    except ImportError:  # pragma: no cover
+        return
+    key = str(chroma_dir)
+    system = SharedSystemClient._identifier_to_system.pop(key, None)
+    SharedSystemClient._identifier_to_refcount.pop(key, None)
+    if system is not None:
+        try:
+            system.stop()
+        except Exception:  # a system that failed to start may fail to stop
+            pass
 
 
 def _default_index(policy: Policy, path: Path | None):

@@ -58,12 +58,18 @@ class Claim:
     context: str | None = None  # overrides the evidence's context for this claim
 
     def __post_init__(self) -> None:
+        from .checks import encodable
         from .errors import InvalidInputError
 
         for name in ("subject", "predicate", "value"):
             v = getattr(self, name)
             if not isinstance(v, str) or not v.strip():
-                raise InvalidInputError(f"claim {name} must be a non-empty string, got {v!r}")
+                raise InvalidInputError(f"claim {name} must be a non-empty string, got {v!r:.80}")
+            encodable(v, f"claim {name}")
+        for name in ("source_type", "context"):
+            v = getattr(self, name)
+            if v is not None and (not isinstance(v, str) or not v.strip()):
+                raise InvalidInputError(f"claim {name} must be a non-empty string or None, got {v!r:.80}")
         object.__setattr__(self, "stance", check_unit(self.stance, "stance", -1.0, 1.0, InvalidStanceError))
 
     def to_dict(self) -> dict:

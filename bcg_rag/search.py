@@ -36,13 +36,14 @@ of the memory: full views and evidence are loaded for the returned groups only.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
 from . import revision
+from .checks import check_agent, check_context, check_count, check_query, require_user
 from .errors import InvalidInputError, MissingUserError
 from .hops import follow_links
 from .relevance import belief_relevance as claim_relevance
@@ -50,7 +51,7 @@ from .relevance import claim_pairs
 from .models import HIDDEN_TEXT, REFUTES, SUPPORTS, Belief
 from .timeutil import days_between, parse_timestamp
 from .tokens import fit_group
-from .views import evidence_entry
+from .views import evidence_entry, hidden_values
 
 
 @dataclass
@@ -113,9 +114,15 @@ def search(
     """The ``top_k`` belief groups that best answer ``query`` for one user (see module doc).
     ``max_tokens``: a budget per group; each group is trimmed to it (``tokens.fit_group``:
     the current value, its band and the newest quote for and against are kept first)."""
-    user_id = _check(user_id, query)
+    user_id = _check(user_id, query, memory)
+    if max_tokens is not None:
+        max_tokens = check_count(max_tokens, "max_tokens")
     settings = memory.policy.section("search")
-    candidates = int(candidates if candidates is not None else settings.get("candidates", 30))
+    max_top_k = int(memory.policy.section("limits").get("max_top_k", 1000))
+    top_k = check_count(top_k, "top_k", max_top_k)
+    candidates = check_count(candidates if candidates is not None else settings.get("candidates", 30), "candidates", max_top_k)
+    agent_id = check_agent(agent_id)
+    context = check_context(context)
     bonus = float(settings.get("context_bonus", 0.25))
     age_weight = float(settings.get("age_weight", 0.5))
     as_of = parse_timestamp(as_of, "as_of") if as_of is not None else None
@@ -169,11 +176,29 @@ def search(
     if as_of is None:
         groups = _with_archived(memory, query, user_id, groups, top_k, agent_id, now)
     unstructured = _unstructured(memory, hits[: max(0, top_k)], relevance, claimed, user_id, agent_id)
+    groups = hide_private_values(groups, agent_id)  # before trimming: it reads every supporter
     if max_tokens is not None:
         groups = [fit_group(g, max_tokens) for g in groups]
     best_rel = max((g.relevance for g in groups), default=-1.0)
     first = bool(unstructured) and max(u["relevance"] for u in unstructured) > best_rel
     return SearchResult(groups, unstructured, first)
+
+
+def hide_private_values(groups: list[BeliefGroup], agent_id: str | None) -> list[BeliefGroup]:
+    """Agent-private evidence hides more than its quote: a value that only other agents'
+    private evidence claims is shown to ``agent_id`` as ``HIDDEN_TEXT`` (its confidence,
+    band and sources' types stay: the agent may know that something is known, not what)."""
+    if agent_id is None:
+        return groups
+    for g in groups:
+        if hidden_values({g.best.id: g.supporters + g.refuters}, agent_id):
+            hidden = replace(g.best, value=HIDDEN_TEXT)
+            g.current = hidden if g.current is not None and g.current.id == g.best.id else g.current
+            g.best = hidden
+        for alt in g.alternatives:
+            if hidden_values({alt["belief_id"]: alt["supporters"] + alt["refuted_by"]}, agent_id):
+                alt["value"] = HIDDEN_TEXT
+    return groups
 
 
 def _query_vector(memory: Any, query: str) -> np.ndarray:
@@ -363,15 +388,18 @@ def search_evidence(
 ) -> list[dict]:
     """The plain vector baseline: the ``top_k`` nearest evidence rows of a user, each
     with its ``relevance`` (1 - cosine distance). Same index, no beliefs."""
-    user_id = _check(user_id, query)
+    user_id = _check(user_id, query, memory)
+    top_k = check_count(top_k, "top_k", int(memory.policy.section("limits").get("max_top_k", 1000)))
+    agent_id = check_agent(agent_id)
     as_of = parse_timestamp(as_of, "as_of") if as_of is not None else None
     hits = memory.index.query(_query_vector(memory, query).tolist(), user_id, top_k, agent_id=agent_id, as_of=as_of)
     return _visible_rows(memory, [eid for eid, _ in hits], {eid: 1.0 - d for eid, d in hits}, user_id, agent_id)
 
 
-def _check(user_id: Any, query: Any) -> str:
+def _check(user_id: Any, query: Any, memory: Any = None) -> str:
     if not isinstance(user_id, str) or not user_id.strip():
-        raise MissingUserError(f"search needs a non-empty user_id, got {user_id!r}")
+        raise MissingUserError(f"search needs a non-empty user_id, got {user_id!r:.80}")
     if not isinstance(query, str) or not query.strip():
         raise InvalidInputError("the query must be a non-empty string")
-    return user_id
+    check_query(memory, query)  # its size ([limits] max_query_chars) and encoding, before any embedding
+    return require_user(user_id)

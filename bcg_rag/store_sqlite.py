@@ -7,6 +7,7 @@ constraint admits only the five relations of the belief context graph.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 from contextlib import contextmanager
@@ -15,7 +16,7 @@ from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
-from .errors import StoreError
+from .errors import ReadOnlyError, StoreError
 from .models import RELATIONS, Edge, check_relation
 
 SCHEMA_VERSION = 1
@@ -92,31 +93,59 @@ _SLOT_SQL = (
 class SQLiteStore:
     """GraphStore over one SQLite file (or ``:memory:``)."""
 
-    def __init__(self, path: str | Path = ":memory:", synchronous: str = "FULL", busy_timeout_ms: int = 30000):
+    def __init__(self, path: str | Path = ":memory:", synchronous: str = "FULL", busy_timeout_ms: int = 30000,
+                 read_only: bool | None = None):
         self.path = str(path)
-        # One connection shared by threads (async callers run us in a thread pool); the
-        # lock keeps transactions whole. Writers in other processes wait on SQLite's lock.
-        self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=busy_timeout_ms / 1000)
-        self._conn.row_factory = sqlite3.Row
+        # A file this process cannot write (or in a directory it cannot write) opens
+        # read-only: reads work, every write transaction raises ReadOnlyError.
+        self.read_only = bool(read_only) if read_only is not None else (self.path != ":memory:" and not _writable(self.path))
         self._lock = threading.RLock()
         self._depth = 0
-        if self.path != ":memory:":
-            self._conn.execute("PRAGMA journal_mode=WAL")
-        self._conn.execute(f"PRAGMA synchronous={synchronous}")
-        self._conn.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
-        with self.transaction():
-            for statement in SCHEMA.split(";"):
-                if statement.strip():
-                    self._conn.execute(statement)
-            self._conn.execute(
-                "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
-            )
+        self._busy_timeout_ms = int(busy_timeout_ms)
+        try:
+            # One connection shared by threads (async callers run us in a thread pool); the
+            # lock keeps transactions whole. Writers in other processes wait on SQLite's lock.
+            if self.read_only:
+                uri = Path(self.path).resolve().as_uri() + "?mode=ro"
+                if not Path(self.path + "-wal").exists():
+                    uri += "&immutable=1"  # no WAL to read, and none can be created here
+                self._conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False,
+                                             timeout=busy_timeout_ms / 1000)
+            else:
+                self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
+                                             timeout=busy_timeout_ms / 1000)
+            self._conn.row_factory = sqlite3.Row
+            if self.path != ":memory:" and not self.read_only:
+                self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute(f"PRAGMA synchronous={synchronous}")
+            self._conn.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+            if self.read_only:
+                if not self._conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchall():
+                    raise StoreError(f"{self.path} is not a bcg-rag memory (and is read-only)")
+                return
+            with self.transaction():
+                for statement in SCHEMA.split(";"):
+                    if statement.strip():
+                        self._conn.execute(statement)
+                self._conn.execute(
+                    "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
+                )
+        except sqlite3.Error as exc:  # a damaged or foreign file: typed, and the handle closed
+            conn = getattr(self, "_conn", None)
+            if conn is not None:
+                conn.close()
+            raise StoreError(f"cannot open {self.path}: {exc}") from exc
+        except StoreError:
+            self._conn.close()
+            raise
 
     # --- transactions ---------------------------------------------------------------
     @contextmanager
     def transaction(self) -> Iterator[None]:
         """A write transaction; nested calls join the outer one. BEGIN IMMEDIATE takes the
         write lock up front so that two processes serialise instead of deadlocking."""
+        if self.read_only:
+            raise ReadOnlyError(f"{self.path} is read-only here (opened from a directory this process cannot write)")
         with self._lock:
             if self._depth:
                 self._depth += 1
@@ -500,16 +529,37 @@ class SQLiteStore:
                 (replacement, user_id),
             ).rowcount
 
-    def compact(self) -> None:
+    def compact(self, timeout_ms: int | None = None) -> bool:
         """Make deleted rows physically gone: VACUUM rewrites the file without the freed
         pages, and the TRUNCATE checkpoints empty the WAL that still holds old page images.
-        Must run outside a transaction (VACUUM cannot run inside one)."""
+        Must run outside a transaction (VACUUM cannot run inside one). Waits at most
+        ``timeout_ms`` (default: the busy timeout) for readers; returns False when a reader
+        holding an older snapshot kept the WAL from being emptied (the old pages are then
+        still on disk: try again later)."""
+        if self.read_only:
+            raise ReadOnlyError(f"{self.path} is read-only here: nothing can be compacted")
         with self._lock:
             if self._depth:
                 raise StoreError("compact() cannot run inside a transaction")
-            self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            self._conn.execute("VACUUM")
-            self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            if timeout_ms is not None:
+                self._conn.execute(f"PRAGMA busy_timeout={int(timeout_ms)}")
+            try:
+                self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                self._conn.execute("VACUUM")
+                row = self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            except sqlite3.Error as exc:
+                raise StoreError(f"compaction failed: {exc}") from exc
+            finally:
+                if timeout_ms is not None:
+                    self._conn.execute(f"PRAGMA busy_timeout={self._busy_timeout_ms}")
+            return row is None or row[0] == 0
+
+
+def _writable(path: str) -> bool:
+    """Whether this process may write the database file (and its directory, for the WAL)."""
+    p = Path(path)
+    directory = p.parent if str(p.parent) else Path(".")
+    return os.access(directory, os.W_OK) and (not p.exists() or os.access(p, os.W_OK))
 
 
 def _table(kind: str) -> str:

@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import revision
-from .errors import MissingUserError, NotFoundError
+from .checks import check_agent, check_context, check_id, check_text, clean_predicate, require_user
+from .errors import InvalidInputError, MissingUserError, NotFoundError
 from .models import HIDDEN_TEXT, REFUTES, SUPPORTS, Belief, Edge, HistoryEntry
-from .checks import clean_predicate
 from .revision import DIRECT
 from .timeutil import parse_timestamp
 
@@ -18,16 +18,6 @@ if TYPE_CHECKING:
     from .memory import BeliefMemory
 
 BELIEF_RELATIONS = (SUPPORTS, REFUTES)
-
-
-@dataclass
-class _Prepared:
-    """One validated observation, ready to write."""
-
-    evidence: dict
-    claims: list[dict]
-    event: dict
-    contexts: list[str]
 
 
 @dataclass
@@ -89,17 +79,17 @@ def beliefs(memory: "BeliefMemory", user_id: str | None = None,
 ) -> list[Belief]:
     """Beliefs of a user, strongest first, with decayed confidence and band at ``now``
     (or at ``as_of``, replayed from the evidence up to that time)."""
-    if user_id is None and not global_read:
-        raise MissingUserError("beliefs() needs a user_id (or global_read=True)")
+    user_id = _scope(user_id, global_read, "beliefs()")
     subject_id = None
     if subject is not None:
         if user_id is None:
             raise MissingUserError("a subject filter needs a user_id")
-        subject_id = memory.resolve_entity(user_id, subject)
+        subject_id = memory.resolve_entity(user_id, check_text(subject, "subject"))
         if subject_id is None:
             return []
+    context = check_context(context)
     rows = memory.store.find_beliefs(
-        user_id, subject_id=subject_id, predicate=clean_predicate(predicate) if predicate else None,
+        user_id, subject_id=subject_id, predicate=clean_predicate(predicate) if predicate is not None else None,
         context_key=memory.context_group(context) if context else None,
     )
     as_of = parse_timestamp(as_of, "as_of") if as_of is not None else None
@@ -107,6 +97,19 @@ def beliefs(memory: "BeliefMemory", user_id: str | None = None,
     out = [b for b in (memory.view(r, as_of=as_of, now=now) for r in rows) if b is not None]
     out.sort(key=lambda b: (-b.effective_confidence, b.id))
     return out
+
+
+def _scope(user_id: Any, global_read: Any, what: str) -> str | None:
+    """The user a read is scoped to; None only with ``global_read=True`` (operator tools).
+    Tenancy is not opt-in: reads by id need the user too, or any id would open any
+    user's data."""
+    if not isinstance(global_read, bool):
+        raise InvalidInputError(f"global_read must be True or False, got {global_read!r:.80}")
+    if user_id is None:
+        if not global_read:
+            raise MissingUserError(f"{what} needs user_id= (or global_read=True for operator tools)")
+        return None
+    return require_user(user_id)
 
 
 def view(memory: "BeliefMemory", row: dict, *, as_of: str | None = None, now: str | None = None) -> Belief | None:
@@ -139,18 +142,66 @@ def asserted(memory: "BeliefMemory", belief: Belief) -> bool:
     return belief.confidence >= memory.policy.decision_line and belief.status in ("active", "weak")
 
 
-def get_belief(memory: "BeliefMemory", belief_id: str, user_id: str | None = None) -> dict:
+def get_belief(memory: "BeliefMemory", belief_id: str, user_id: str | None = None, *,
+               global_read: bool = False) -> dict:
+    """One stored belief row of ``user_id`` (required, unless ``global_read``)."""
+    user_id = _scope(user_id, global_read, "get_belief()")
+    return belief_row(memory, check_id(belief_id, "belief_id"), user_id)
+
+
+def belief_row(memory: "BeliefMemory", belief_id: str, user_id: str | None) -> dict:
+    """The internal read behind get_belief: ``user_id=None`` means any user."""
     row = memory.store.get_node("belief", belief_id)
     if row is None or (user_id is not None and row["user_id"] != user_id):
         raise NotFoundError(f"no belief {belief_id!r}" + (f" for user {user_id!r}" if user_id else ""))
     return row
 
 
-def evidence(memory: "BeliefMemory", evidence_id: str, user_id: str | None = None) -> dict:
+def evidence(memory: "BeliefMemory", evidence_id: str, user_id: str | None = None, *,
+             global_read: bool = False, agent_id: str | None = None) -> dict:
+    """One stored evidence row of ``user_id`` (required, unless ``global_read``); with
+    ``agent_id``, another agent's private text is replaced by ``HIDDEN_TEXT``."""
+    user_id = _scope(user_id, global_read, "evidence()")
+    evidence_id = check_id(evidence_id, "evidence_id")
+    agent_id = check_agent(agent_id)
     row = memory.store.get_node("evidence", evidence_id)
     if row is None or (user_id is not None and row["user_id"] != user_id):
-        raise NotFoundError(f"no evidence {evidence_id!r}")
+        raise NotFoundError(f"no evidence {evidence_id!r}" + (f" for user {user_id!r}" if user_id else ""))
+    if _hidden(row, agent_id):
+        row = dict(row, text=HIDDEN_TEXT)
     return row
+
+
+def _hidden(ev: dict, agent_id: str | None) -> bool:
+    """Whether ``agent_id`` may not read this evidence (another agent's private evidence)."""
+    return bool(ev["private"]) and agent_id is not None and ev["agent_id"] != agent_id
+
+
+def hidden_values(entries: dict[str, list[dict]], agent_id: str | None) -> set[str]:
+    """The beliefs whose value ``agent_id`` may not see: every evidence that claims them
+    (their direct edges; derived refutations only follow from other values) is another
+    agent's private evidence. ``entries``: belief id -> evidence entries (``evidence_entry``)."""
+    if agent_id is None:
+        return set()
+    out = set()
+    for bid, items in entries.items():
+        direct = [e for e in items if not revision.is_derived(e["reason"])]
+        if direct and all(e["private"] and e["agent_id"] != agent_id for e in direct):
+            out.add(bid)
+    return out
+
+
+def value_hidden_for(memory: "BeliefMemory", belief_ids: list[str], agent_id: str | None) -> set[str]:
+    """``hidden_values`` for beliefs by id (all their direct edges)."""
+    if agent_id is None or not belief_ids:
+        return set()
+    edges = [e for e in memory.store.edges_to(belief_ids, BELIEF_RELATIONS) if not revision.is_derived(e.reason)]
+    evidence = memory.store.get_nodes("evidence", [e.src for e in edges])
+    entries: dict[str, list[dict]] = {b: [] for b in belief_ids}
+    for e in edges:
+        if e.src in evidence:
+            entries[e.dst].append(evidence_entry(e, evidence[e.src], agent_id))
+    return hidden_values(entries, agent_id)
 
 
 def explain(memory: "BeliefMemory", belief_id: str,
@@ -159,10 +210,15 @@ def explain(memory: "BeliefMemory", belief_id: str,
     now: Any = None,
     user_id: str | None = None,
     agent_id: str | None = None,
+    global_read: bool = False,
 ) -> Explanation:
     """Why a belief stands where it does: supporters, refuters, history, supersession.
-    Pass ``user_id`` to enforce tenancy, ``agent_id`` to hide other agents' private texts."""
-    row = memory.get_belief(belief_id, user_id)
+    ``user_id`` is required (tenancy), unless ``global_read=True``; with ``agent_id``,
+    other agents' private texts are hidden, and so is the value of a belief that only
+    other agents' private evidence claims."""
+    user_id = _scope(user_id, global_read, "explain()")
+    agent_id = check_agent(agent_id)
+    row = belief_row(memory, check_id(belief_id, "belief_id"), user_id)
     as_of = parse_timestamp(as_of, "as_of") if as_of is not None else None
     now = parse_timestamp(now, "now") if now is not None else None
     belief = memory.view(row, as_of=as_of, now=now)
@@ -187,10 +243,14 @@ def explain(memory: "BeliefMemory", belief_id: str,
     for r in memory.store.edges_from(supporters, [REFUTES]):
         if revision.is_derived(r.reason) and r.dst in slot and (as_of is None or r.valid_from <= as_of):
             supersedes.append(dict(belief_id=r.dst, value=slot[r.dst]["value"], evidence_id=r.src, at=r.valid_from))
+    hidden = value_hidden_for(memory, [belief_id] + [s["belief_id"] for s in superseded_by + supersedes], agent_id)
+    for s in superseded_by + supersedes:
+        if s["belief_id"] in hidden:
+            s["value"] = HIDDEN_TEXT
     belief_dict = dict(
         id=belief.id, user_id=belief.user_id, subject=belief.subject, subject_id=belief.subject_id,
-        predicate=belief.predicate, value=belief.value, contexts=belief.contexts, status=belief.status,
-        last_updated=belief.last_updated,
+        predicate=belief.predicate, value=HIDDEN_TEXT if belief_id in hidden else belief.value,
+        contexts=belief.contexts, status=belief.status, last_updated=belief.last_updated,
     )
     return Explanation(
         belief=belief_dict, confidence=belief.confidence, effective_confidence=belief.effective_confidence,
@@ -203,9 +263,8 @@ def explain(memory: "BeliefMemory", belief_id: str,
 
 
 def evidence_entry(edge: Edge, ev: dict, agent_id: str | None) -> dict:
-    hidden = ev["private"] and agent_id is not None and ev["agent_id"] != agent_id
     return dict(
-        evidence_id=ev["id"], text=HIDDEN_TEXT if hidden else ev["text"], source=ev["source"],
+        evidence_id=ev["id"], text=HIDDEN_TEXT if _hidden(ev, agent_id) else ev["text"], source=ev["source"],
         source_type=ev["source_type"], timestamp=ev["timestamp"], weight=edge.weight, value=edge.value,
         context=ev["context"], relation=edge.relation, reason=edge.reason or DIRECT, agent_id=ev["agent_id"],
         private=ev["private"],

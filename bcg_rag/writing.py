@@ -11,8 +11,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from . import revision
-from .checks import FIRST_PERSON, as_claim, check_context, clean_predicate, require_user
-from .errors import EmptyTextError, InvalidInputError, InvalidWeightError, NotFoundError
+from .checks import (
+    FIRST_PERSON, Limits, as_claim, check_agent, check_bool, check_claim_size, check_context, check_id, check_items,
+    check_not_future, check_optional_text, check_text, clean_predicate, require_user,
+)
+from .errors import (
+    EmptyTextError, InputTooLargeError, InvalidInputError, InvalidWeightError, NotFoundError, UnknownSourceTypeError,
+)
 from .ids import clean_value, normalise_key, stable_id, text_hash
 from .models import BELONGS_TO, CONTEXT_OF, OCCURRED_IN, REFUTES, SUPPORTS, Change, Claim, Edge, ObserveResult, check_unit
 from .revision import DIRECT, EdgeEvent
@@ -41,7 +46,7 @@ def observe_many(memory: "BeliefMemory", items: Sequence[dict]) -> list[ObserveR
     source_type, context, claim / claims, weight, agent_id, event_id, private.
     Any invalid item raises before anything is written.
     """
-    prepared = [prepare(memory, **item) for item in items]
+    prepared = prepare_all(memory, items)
     ids = [p.evidence["id"] for p in prepared]
     existing = set(memory.store.get_nodes("evidence", ids))
     fresh: dict[str, Prepared] = {}
@@ -69,7 +74,47 @@ def observe_many(memory: "BeliefMemory", items: Sequence[dict]) -> list[ObserveR
             results.append(ObserveResult(eid, False, changes, claims_of(p)))
     if memory.index is not None and fresh:
         memory.index.upsert([p.evidence for p in fresh.values()], vectors)
+    _report_stored_claims(memory, results)
     return results
+
+
+def _report_stored_claims(memory: "BeliefMemory", results: list[ObserveResult]) -> None:
+    """A duplicate reports the claims its evidence was stored with, not those passed this
+    time: a repeated observe with other claims records nothing, so it must not say it did
+    (claims are attached to stored evidence with ``add_claims``)."""
+    dups = {r.evidence_id for r in results if r.duplicate}
+    if not dups:
+        return
+    stored: dict[str, list[Claim]] = {}
+    for c in memory.store.claims_for_evidence(sorted(dups)):
+        if c["origin"] == "caller":
+            stored.setdefault(c["evidence_id"], []).append(
+                Claim(c["subject"], c["predicate"], c["value"], c["stance"], c["source_type"], c["context"]))
+    for r in results:
+        if r.duplicate:
+            r.claims = stored.get(r.evidence_id, [])
+
+
+OBSERVE_KEYS = frozenset({
+    "text", "user_id", "timestamp", "source", "source_type", "context", "claim", "claims", "weight", "agent_id",
+    "event_id", "event_type", "private",
+})
+
+
+def prepare_all(memory: "BeliefMemory", items: Any, extra_keys: frozenset = frozenset()) -> list[Prepared]:
+    """Validate a batch of ``observe`` keyword dicts (every item, before anything is
+    written): a list of dicts with known keys, within the policy's ``[limits]``."""
+    items = check_items(items, "the batch", Limits.of(memory).max_batch_items)
+    out = []
+    for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise InvalidInputError(f"batch item {i} must be a dict of observe() arguments, got {type(item).__name__}")
+        unknown = set(item) - OBSERVE_KEYS - extra_keys
+        if unknown:
+            raise InvalidInputError(f"batch item {i}: unknown arguments {sorted(map(str, unknown))}; "
+                                    f"known: {sorted(OBSERVE_KEYS | extra_keys)}")
+        out.append(prepare(memory, **{k: v for k, v in item.items() if k not in extra_keys}))
+    return out
 
 
 def prepare(memory: "BeliefMemory", text: str | None = None,
@@ -87,23 +132,41 @@ def prepare(memory: "BeliefMemory", text: str | None = None,
     event_type: str | None = None,
     private: bool = False,
 ) -> Prepared:
-    if not isinstance(text, str) or not text.strip():
-        raise EmptyTextError("evidence text must be a non-empty string")
+    """One observation checked and shaped for ``write``: every check raises a typed error,
+    sizes first (the policy's ``[limits]``), so an oversized input costs nothing."""
+    limits = Limits.of(memory)
+    text = check_text(text, "evidence text", limits.max_message_chars, error=EmptyTextError)
     user_id = require_user(user_id)
-    ts = parse_timestamp(timestamp)
+    check_text(user_id, "user_id", limits.max_field_chars)
+    ts = check_not_future(memory, parse_timestamp(timestamp))
+    if not isinstance(source_type, str):
+        raise UnknownSourceTypeError(f"source_type must be one of {memory.policy.source_types}, got {source_type!r:.80}")
     memory.policy.weight(source_type)  # unknown source types fail here, before any write
     if weight is not None:
         weight = check_unit(weight, "weight", 0.0, 1.0, InvalidWeightError)
     context = check_context(context)
-    if agent_id is not None and (not isinstance(agent_id, str) or not agent_id.strip()):
-        raise InvalidInputError("agent_id must be a non-empty string or None")
-    source = source or f"api:{ts}"
+    if context is not None:
+        check_text(context, "context", limits.max_field_chars)
+    agent_id = check_agent(agent_id)
+    if agent_id is not None:
+        check_text(agent_id, "agent_id", limits.max_field_chars)
+    source = check_optional_text(source, "source", limits.max_field_chars) or f"api:{ts}"
+    event_id = check_optional_text(event_id, "event_id", limits.max_field_chars)
+    event_type = check_optional_text(event_type, "event_type", limits.max_field_chars)
+    private = check_bool(private, "private")
+    if claims is not None:
+        claims = check_items(claims, "claims")
     all_claims = ([claim] if claim is not None else []) + list(claims or [])
+    if len(all_claims) > limits.max_claims_per_message:
+        raise InputTooLargeError(
+            f"{len(all_claims)} claims for one evidence; the limit is {limits.max_claims_per_message}"
+            " ([limits] max_claims_per_message)"
+        )
     evidence_id = stable_id("ev", user_id, source, ts, text_hash(text))
     claim_rows = []
     contexts = [context] if context else []
     for idx, c in enumerate(all_claims):
-        c = as_claim(c)
+        c = check_claim_size(as_claim(c), limits)
         c_type = c.source_type or source_type
         c_weight = weight if weight is not None else memory.policy.weight(c_type)
         c_context = check_context(c.context) if c.context else context
@@ -120,7 +183,7 @@ def prepare(memory: "BeliefMemory", text: str | None = None,
     event = dict(id=event_id, event_type=event_type or (source.split(":", 1)[0] if ":" in source else "observation"), timestamp=ts)
     evidence = dict(
         id=evidence_id, text=text, source=source, source_type=source_type, timestamp=ts, event_id=event_id,
-        user_id=user_id, agent_id=agent_id, embedding_key=evidence_id, context=context, private=bool(private),
+        user_id=user_id, agent_id=agent_id, embedding_key=evidence_id, context=context, private=private,
     )
     return Prepared(evidence, claim_rows, event, contexts)
 
@@ -167,9 +230,15 @@ def claim_text(c: dict) -> str:
 def add_claims(memory: "BeliefMemory", evidence_id: str, claims: Sequence[Claim], origin: str = "linker") -> list[Change]:
     """Attach claims found later (e.g. by a restatement rule) to stored evidence.
     The evidence itself is never changed; its claim list only grows."""
+    evidence_id = check_id(evidence_id, "evidence_id")
+    origin = check_text(origin, "origin", 100)
+    limits = Limits.of(memory)
+    claims = [check_claim_size(as_claim(c), limits) for c in check_items(claims, "claims", limits.max_claims_per_message)]
     ev = memory.store.get_node("evidence", evidence_id)
     if ev is None:
         raise NotFoundError(f"no evidence {evidence_id!r}")
+    for c in claims:  # unknown source types fail before the transaction
+        memory.policy.weight(c.source_type or ev["source_type"])
     with memory.store.transaction():
         idx = memory.store.next_claim_idx(evidence_id)
         slots = []
@@ -286,6 +355,7 @@ def recompute_slot(memory: "BeliefMemory", user_id: str, subject_id: str, predic
 def refold_user(memory: "BeliefMemory", user_id: str) -> None:
     """Rebuild every belief of a user from the stored claims (after an alias merge or
     undo, or a deletion). Ids are content hashes, so unchanged beliefs keep their ids."""
+    user_id = require_user(user_id)
     with memory.store.transaction():
         old = memory.store.find_beliefs(user_id)
         status = {r["id"]: r["status"] for r in old}
@@ -307,3 +377,14 @@ def claims_of(p: Prepared) -> list[Claim]:
 
 def unique(events: list[EdgeEvent]) -> list[EdgeEvent]:
     return list({ev.evidence_id: ev for ev in sorted(events, key=lambda e: e.sort_key)}.values())
+
+
+def check_messages(memory: "BeliefMemory", messages: Any) -> list[dict]:
+    """``add_messages`` input checked before any extraction: every message as ``prepare``
+    checks it (sizes first, so a 1 MB message is refused at once), plus its ``speaker``."""
+    messages = check_items(messages, "messages", Limits.of(memory).max_batch_items)
+    prepare_all(memory, messages, extra_keys=frozenset({"speaker"}))
+    for m in messages:
+        if "speaker" in m:
+            check_text(m["speaker"], "speaker", 100)
+    return messages

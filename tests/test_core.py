@@ -60,7 +60,7 @@ def test_seed_scenario_end_to_end():
     assert change.old == pytest.approx(0.6) and change.new == pytest.approx(-0.1)
     (belief,) = m.beliefs("u_001")
     assert belief.value == "americano" and belief.contexts == ["topic:coffee"]
-    ex = m.explain(belief.id, now="2025-06-10T09:00:00")
+    ex = m.explain(belief.id, now="2025-06-10T09:00:00", user_id="u_001")
     assert [s["text"] for s in ex.supporters] == [SEED_1["text"]]
     assert [s["text"] for s in ex.refuters] == [SEED_2["text"]]
     assert ex.refuters[0]["weight"] == 0.5 and ex.refuters[0]["value"] == -0.8
@@ -123,10 +123,10 @@ def test_functional_replacement_and_supersession():
     assert berlin.value == "Berlin" and berlin.confidence == pytest.approx(0.6)
     # Berlin's support refutes Paris as strongly as Berlin is first believed: 0.6 + 0.5 * (-0.6 - 0.6).
     assert paris.value == "Paris" and paris.confidence == pytest.approx(0.0)
-    ex = m.explain(paris.id)
+    ex = m.explain(paris.id, user_id="u")
     assert ex.refuters[0]["reason"] == "functional:lives_in"
     assert ex.superseded_by[0]["value"] == "Berlin"
-    assert m.explain(berlin.id).supersedes[0]["value"] == "Paris"
+    assert m.explain(berlin.id, user_id="u").supersedes[0]["value"] == "Paris"
     # Non-functional predicates keep both values.
     m.observe(text="I like tea", user_id="v", timestamp="2025-01-01", claim=Claim("I", "likes", "tea"))
     m.observe(text="I also like coffee", user_id="v", timestamp="2025-02-01", claim=Claim("I", "likes", "coffee"))
@@ -218,10 +218,10 @@ def test_as_of_replay():
     assert then[0].effective_confidence == pytest.approx(0.6 * 0.5 ** ((31 + 28) / 1095))  # lives_in: a status, 3 years
     assert m.beliefs("u", as_of="2024-12-31") == []
     paris = [b for b in m.beliefs("u") if b.value == "Paris"][0]
-    assert m.explain(paris.id, as_of="2025-03-01").refuters == []
-    assert len(m.explain(paris.id).refuters) == 1
+    assert m.explain(paris.id, as_of="2025-03-01", user_id="u").refuters == []
+    assert len(m.explain(paris.id, user_id="u").refuters) == 1
     with pytest.raises(NotFoundError):
-        m.explain([b for b in m.beliefs("u") if b.value == "Berlin"][0].id, as_of="2025-03-01")
+        m.explain([b for b in m.beliefs("u") if b.value == "Berlin"][0].id, as_of="2025-03-01", user_id="u")
 
 
 def test_alias_resolution_and_undo():

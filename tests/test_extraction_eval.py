@@ -9,7 +9,7 @@ import pytest
 
 from bcg_rag.errors import ExtractionError
 from bcg_rag.evaluation.extraction import (
-    CLAIMS_PATH, PAIRS_PATH, USER, cascade_savings, half, hash_memory_factory, matches, normalise, read_jsonl,
+    CLAIMS_PATH, PAIRS_PATH, cascade_savings, half, hash_memory_factory, matches, normalise, read_jsonl,
     score_claims, score_pairs,
 )
 from bcg_rag.extract import CascadeExtractor, LLMExtractor, OfflineExtractor, extractor_from_config

@@ -85,7 +85,7 @@ def test_upsert_is_idempotent_and_metadata_is_stored(make_memory):
     mem = make_memory()
     eid = _obs(mem, "hello there", "u1", agent_id="agent-a", context="topic:x", private=True)
     _obs(mem, "hello there", "u1", agent_id="agent-a", context="topic:x", private=True)  # duplicate
-    row = mem.evidence(eid)
+    row = mem.evidence(eid, user_id="u1")
     mem.index.upsert([row], mem.index.embed([row["text"]]))
     col = mem.index._collection("u1")
     got = col.get(ids=[eid], include=["metadatas"])
@@ -166,7 +166,7 @@ def test_opening_loads_no_collection_and_first_use_checks_one_user(make_memory):
 def test_problems_reports_vectors_without_evidence(make_memory):
     mem = make_memory()
     _obs(mem, "real", "u1")
-    row = dict(mem.evidence(mem.store.evidence_ids("u1")[0]), id="ev_ghost", embedding_key="ev_ghost")
+    row = dict(mem.evidence(mem.store.evidence_ids("u1")[0], user_id="u1"), id="ev_ghost", embedding_key="ev_ghost")
     mem.index.upsert([row], mem.index.embed(["ghost"]))
     stray = dict(row, user_id="u9", id="ev_stray", embedding_key="ev_stray")
     mem.index.upsert([stray], mem.index.embed(["stray"]))

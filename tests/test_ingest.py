@@ -26,7 +26,7 @@ def test_seed_scenario_from_raw_chinese_text():
     assert link["relation"] == "REFUTES" and link["old"] == pytest.approx(0.6) and link["new"] == pytest.approx(-0.1)
     (americano,) = m.beliefs("u_001", predicate="prefers_coffee_type")
     assert not m.asserted(americano)
-    ex = m.explain(americano.id)
+    ex = m.explain(americano.id, user_id="u_001")
     assert [s["text"] for s in ex.supporters] == ["我爱喝美式咖啡，每天都要来一杯"]
     assert [s["text"] for s in ex.refuters] == ["最近开始戒咖啡因了，先把美式停掉"]
     assert m.validate() == []
@@ -47,7 +47,7 @@ def test_moving_replaces_a_functional_predicate():
     assert [c.value for c in r.claims] == ["Berlin"]
     assert current(m, "u", "lives_in") == [("Berlin", 0.6)]
     paris = [b for b in m.beliefs("u", predicate="lives_in") if b.value == "Paris"][0]
-    assert m.explain(paris.id).superseded_by[0]["value"] == "Berlin"
+    assert m.explain(paris.id, user_id="u").superseded_by[0]["value"] == "Berlin"
 
 
 def test_liking_is_not_functional():
@@ -85,7 +85,7 @@ def test_unparseable_message_is_kept_as_evidence():
     m = mem()
     r = m.add_message("hmm, ok then", user_id="u", timestamp="2025-01-01T00:00:00")
     assert r.claims == [] and r.links == [] and not r.duplicate
-    assert m.evidence(r.evidence_id)["text"] == "hmm, ok then"
+    assert m.evidence(r.evidence_id, user_id="u")["text"] == "hmm, ok then"
     assert m.validate() == []
 
 
@@ -141,7 +141,7 @@ def test_add_messages_batches_and_speaker_assistant_is_weaker():
         dict(text="You live in Lyon.", user_id="u", timestamp="2025-01-02T00:00:00", speaker="assistant"),
     ])
     assert len(results) == 2
-    assert m.evidence(results[1].evidence_id)["source_type"] == "model_inferred"
+    assert m.evidence(results[1].evidence_id, user_id="u")["source_type"] == "model_inferred"
     # The assistant's word is weaker than the user's: a conflict, Paris does not move.
     assert current(m, "u", "lives_in", now="2025-01-02") == [("Paris", 0.6)]
 

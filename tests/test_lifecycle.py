@@ -17,7 +17,10 @@ T0 = "2025-01-01T00:00:00"
 HASH = {"embedder": {"kind": "hash"}}  # deterministic embedder: a real Chroma index, no model
 # The lifecycle's own numbers, pinned here so these tests check its mechanics whatever the
 # default policy says: "likes" fades with a 90-day half-life, idle beliefs archive after 180 days.
-LIFECYCLE = {"decay": {"per_predicate": {"likes": 90.0}}, "lifecycle": {"archive_after_days": 180.0}}
+# Time passes through the now= arguments while the clock stays at day 0, so evidence
+# "from the future" of the clock is what these tests are made of.
+LIFECYCLE = {"decay": {"per_predicate": {"likes": 90.0}}, "lifecycle": {"archive_after_days": 180.0},
+             "limits": {"max_future_skew_days": 36500.0}}
 
 
 def day(n: float) -> str:
@@ -45,10 +48,11 @@ def belief_id(m, value, user="u1", predicate="likes") -> str:
 
 
 def status(m, bid) -> str:
-    return m.get_belief(bid)["status"]
+    return m.get_belief(bid, user_id="u1")["status"]
 
 
 def explained(m, bid, **kw) -> dict:
+    kw.setdefault("user_id", "u1")
     d = m.explain(bid, now=day(400), **kw).to_dict()
     d.pop("now")
     return d
@@ -74,15 +78,15 @@ def test_weak_at_its_threshold_and_back_with_new_evidence():
     assert m.beliefs("u1", now=day(at))[0].effective_confidence < 0.2
     healthy(m)
 
-    ex = m.explain(bid, now=day(at))  # weak is an age label: still explainable, still stated (hedged)
+    ex = m.explain(bid, user_id="u1", now=day(at))  # weak is an age label: still explainable, still stated (hedged)
     assert ex.belief["status"] == "weak" and ex.asserted and ex.band == "low" and len(ex.supporters) == 1
     (entry,) = lc.audit(m, user_id="u1", action="weaken")
     assert entry["target"] == bid and entry["actor"] == "maintain" and entry["at"] == day(at)
 
     likes(m, "tea", day(150))  # still updated by new evidence: 0.6 + 0.5 * (1 - 0.6)
-    assert m.get_belief(bid)["confidence"] == pytest.approx(0.8) and status(m, bid) == "weak"
+    assert m.get_belief(bid, user_id="u1")["confidence"] == pytest.approx(0.8) and status(m, bid) == "weak"
     lc.maintain(m, now=day(150))  # back above the threshold: active at the next maintain
-    assert status(m, bid) == "active" and m.explain(bid, now=day(150)).asserted
+    assert status(m, bid) == "active" and m.explain(bid, user_id="u1", now=day(150)).asserted
     assert [a["action"] for a in lc.audit(m, user_id="u1")] == ["weaken", "reactivate"]
     healthy(m)
 
@@ -95,7 +99,7 @@ def test_invalidated_after_enough_refutations_below_the_floor_for_long_enough():
     likes(m, "durian", day(2), stance=-1.0)  # -0.2 + 0.5 * (-1 + 0.2) = -0.6: below -0.4 since day 2
     likes(m, "okra", day(2), stance=-1.0)  # -0.6 too, but refuted only once: never invalidated
     durian, okra = belief_id(m, "durian"), belief_id(m, "okra")
-    assert m.get_belief(durian)["confidence"] == pytest.approx(-0.6)
+    assert m.get_belief(durian, user_id="u1")["confidence"] == pytest.approx(-0.6)
 
     lc.maintain(m, now=day(2 + 29))
     assert status(m, durian) == "weak" and status(m, okra) == "weak"
@@ -103,7 +107,7 @@ def test_invalidated_after_enough_refutations_below_the_floor_for_long_enough():
     assert counts["invalidate"] == 1 and status(m, durian) == "invalidated" and status(m, okra) == "weak"
     healthy(m)
 
-    ex = m.explain(durian, now=day(40))  # kept for explanation, never current
+    ex = m.explain(durian, user_id="u1", now=day(40))  # kept for explanation, never current
     assert ex.belief["status"] == "invalidated" and not ex.asserted and len(ex.refuters) == 2
     assert lc.audit(m, action="invalidate")[0]["target"] == durian
     assert durian not in {q["belief_id"] for q in lc.review_queue(m, now=day(40))}  # settled: not queued
@@ -152,10 +156,10 @@ def test_new_evidence_for_an_archived_belief_brings_it_back_merged():
     lc.maintain(m, now=day(200))
     assert tea not in hot_ids(m)
     likes(m, "tea", day(201))  # the memory makes a fresh hot belief with the same id...
-    assert m.get_belief(tea)["confidence"] == pytest.approx(0.6)
+    assert m.get_belief(tea, user_id="u1")["confidence"] == pytest.approx(0.6)
     assert lc.maintain(m, now=day(202))["restore"] == 1  # ...which maintain merges with the archive
-    assert len(m.get_belief(tea)["history"]) == 2
-    assert m.get_belief(tea)["confidence"] == pytest.approx(0.8) and lc.archived_beliefs(m, "u1") == []
+    assert len(m.get_belief(tea, user_id="u1")["history"]) == 2
+    assert m.get_belief(tea, user_id="u1")["confidence"] == pytest.approx(0.8) and lc.archived_beliefs(m, "u1") == []
     healthy(m)
 
 
@@ -278,7 +282,7 @@ def test_forget_user_leaves_no_trace_and_keeps_other_users(tmp_path):
     m.observe("bob dislikes tuna", user_id="bob", timestamp=day(281), claim=Claim("user", "likes", "tuna", -1.0))
     lc.maintain(m, now=day(300))  # archives the old beliefs of both users: cold storage has texts too
     assert lc.archived_beliefs(m, alice) and lc.archived_beliefs(m, "bob")
-    bob_before = ({b.id: explained(m, b.id) for b in m.beliefs("bob")}, lc.archived_beliefs(m, "bob"))
+    bob_before = ({b.id: explained(m, b.id, user_id="bob") for b in m.beliefs("bob")}, lc.archived_beliefs(m, "bob"))
     needles = [TOKEN.encode(), alice.encode()] + [t.encode("utf-8") for t in alice_texts]
     assert _files_containing(path, needles)  # the scan can see them before
 
@@ -289,7 +293,7 @@ def test_forget_user_leaves_no_trace_and_keeps_other_users(tmp_path):
     (entry,) = lc.audit(m, action="forget_user")
     assert entry["user_id"].startswith("sha256:") and alice not in str(entry)
     assert lc.audit(m, user_id=alice) == []  # earlier entries were redacted, not left in clear
-    assert bob_before == ({b.id: explained(m, b.id) for b in m.beliefs("bob")}, lc.archived_beliefs(m, "bob"))
+    assert bob_before == ({b.id: explained(m, b.id, user_id="bob") for b in m.beliefs("bob")}, lc.archived_beliefs(m, "bob"))
     healthy(m)
     m.close()
 
@@ -297,7 +301,7 @@ def test_forget_user_leaves_no_trace_and_keeps_other_users(tmp_path):
     # Chroma leaves a deleted collection's HNSW directory behind; only bob's may remain.
     assert len([p for p in (path / "chroma").iterdir() if p.is_dir()]) == 1
     m = BeliefMemory.open(path, clock=lambda: day(302))
-    assert bob_before == ({b.id: explained(m, b.id) for b in m.beliefs("bob")}, lc.archived_beliefs(m, "bob"))
+    assert bob_before == ({b.id: explained(m, b.id, user_id="bob") for b in m.beliefs("bob")}, lc.archived_beliefs(m, "bob"))
     healthy(m)
     m.close()
 
@@ -372,16 +376,16 @@ def test_review_verdicts_move_beliefs_by_the_ordinary_rule():
         (coffee, ["contested", "low_confidence"]), (okra, ["low_confidence"])]
 
     lc.review(m, tea, "confirm", reviewer="ann", note="asked in person", now=day(2))
-    assert m.get_belief(tea)["confidence"] == pytest.approx(0.6 + 0.8 * (1 - 0.6))  # 0.92
-    (_, review_ev) = m.explain(tea, now=day(2)).supporters
+    assert m.get_belief(tea, user_id="u1")["confidence"] == pytest.approx(0.6 + 0.8 * (1 - 0.6))  # 0.92
+    (_, review_ev) = m.explain(tea, user_id="u1", now=day(2)).supporters
     assert review_ev["source_type"] == "human_review" and "ann" in review_ev["text"] and "asked in person" in review_ev["text"]
-    assert review_ev["context"] == "topic:drinks" and m.get_belief(tea)["contexts"] == ["topic:drinks"]
+    assert review_ev["context"] == "topic:drinks" and m.get_belief(tea, user_id="u1")["contexts"] == ["topic:drinks"]
 
     lc.review(m, coffee, "reject", reviewer="ann", now=day(2))  # -0.2 + 0.8 * (-1 + 0.2) = -0.84
-    assert m.get_belief(coffee)["confidence"] == pytest.approx(-0.84)
-    assert m.explain(coffee, now=day(2)).refuters[-1]["source_type"] == "human_review"
+    assert m.get_belief(coffee, user_id="u1")["confidence"] == pytest.approx(-0.84)
+    assert m.explain(coffee, user_id="u1", now=day(2)).refuters[-1]["source_type"] == "human_review"
     lc.review(m, okra, 0.5, reviewer="bo", now=day(2))  # a stance: -0.6 + 0.8 * (0.5 + 0.6)
-    assert m.get_belief(okra)["confidence"] == pytest.approx(0.28)
+    assert m.get_belief(okra, user_id="u1")["confidence"] == pytest.approx(0.28)
     assert lc.review_queue(m, "u1", now=day(2)) == []  # a person has just decided on all of them
     assert [a["actor"] for a in lc.audit(m, action="review")] == ["ann", "ann", "bo"]
     healthy(m)
@@ -408,13 +412,13 @@ def test_two_agents_share_a_belief_but_not_a_private_text():
     assert belief.confidence == pytest.approx(0.8)
 
     for agent, sees in (("a1", True), ("a2", False)):
-        ex = m.explain(belief.id, now=day(1), agent_id=agent)
+        ex = m.explain(belief.id, user_id="u1", now=day(1), agent_id=agent)
         assert (secret in str(ex.to_dict())) is sees and (secret in str(ex)) is sees
         groups = search(m, "tea ritual spoon", user_id="u1", agent_id=agent, now=day(1))
         assert groups and groups[0].best.id == belief.id
         text = render_groups(groups) + str([g.to_dict() for g in groups])
         assert (secret in text) is sees and "I like tea with milk" in text
-    row = m.evidence(m.store.evidence_ids("u1")[0])
+    row = m.evidence(m.store.evidence_ids("u1")[0], user_id="u1")
     assert lc.visible_text(row, "a1") == secret and lc.visible_text(row, "a2") == lc.HIDDEN_TEXT
     assert lc.visible_text(row, None) == secret  # the user-level view, as explain()
 

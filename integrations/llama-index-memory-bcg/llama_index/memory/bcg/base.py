@@ -77,14 +77,17 @@ class BeliefMemoryBlock(BaseMemoryBlock[str]):
         """The rendered beliefs relevant to ``query``, and the unstructured memory the
         search returns with them ("" when there is nothing). The message being answered
         was stored just before (``BeliefChatMemory``): it is never quoted back."""
-        result = search(self.memory, query, user_id=self.user_id, agent_id=self.agent_id, context=self.context,
+        # The query is the user's latest message, not a query the caller wrote: a long one is
+        # cut to the policy's limit instead of refused (search raises InputTooLargeError).
+        cut = query[: int(self.memory.policy.section("limits").get("max_query_chars", 10000))]
+        result = search(self.memory, cut, user_id=self.user_id, agent_id=self.agent_id, context=self.context,
                         top_k=self.top_k)
         groups = list(result)
         rows = [r for r in getattr(result, "unstructured", None) or () if r["text"] != query]
         if not groups and not rows:
             # No beliefs yet (messages stored without claims), from a search that returns no
             # unstructured evidence: quote the nearest earlier messages instead.
-            rows = search_evidence(self.memory, query, self.user_id, self.top_k + 1, agent_id=self.agent_id)
+            rows = search_evidence(self.memory, cut, self.user_id, self.top_k + 1, agent_id=self.agent_id)
             rows = [r for r in rows if r["text"] != query][: self.top_k]
         first = bool(getattr(result, "unstructured_first", False))
         return render_groups(SearchResult(groups, rows, first), max_tokens=self.max_tokens,
