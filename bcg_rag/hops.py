@@ -78,7 +78,8 @@ class _Walker:
     """The user's current beliefs around the start groups, loaded lazily, entity by entity:
     an entity's slots that state a current value (search's ranked tuples)."""
 
-    def __init__(self, memory: Any, ranked: list, user_id: str, states: dict, as_of: str | None, now: str | None):
+    def __init__(self, memory: Any, ranked: list, user_id: str, states: dict, as_of: str | None, now: str | None,
+                 agent_id: str | None = None):
         from . import search  # search calls us, so it is loaded by now; its helpers decide states
 
         self.memory, self.user_id, self.as_of, self.now, self.states = memory, user_id, as_of, now, states
@@ -88,6 +89,8 @@ class _Walker:
         self._entities: dict[str, dict | None] = {}
         self._targets: dict[str, str | None] = {}
         self._hops: dict[tuple, Hop] = {}
+        self.agent_id = agent_id
+        self._hidden: dict[str, bool] = {}
 
     def hop(self, group: tuple) -> Hop:
         key = _slot_key(group[2][0])
@@ -123,6 +126,16 @@ class _Walker:
                 self._targets[value] = None
         return self._targets[value]
 
+    def hidden(self, row: dict) -> bool:
+        """Whether the searching agent may not see this belief's value (``views.value_hidden_for``)."""
+        if self.agent_id is None:
+            return False
+        if row["id"] not in self._hidden:
+            from .views import value_hidden_for
+
+            self._hidden[row["id"]] = row["id"] in value_hidden_for(self.memory, [row["id"]], self.agent_id)
+        return self._hidden[row["id"]]
+
     def current(self, group: tuple) -> dict | None:
         row = group[2][0]
         st = self.state(row)
@@ -152,13 +165,15 @@ class _Walker:
 
 
 def follow_links(memory: Any, ranked: list, query: str, vector: Any, *, user_id: str, states: dict,
-                 as_of: str | None = None, now: str | None = None, debug: list | None = None) -> tuple[list, dict]:
+                 as_of: str | None = None, now: str | None = None, agent_id: str | None = None,
+                 debug: list | None = None) -> tuple[list, dict]:
     """Reorder search's ranked groups ``(score, relevance, ordered rows, contexts)`` so that
     a chain's answer comes first (see module doc). Returns the new order and ``via``:
     belief id of a chain's end -> the hops that lead to it. ``states`` maps belief ids to
     their (stored, effective) confidence at the search's time (``as_of``, ``now``); the
-    beliefs reached beyond the retrieved ones are added to it."""
-    walker = _Walker(memory, ranked, user_id, states, as_of, now)
+    beliefs reached beyond the retrieved ones are added to it. ``agent_id``: a value that
+    only other agents' private evidence claims is never followed (its hop would tell it)."""
+    walker = _Walker(memory, ranked, user_id, states, as_of, now, agent_id)
     asked_words = words(query)
     q = np.asarray(vector, dtype=np.float32)
     q = q / max(float(np.linalg.norm(q)), 1e-12)
@@ -251,7 +266,7 @@ def _paths(walker: _Walker, start: tuple) -> list[list[Hop]]:
         if len(out) >= MAX_PATHS or len(path) > MAX_HOPS:
             return
         nxt = walker.target(path[-1].row["value"])
-        if nxt is None or nxt in seen:
+        if nxt is None or nxt in seen or walker.hidden(path[-1].row):
             return
         for group in walker.slots(nxt):
             if len(out) >= MAX_PATHS:

