@@ -37,8 +37,11 @@ demo: $(VENV)/.installed
 test: $(VENV)/.installed
 	$(PY) -m pytest -q
 
+# Long benchmarks: search latency at 10k/100k evidence, and the long-memory evaluation
+# (MQuAKE and SituatedQA dev at 1, 10, 100 and all records per memory, every system).
+# Reports: out/bench_search.json, out/bench_eval/*.md|png|json (public data from ../shared/data).
 bench: $(VENV)/.installed
-	$(PY) -m pytest -q -m slow tests/bench
+	nice $(PY) -m pytest -q -rs -s -m slow tests/bench
 
 clean:
 	rm -rf $(VENV)

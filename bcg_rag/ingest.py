@@ -13,6 +13,8 @@ is two pets; "my sister lives in Rome" and "my brother lives in Rome" are two pe
 
 from __future__ import annotations
 
+import dataclasses
+
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Sequence
 
@@ -39,32 +41,41 @@ class MessageResult(ObserveResult):
 
     links: list[dict] = field(default_factory=list)
     ambiguous: list[dict] = field(default_factory=list)
+    # Claims the message said as an addition ("I also work at Globex on weekends"): they
+    # support their value and should refute no other value of a single-valued slot
+    # (the extractor marks them; the memory's functional rule is what must honour it).
+    additive: list[Claim] = field(default_factory=list)
 
 
 def add_messages(memory: "BeliefMemory", messages: Sequence[dict]) -> list[MessageResult]:
     """Extract claims from each message, link them, and write everything in one batch."""
     messages = check_messages(memory, messages)  # sizes and types first: nothing to extract from bad input
-    items, notes_per_item = [], []
+    items, notes_per_item, additive_per_item = [], [], []
     for m in messages:
         m = dict(m)
         text, user_id = m.get("text"), m.get("user_id")
         speaker = m.pop("speaker", "user")
         if speaker != "user" and "source_type" not in m:
             m["source_type"] = "model_inferred"  # what an assistant says about the user is weaker evidence
-        claims, notes = [], []
+        claims, notes, additive = [], [], []
         if isinstance(text, str) and text.strip() and isinstance(user_id, str) and user_id.strip():
             known_predicates = _known_predicates(memory, user_id)
             known_entities = _known_entities(memory, user_id)
-            raw = memory.extractor.extract(
-                text, user_id=user_id, speaker=speaker, context=m.get("context"),
+            raw, added = _extract(
+                memory.extractor, text, user_id=user_id, speaker=speaker, context=m.get("context"),
                 known_predicates=known_predicates, known_entities=known_entities,
             )
-            for c in raw:
+            for c, is_added in zip(raw, added):
                 c, note = _link(memory, c, user_id, known_predicates, known_entities)
+                if is_added and not c.additive:
+                    c = dataclasses.replace(c, additive=True)
                 claims.append(c)
+                if is_added:
+                    additive.append(c)
                 if note:
                     notes.append(note)
         notes_per_item.append(notes)
+        additive_per_item.append(additive)
         items.append(dict(m, claims=claims))
     # One transaction for the batch: the evidence, its claims and the restatement links
     # commit together (a crash in between would leave a message whose retry is a duplicate
@@ -73,12 +84,24 @@ def add_messages(memory: "BeliefMemory", messages: Sequence[dict]) -> list[Messa
     with memory.store.transaction():
         results = memory.observe_many(items)
         out = []
-        for r, notes in zip(results, notes_per_item):
-            out.append(MessageResult(r.evidence_id, r.duplicate, list(r.changes), r.claims, ambiguous=notes))
+        for r, notes, additive in zip(results, notes_per_item, additive_per_item):
+            out.append(MessageResult(r.evidence_id, r.duplicate, list(r.changes), r.claims, ambiguous=notes, additive=additive))
         for r in out:
             r.changes += link_restatements(memory, r.evidence_id)
             r.links = _links(memory, r)
     return out
+
+
+def _extract(extractor, text: str, **kwargs) -> tuple[list[Claim], list[bool]]:
+    """The claims, and per claim whether it was said as an addition (extractors that can tell:
+    ``read`` returns how the message was read; others mark nothing)."""
+    read = getattr(extractor, "read", None)
+    if callable(read):
+        claims, reading = read(text, **kwargs)
+        flags = list(getattr(reading, "additive", []))
+        return claims, (flags + [False] * len(claims))[: len(claims)]
+    claims = extractor.extract(text, **kwargs)
+    return claims, [False] * len(claims)
 
 
 def _links(memory: "BeliefMemory", r: MessageResult) -> list[dict]:

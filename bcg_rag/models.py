@@ -56,6 +56,9 @@ class Claim:
     stance: float = 1.0
     source_type: str | None = None  # overrides the evidence's source type for this claim
     context: str | None = None  # overrides the evidence's context for this claim
+    # Said as an addition ("I also work at Globex on weekends"): it supports its own value
+    # but does not refute the other values of a single-valued slot.
+    additive: bool = False
 
     def __post_init__(self) -> None:
         from .checks import encodable
@@ -71,6 +74,8 @@ class Claim:
             if v is not None and (not isinstance(v, str) or not v.strip()):
                 raise InvalidInputError(f"claim {name} must be a non-empty string or None, got {v!r:.80}")
         object.__setattr__(self, "stance", check_unit(self.stance, "stance", -1.0, 1.0, InvalidStanceError))
+        if not isinstance(self.additive, bool):
+            raise InvalidInputError(f"claim additive must be a bool, got {self.additive!r:.80}")
 
     def to_dict(self) -> dict:
         return asdict(self)

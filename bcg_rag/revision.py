@@ -16,6 +16,7 @@ from .timeutil import days_between
 DIRECT = "claim"  # reason of an edge written from a caller's claim
 DERIVED_PREFIX = "functional:"  # reason of an edge derived from a single-valued predicate
 CONFLICT_PREFIX = "conflict:"  # evidence against a belief that did not move it (weaker source or hedge)
+ADDITIVE = "additive"  # reason of an edge from a claim said as an addition: it refutes no sibling value
 
 
 def is_derived(reason: str | None) -> bool:

@@ -27,6 +27,10 @@ if TYPE_CHECKING:
     from .memory import BeliefMemory
 
 BELIEF_RELATIONS = (SUPPORTS, REFUTES)
+# A claim's origin (claim table) and the reason of the edge it becomes.
+CALLER = "caller"
+CALLER_ADDITIVE = "caller:additive"
+_REASON = {CALLER: DIRECT, CALLER_ADDITIVE: revision.ADDITIVE}
 
 
 @dataclass
@@ -87,9 +91,10 @@ def _report_stored_claims(memory: "BeliefMemory", results: list[ObserveResult]) 
         return
     stored: dict[str, list[Claim]] = {}
     for c in memory.store.claims_for_evidence(sorted(dups)):
-        if c["origin"] == "caller":
+        if c["origin"] in (CALLER, CALLER_ADDITIVE):
             stored.setdefault(c["evidence_id"], []).append(
-                Claim(c["subject"], c["predicate"], c["value"], c["stance"], c["source_type"], c["context"]))
+                Claim(c["subject"], c["predicate"], c["value"], c["stance"], c["source_type"], c["context"],
+                      c["origin"] == CALLER_ADDITIVE))
     for r in results:
         if r.duplicate:
             r.claims = stored.get(r.evidence_id, [])
@@ -176,7 +181,7 @@ def prepare(memory: "BeliefMemory", text: str | None = None,
             dict(
                 evidence_id=evidence_id, idx=idx, user_id=user_id, subject=c.subject.strip(),
                 predicate=clean_predicate(c.predicate), value=clean_value(c.value), stance=c.stance,
-                weight=c_weight, source_type=c_type, context=c_context, timestamp=ts, origin="caller",
+                weight=c_weight, source_type=c_type, context=c_context, timestamp=ts, origin=CALLER_ADDITIVE if c.additive else CALLER,
             )
         )
     event_id = event_id or stable_id("evt", user_id, source)
@@ -286,7 +291,7 @@ def link_claim(memory: "BeliefMemory", c: dict) -> tuple[str, str, str, str]:
     memory.store.put_edge(
         Edge(
             c["evidence_id"], bid, revision.relation_for(c["stance"]), weight=c["weight"], value=c["stance"],
-            valid_from=c["timestamp"], reason=DIRECT if c["origin"] == "caller" else c["origin"],
+            valid_from=c["timestamp"], reason=_REASON.get(c["origin"], c["origin"]),
             source_type=c["source_type"],
         )
     )
@@ -318,9 +323,9 @@ def recompute_slot(memory: "BeliefMemory", user_id: str, subject_id: str, predic
     if memory.policy.is_functional(predicate) and len(ids) > 1:
         for bid in ids:
             own = {ev.evidence_id for ev in direct[bid]}
-            siblings = [
+            siblings = [  # an addition ("I also work at ...") refutes no other value
                 ev for other in ids if other != bid for ev in direct[other]
-                if ev.relation == SUPPORTS and ev.evidence_id not in own
+                if ev.relation == SUPPORTS and ev.evidence_id not in own and ev.reason != revision.ADDITIVE
             ]
             derived[bid] = revision.functional_refutations(
                 direct[bid], unique(siblings), predicate, memory.policy.initial_confidence, rules
@@ -371,7 +376,9 @@ def refold_user(memory: "BeliefMemory", user_id: str) -> None:
 
 def claims_of(p: Prepared) -> list[Claim]:
     return [
-        Claim(r["subject"], r["predicate"], r["value"], r["stance"], r["source_type"], r["context"]) for r in p.claims
+        Claim(r["subject"], r["predicate"], r["value"], r["stance"], r["source_type"], r["context"],
+              r["origin"] == CALLER_ADDITIVE)
+        for r in p.claims
     ]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 from collections import Counter
 from pathlib import Path
@@ -18,7 +19,7 @@ from bcg_rag.evaluation.convert import convert_mquake, convert_situatedqa
 from bcg_rag.models import Claim
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+SHARED = Path(os.environ.get("BCG_SHARED_DATA") or Path(__file__).resolve().parents[1].parent / "shared" / "data")
 
 EXAMPLE = {
     "id": "coffee-zh-001", "lang": "zh", "kind": "refute",
@@ -187,6 +188,16 @@ def test_convert_mquake_skips_malformed_records(tmp_path, caplog):
     assert [c.id for c in convert_mquake(FIXTURES / "mquake_small.json", limit=1)] == ["mquake-2-edits", "mquake-2-multihop"]
 
 
+def test_mquake_multihop_kind_is_the_chain_length(tmp_path):
+    records = json.loads((FIXTURES / "mquake_small.json").read_text(encoding="utf-8"))
+    chain = [["Ada Quill", "country of citizenship", "Chile"], ["Chile", "capital", "Valparaíso"]]
+    records[0]["orig"] = {"triples_labeled": chain, "new_triples_labeled": chain}
+    records[1]["orig"] = {"new_triples_labeled": chain + [["Valparaíso", "mayor", "X"]]}
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(records), encoding="utf-8")
+    assert [c.kind for c in convert_mquake(path)] == ["update", "multihop-2", "update", "multihop-3"]
+
+
 # --- SituatedQA ----------------------------------------------------------------------
 
 def test_convert_situatedqa_fixture():
@@ -256,7 +267,8 @@ def test_converters_on_shared_data(tmp_path):
     cases = convert_mquake(mquake)
     assert len(cases) == 2 * 221
     assert sum(len(c.questions) for c in cases if c.kind == "update") == 884
-    assert sum(len(c.questions) for c in cases if c.kind == "multihop") == 3 * 221
+    assert Counter(c.kind for c in cases) == {"update": 221, "multihop-4": 221}  # MQuAKE-hard chains: 4 hops
+    assert sum(len(c.questions) for c in cases if c.kind.startswith("multihop")) == 3 * 221
     sqa = convert_situatedqa(timelines, asof)
     kinds = Counter(c.kind for c in sqa)
     assert kinds == {"update": 362, "asof": 362}

@@ -94,7 +94,7 @@ def test_hedges_halve_the_magnitude(extractor, text, expected):
         ("I quit caffeine", (USER, "consumes", "caffeine", -0.8)),
         ("I gave up meat", (USER, "consumes", "meat", -0.8)),
         ("我不吃肉", (USER, "eats", "meat", -0.8)),
-        ("我戒咖啡了", (USER, "consumes", "coffee", -0.8)),
+        ("我戒咖啡了", (USER, "drinks", "coffee", -0.8)),  # quitting a drink denies drinking it
         ("no more latte for me", (USER, "prefers_coffee_type", "latte", -0.8)),
     ],
 )
@@ -103,8 +103,9 @@ def test_negation_and_cessation(extractor, text, expected):
 
 
 def test_negated_cessation_affirms(extractor):
-    assert triples(extractor, "I didn't quit coffee") == [(USER, "consumes", "coffee", 1.0)]
-    assert triples(extractor, "我没有戒咖啡") == [(USER, "consumes", "coffee", 1.0)]
+    assert triples(extractor, "I didn't quit coffee") == [(USER, "drinks", "coffee", 1.0)]
+    assert triples(extractor, "我没有戒咖啡") == [(USER, "drinks", "coffee", 1.0)]
+    assert triples(extractor, "I quit smoking") == [(USER, "consumes", "smoking", -0.8)]
 
 
 # ------------------------------------------------------------------ attributes and states
@@ -215,7 +216,7 @@ def test_several_clauses_and_duplicates(extractor):
         (USER, "likes", "tea", 1.0),
         (USER, "likes", "coffee", -0.8),
     ]
-    assert triples(extractor, "Alex likes tea and lives in Paris") == [("Alex", "likes", "tea", 1.0)]
+    assert triples(extractor, "Alex likes tea and lives in Paris") == [("Alex", "likes", "tea", 1.0), ("Alex", "lives_in", "Paris", 1.0)]
     assert triples(extractor, "I prefer tea over coffee") == [(USER, "likes", "tea", 1.0)]
 
 

@@ -38,10 +38,16 @@ def test_matching_conventions():
 
 
 def test_precision_and_recall_floors(scores):
-    for key in ("dev", "held_out"):
+    for key, floors in FLOORS.items():
         row = scores["half"][key]
-        assert row["precision"] >= FLOORS["precision"], (key, row)
-        assert row["recall"] >= FLOORS["recall"], (key, row)
+        assert row["precision"] >= floors["precision"], (key, row)
+        assert row["recall"] >= floors["recall"], (key, row)
+
+
+def test_change_pairs_are_detected():
+    pairs = [p for p in read_jsonl(PAIRS_PATH) if p["relation"] == "change"]
+    result = score_pairs(pairs, hash_memory_factory())
+    assert result["change"]["outdated"] >= CHANGE_PAIRS_FLOOR, result["change"]
 
 
 def test_additive_pairs_are_never_outdated():
@@ -62,7 +68,10 @@ def test_cascade_saves_calls_on_the_builtin_and_claim_sets():
         assert saved["saved_share"] >= floor, saved
 
 
-FLOORS = {"precision": 0.6, "recall": 0.23}  # measured: dev 0.838 / 0.321, held-out 0.652 / 0.256
+# Floors a little below what was measured (issue 10, precision first): dev P 0.990 R 0.518,
+# held-out P 0.866 R 0.330; change pairs detected 16 of 50.
+FLOORS = {"dev": {"precision": 0.95, "recall": 0.48}, "held_out": {"precision": 0.83, "recall": 0.30}}
+CHANGE_PAIRS_FLOOR = 14
 
 
 # ------------------------------------------------------------------ the cascade, with a scripted LLM

@@ -88,3 +88,15 @@ def test_last_confirmed_ignores_a_conflict_and_search_takes_a_token_budget(mem):
 
     (small,) = [g for g in mem.search("When is my birthday?", user_id=U, max_tokens=96) if g.predicate == "birthday"]
     assert small.current.value == "June 3" and count_tokens(render_group(small)) <= 96
+
+
+def test_an_addition_refutes_no_other_value_of_a_single_valued_slot(mem):
+    say(mem, "I work at Acme.", "2025-01-10T09:00:00", Claim("user", "works_at", "Acme"))
+    r = say(mem, "I also work at Globex on weekends.", "2025-02-10T09:00:00", Claim("user", "works_at", "Globex", additive=True))
+    assert r.claims[0].additive
+    acme, globex = sorted(mem.beliefs(U, predicate="works_at"), key=lambda b: b.value)
+    assert mem.asserted(acme) and mem.asserted(globex) and acme.confidence == pytest.approx(0.6)
+    assert mem.validate() == []
+    m2 = mem.add_message("I also work at Initech on Fridays.", user_id=U, timestamp="2025-03-10T09:00:00")
+    assert all(b.confidence == pytest.approx(0.6) for b in mem.beliefs(U, predicate="works_at") if b.value == "Acme")
+    assert [c.additive for c in m2.claims] == [True] * len(m2.claims)

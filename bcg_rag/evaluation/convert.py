@@ -134,8 +134,16 @@ def _mquake_record(record: dict) -> list[Case]:
         raise ValueError("no multi-hop questions")
     return [
         Case(f"mquake-{cid}-edits", "en", "update", events, tuple(single), functional),
-        Case(f"mquake-{cid}-multihop", "en", "multihop", events, tuple(multi), functional),
+        Case(f"mquake-{cid}-multihop", "en", _multihop_kind(record), events, tuple(multi), functional),
     ]
+
+
+def _multihop_kind(record: dict) -> str:
+    """``multihop-<hops>``: the chain length, from the record's (new) triples; ``multihop``
+    when the record does not give them."""
+    orig = record.get("orig") or {}
+    triples = orig.get("new_triples_labeled") or orig.get("triples_labeled") or orig.get("new_triples") or []
+    return f"multihop-{len(triples)}" if isinstance(triples, list) and triples else "multihop"
 
 
 # --- SituatedQA ------------------------------------------------------------------------

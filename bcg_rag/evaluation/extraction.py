@@ -3,7 +3,8 @@
 * ``score_claims``: precision and recall on (subject, value, sign of stance) over
   ``chat_claims.jsonl``, per language, per phenomenon and per half. A gold claim with
   ``"modality": "plan"`` is matched only by a ``plan:`` predicate, any other only by a
-  non-plan one. The gold subject ``"user"`` stands for the user id passed in.
+  non-plan one. The gold subject ``"user"`` stands for the user id passed in. Values
+  match after normalisation, or by the lexicon's canonical name ("咖啡" ~ "coffee").
 * ``score_pairs``: each pair of ``chat_pairs.jsonl`` through a real ``BeliefMemory``:
   how many ``additive`` pairs mark a value of the first message outdated (must be 0),
   and how many ``change`` pairs do (the detection rate).
@@ -72,6 +73,12 @@ def gold_subject(subject: str, user_id: str) -> str:
     return subject
 
 
+def canonical_value(value: str) -> str:
+    from ..extract import default_lexicon
+
+    return default_lexicon().value_of(value)
+
+
 def sign(stance: float) -> int:
     return 1 if stance > 0 else -1 if stance < 0 else 0
 
@@ -84,7 +91,10 @@ def matches(claim: Any, gold: dict, user_id: str) -> bool:
     if claim.predicate.startswith("plan:") != (gold.get("modality") == "plan"):
         return False
     values = {normalise(v) for v in [gold["value"], *gold.get("value_aliases", [])]}
-    return normalise(claim.value) in values
+    # One thing, one name: the extractor may write a value the lexicon knows by its
+    # canonical (English) name ("咖啡" -> "coffee"), as the claim conventions allow.
+    canonical = {normalise(canonical_value(v)) for v in values}
+    return normalise(claim.value) in values or normalise(canonical_value(claim.value)) in canonical
 
 
 class Tally:

@@ -1,233 +1,187 @@
 """The evaluation runner: our retrieval and its baselines, side by side, one process.
 
-Every system gets a fresh memory per case (so that a case's ``functional`` list and
-clock cannot leak into another), the same embedder, and the same events in the
-same ``ingest_order``. A system answers a question with a ranked list of answers;
-the first one is scored.
+Cases are answered in *units*, each from its own memories (``pack.py``): by default one
+unit per case (cases with identical inputs share one), so a case's ``functional`` list,
+aliases and clock cannot leak into another; with ``pack=N``, N consecutive source
+records in one memory of one user. In a unit, each bcg system gets its own memory and
+the baselines share one plain memory of the raw statements; all use the same embedder
+(each text embedded once per run), the same top-k and the same events in the same order.
+A system answers a question with a ranked list of answers; the first one is scored.
 
-Systems:
-- ``bcg``: structured claims when the case has them (texts otherwise go through the
-  offline extractor), answered by ``search``: the top group's current belief.
-- ``bcg-text``: texts and timestamps only, through the offline extractor.
-- ``vector``: plain top-k over the statement texts in the same Chroma index; the
-  answer is the top statement.
-- ``recency``: the most recent of the top-k similar statements (as of the question's
-  ``as_of``, when it has one).
+Systems: ``bcg``, ``bcg-text`` (``systems.py``); ``vector``, ``recency``, ``recency2``,
+``restatement``, ``llamaindex`` (``baselines.py``). A question's clock (decay) is its own
+``now``, else the latest event of its memory (``Unit.clock``; for one case, ``Case.now_for``):
+a packed memory is asked after everything it was told.
 """
 
 from __future__ import annotations
 
-import statistics
 import time
-from collections import defaultdict
-from dataclasses import asdict, dataclass, field
 from typing import Callable, Sequence
 
-from ..embedders import Embedder
-from ..memory import BeliefMemory
+from ..embedders import Embedder, embedder_from_config
+from ..errors import ConfigError, InvalidInputError
 from ..policy import Policy
-from ..render import count_tokens, render_groups
-from ..search import search, search_evidence
-from .cases import Case, CaseEvent, Question, matches
+from .baselines import BASELINES, PLAIN_SYSTEMS, LlamaIndexBaseline, ask_plain, llamaindex_available
+from .cases import Case, Question, matches
+from .pack import Unit, isolated_units, pack_label, packed_units
+from .report import QuestionResult, Report, markdown_table, pack_markdown, write_pack_reports, write_reports
+from .systems import BCG_SYSTEMS, TOP_K, Answer, SharedEmbeddings, ask_bcg, ingest_bcg, observe_kwargs, open_memory
 
-SYSTEMS = ("bcg", "bcg-text", "vector", "recency")
-TOP_K = 5
+SYSTEMS = BCG_SYSTEMS + BASELINES
 
-
-@dataclass
-class QuestionResult:
-    case_id: str
-    kind: str
-    lang: str
-    system: str
-    question: str
-    answers: list[str]  # ranked; "" stands for "no asserted answer"
-    correct: bool
-    stale: bool
-    outdated_flagged: bool | None  # bcg only: the stale value is shown as outdated / below the line
-    attributed: bool | None  # the statement that justifies the expected answer supports the top answer
-    tokens: int
-    latency_ms: float
+__all__ = [
+    "SYSTEMS", "TOP_K", "Report", "QuestionResult", "run", "run_packs", "check_systems", "available_systems",
+    "markdown_table",
+    "pack_markdown", "write_reports", "write_pack_reports",
+]
 
 
-@dataclass
-class Report:
-    systems: list[str]
-    results: list[QuestionResult] = field(default_factory=list)
-    ingest: dict[str, dict] = field(default_factory=dict)  # system -> {events, seconds}
-
-    def summary(self) -> dict:
-        """Per system, overall and per kind: accuracy@1, stale@1, outdated-flagged,
-        attribution, mean context tokens, latency p50/p95, ingest throughput."""
-        out: dict = {}
-        for system in self.systems:
-            rows = [r for r in self.results if r.system == system]
-            by_kind = defaultdict(list)
-            for r in rows:
-                by_kind[r.kind].append(r)
-            ing = self.ingest.get(system, {})
-            out[system] = {
-                "all": _metrics(rows),
-                "kinds": {k: _metrics(v) for k, v in sorted(by_kind.items())},
-                "ingest_events_per_s": (ing.get("events", 0) / ing["seconds"]) if ing.get("seconds") else None,
-            }
-        return out
-
-    def to_dict(self) -> dict:
-        return {"systems": self.systems, "summary": self.summary(), "ingest": self.ingest,
-                "results": [asdict(r) for r in self.results]}
+def check_systems(systems: Sequence[str]) -> list[str]:
+    """The systems in the order given, without repeats; an unknown name raises."""
+    out = list(dict.fromkeys(systems))
+    unknown = [s for s in out if s not in SYSTEMS]
+    if unknown:
+        raise InvalidInputError(f"unknown system(s) {', '.join(unknown)}; known: {', '.join(SYSTEMS)}")
+    if not out:
+        raise InvalidInputError(f"no system to evaluate; known: {', '.join(SYSTEMS)}")
+    if "llamaindex" in out and not llamaindex_available():
+        raise ConfigError("the llamaindex baseline needs llama-index-core and llama-index-vector-stores-chroma"
+                          " (pip install 'bcg-rag[llama-index,dev]')")
+    return out
 
 
-def _metrics(rows: list[QuestionResult]) -> dict:
-    if not rows:
-        return {}
-    lat = sorted(r.latency_ms for r in rows)
-    flagged = [r.outdated_flagged for r in rows if r.outdated_flagged is not None]
-    attributed = [r.attributed for r in rows if r.attributed is not None]
-    return {
-        "n": len(rows),
-        "accuracy@1": sum(r.correct for r in rows) / len(rows),
-        "stale@1": sum(r.stale for r in rows) / len(rows),
-        "outdated_flagged": (sum(flagged) / len(flagged)) if flagged else None,
-        "attribution": (sum(attributed) / len(attributed)) if attributed else None,
-        "tokens": statistics.fmean(r.tokens for r in rows),
-        "latency_p50_ms": _percentile(lat, 50),
-        "latency_p95_ms": _percentile(lat, 95),
-    }
+def available_systems() -> list[str]:
+    """Every system whose dependencies are installed (``llamaindex`` needs llama-index)."""
+    return [s for s in SYSTEMS if s != "llamaindex" or llamaindex_available()]
 
 
-def _percentile(sorted_values: list[float], p: float) -> float:
-    if not sorted_values:
-        return 0.0
-    k = min(len(sorted_values) - 1, max(0, round(p / 100 * (len(sorted_values) - 1))))
-    return sorted_values[k]
+def shared_embeddings(policy: Policy, embedder: Embedder | None = None) -> SharedEmbeddings:
+    if isinstance(embedder, SharedEmbeddings):
+        return embedder
+    return SharedEmbeddings(embedder or embedder_from_config(policy.section("embedder")))
 
 
-# --- running -------------------------------------------------------------------------------
 def run(
     cases: Sequence[Case],
     *,
     systems: Sequence[str] = SYSTEMS,
     policy: Policy | None = None,
     embedder: Embedder | None = None,
+    pack: int | str | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> Report:
-    """Score every system on every case. ``progress(n)`` is called after each case."""
-    unknown = set(systems) - set(SYSTEMS)
-    if unknown:
-        raise ValueError(f"unknown systems {sorted(unknown)}; known: {SYSTEMS}")
+    """Score every system on every case. ``pack``: None (a memory per case), a number of
+    records per memory, or ``"all"``. ``progress(n)`` is called as cases are done."""
+    systems = check_systems(systems)
     base = policy or Policy.default()
-    report = Report(list(systems))
-    for system in systems:
-        report.ingest[system] = {"events": 0, "seconds": 0.0}
-    for case in cases:
-        case_policy = base.with_overrides(
-            {"functional": {"predicates": list(base.section("functional")["predicates"]) + list(case.functional)}}
-        )
-        for system in systems:
-            memory = _memory(case_policy, embedder)
-            try:
-                started = time.perf_counter()
-                _ingest(memory, case, system)
-                report.ingest[system]["seconds"] += time.perf_counter() - started
-                report.ingest[system]["events"] += len(case.events)
-                for q in case.questions:
-                    report.results.append(_ask(memory, case, q, system))
-            finally:
-                memory.close()
+    shared = shared_embeddings(base, embedder)
+    if pack is None:
+        units = isolated_units(cases)
+    else:
+        units = packed_units(cases, None if pack == "all" else int(pack))
+    started, embed_before, embedded_before = time.perf_counter(), shared.seconds, shared.embedded
+    shared.prime([e.text for u in units for e in u.events] + [q.question for c in cases for q in c.questions])
+    report = Report(systems, ingest={s: {"events": 0, "seconds": 0.0} for s in systems})
+    policies: dict[tuple, Policy] = {}
+    for unit in units:
+        if unit.functional not in policies:
+            predicates = list(base.section("functional").get("predicates", [])) + list(unit.functional)
+            policies[unit.functional] = base.with_overrides({"functional": {"predicates": predicates}})
+        _run_unit(unit, systems, policies[unit.functional], shared, report)
         if progress:
-            progress(1)
+            progress(len(unit.cases))
+    report.meta = {
+        "pack": "none" if pack is None else pack_label(None if pack == "all" else int(pack)),
+        "memories": len(units),
+        "records": sum(u.records for u in units),
+        "events_per_memory": (sum(len(u.events) for u in units) / len(units)) if units else 0,
+        "questions": sum(u.n_questions for u in units),
+        "texts_embedded": shared.embedded - embedded_before,
+        "embedding_s": shared.seconds - embed_before,
+        "wall_s": time.perf_counter() - started,
+    }
     return report
 
 
-def _memory(policy: Policy, embedder: Embedder | None) -> BeliefMemory:
-    from ..index import EvidenceIndex
-
-    index = EvidenceIndex.from_policy(policy, None)
-    if embedder is not None:
-        index.embedder = embedder
-    return BeliefMemory.in_memory(policy, index=index)
-
-
-def _ingest(memory: BeliefMemory, case: Case, system: str) -> None:
-    for a in case.aliases:
-        if system.startswith("bcg"):
-            memory.add_alias(a.user_id, a.alias, a.canonical)
-    events = case.ordered_events()
-    if system == "bcg" and all(e.claims for e in events):
-        memory.observe_many([_observe_kwargs(e, claims=True) for e in events])
-    elif system.startswith("bcg"):
-        structured = [e for e in events if e.claims] if system == "bcg" else []
-        if structured:
-            memory.observe_many([_observe_kwargs(e, claims=True) for e in structured])
-        texts = [e for e in events if not (system == "bcg" and e.claims)]
-        # One message at a time, in ingest order: that is how a chat arrives.
-        for e in texts:
-            memory.add_message(**_observe_kwargs(e, claims=False))
-    else:
-        memory.observe_many([_observe_kwargs(e, claims=False) for e in events])
+def run_packs(
+    cases: Sequence[Case],
+    sizes: Sequence[int | None],
+    *,
+    systems: Sequence[str] = SYSTEMS,
+    policy: Policy | None = None,
+    embedder: Embedder | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Report]:
+    """``run`` at each pack size (None: all records in one memory), one shared embedding cache."""
+    base = policy or Policy.default()
+    shared = shared_embeddings(base, embedder)
+    packed_units(cases, 1)  # refuse before any work
+    return {
+        pack_label(size): run(cases, systems=systems, policy=base, embedder=shared,
+                              pack="all" if size is None else size, progress=progress)
+        for size in sizes
+    }
 
 
-def _observe_kwargs(e: CaseEvent, claims: bool) -> dict:
-    kw = dict(text=e.text, user_id=e.user_id, timestamp=e.timestamp, source=e.source or None,
-              source_type=e.source_type, context=e.context, agent_id=e.agent_id)
-    if claims:
-        kw["claims"] = list(e.claims)
-    return kw
+def _run_unit(unit: Unit, systems: list[str], policy: Policy, shared: SharedEmbeddings, report: Report) -> None:
+    for system in (s for s in systems if s in BCG_SYSTEMS):
+        memory = open_memory(policy, shared)
+        try:
+            started, embedding = time.perf_counter(), shared.seconds
+            ingest_bcg(memory, system, unit.events, unit.aliases)  # may embed new names: not ingest time
+            _count_ingest(report, [system], len(unit.events),
+                          time.perf_counter() - started - (shared.seconds - embedding))
+            for case, q, asked in unit.questions():
+                report.results.append(_score(case, q, system, ask_bcg(memory, asked, unit.clock(asked))))
+        finally:
+            memory.close()
+    baselines = [s for s in systems if s in BASELINES]
+    if not baselines:
+        return
+    memory = open_memory(policy, shared)
+    llama = None
+    try:
+        started = time.perf_counter()
+        memory.observe_many([observe_kwargs(e, claims=False) for e in unit.events])
+        plain_s = time.perf_counter() - started
+        _count_ingest(report, baselines, len(unit.events), plain_s)
+        if "llamaindex" in baselines:
+            started = time.perf_counter()
+            llama = LlamaIndexBaseline(memory, shared)
+            _count_ingest(report, ["llamaindex"], 0, time.perf_counter() - started)
+        plain = [s for s in baselines if s in PLAIN_SYSTEMS]
+        for case, q, asked in unit.questions():
+            answers = ask_plain(memory, asked, plain) if plain else {}
+            if llama is not None:
+                answers["llamaindex"] = llama.ask(asked, unit.clock(asked))
+            for system in baselines:
+                report.results.append(_score(case, q, system, answers[system]))
+    finally:
+        if llama is not None:
+            llama.close()
+        memory.close()
 
 
-def _ask(memory: BeliefMemory, case: Case, q: Question, system: str) -> QuestionResult:
-    now = case.now_for(q)
-    started = time.perf_counter()
-    if system.startswith("bcg"):
-        groups = search(memory, q.question, user_id=q.user_id, context=q.context, as_of=q.as_of, now=now, top_k=TOP_K)
-        latency = (time.perf_counter() - started) * 1000
-        answers, flagged, supporters = _bcg_answers(groups, q)
-        tokens = count_tokens(render_groups(groups, query=q.question))
-    else:
-        raw = search_evidence(memory, q.question, user_id=q.user_id, top_k=TOP_K)
-        hits = raw
-        if system == "recency":
-            pool = [h for h in hits if q.as_of is None or h["timestamp"] <= q.as_of] or hits
-            hits = sorted(pool, key=lambda h: h["timestamp"], reverse=True)
-        latency = (time.perf_counter() - started) * 1000
-        answers = [h["text"] for h in hits]
-        flagged = None
-        supporters = [hits[0]["text"]] if hits else []
-        tokens = count_tokens("\n\n".join(h["text"] for h in raw))  # what a plain retriever passes: raw top-k
-    top = answers[0] if answers else ""
-    asserted = [a for a in answers if a]
+def _count_ingest(report: Report, systems: list[str], events: int, seconds: float) -> None:
+    for system in systems:
+        report.ingest[system]["events"] += events
+        report.ingest[system]["seconds"] += seconds
+
+
+def _score(case: Case, q: Question, system: str, a: Answer) -> QuestionResult:
+    top = a.answers[0] if a.answers else ""
+    asserted = [x for x in a.answers if x]
     # expect [] means "no answer" only when nothing is listed in expect_all either.
     correct = (matches(top, q.expect) if q.expect else (top == "" or bool(q.expect_all))) and all(
-        any(matches(a, group) for a in asserted) for group in q.expect_all
+        any(matches(x, group) for x in asserted) for group in q.expect_all
     )
     justifying = _justifying_texts(case, q)
-    attributed = bool(set(supporters) & justifying) if q.expect and justifying else None
+    attributed = bool(set(a.supporters) & justifying) if q.expect and justifying else None
     return QuestionResult(
-        case.id, case.kind, case.lang, system, q.question, answers, correct, matches(top, q.stale),
-        flagged if q.stale else None, attributed, tokens, latency,
+        case.id, case.kind, case.lang, system, q.question, a.answers, correct, matches(top, q.stale),
+        a.flagged if q.stale else None, attributed, a.tokens, a.latency_ms,
     )
-
-
-def _bcg_answers(groups, q: Question) -> tuple[list[str], bool, list[str]]:
-    """Ranked answers from resolved groups: asserted current values first, in group
-    order; a question whose best group asserts nothing gets "" (no answer) on top."""
-    answers: list[str] = []
-    shown_outdated: list[str] = []
-    supporters: list[str] = []
-    for g in groups:
-        if g.current is not None:
-            if not answers or answers == [""]:
-                supporters = [s["text"] for s in g.supporters]
-            answers.append(g.current.value)
-            answers += [a["value"] for a in g.alternatives if not a.get("outdated")]
-        elif not answers:
-            answers.append("")
-        shown_outdated += [a["value"] for a in g.alternatives if a.get("outdated")]
-    if answers and answers[0] == "" and len(answers) > 1:
-        answers = answers[:1] + [a for a in answers[1:] if a]
-    flagged = any(matches(v, q.stale) for v in shown_outdated) and not matches(answers[0] if answers else "", q.stale)
-    return answers, flagged, supporters
 
 
 def _justifying_texts(case: Case, q: Question) -> set[str]:
@@ -239,68 +193,3 @@ def _justifying_texts(case: Case, q: Question) -> set[str]:
         if any(c.stance > 0 and matches(c.value, q.expect) for c in e.claims) or (not e.claims and matches(e.text, q.expect)):
             out.add(e.text)
     return out
-
-
-# --- reports -------------------------------------------------------------------------------
-METRIC_COLUMNS = ("accuracy@1", "stale@1", "outdated_flagged", "attribution", "tokens", "latency_p50_ms", "latency_p95_ms")
-
-
-def markdown_table(report: Report) -> str:
-    s = report.summary()
-    lines = ["| system | n | " + " | ".join(METRIC_COLUMNS) + " | ingest ev/s |",
-             "|---" * (len(METRIC_COLUMNS) + 3) + "|"]
-    for system, d in s.items():
-        m = d["all"]
-        lines.append(f"| {system} | {m.get('n', 0)} | " + " | ".join(_fmt(m.get(c)) for c in METRIC_COLUMNS)
-                     + f" | {_fmt(d['ingest_events_per_s'])} |")
-    kinds = sorted({k for d in s.values() for k in d["kinds"]})
-    lines += ["", "accuracy@1 per kind (stale@1 in brackets):", "",
-              "| kind | " + " | ".join(s) + " |", "|---" * (len(s) + 1) + "|"]
-    for k in kinds:
-        cells = []
-        for system in s:
-            m = s[system]["kinds"].get(k, {})
-            cells.append(f"{_fmt(m.get('accuracy@1'))} ({_fmt(m.get('stale@1'))})" if m else "-")
-        lines.append(f"| {k} | " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
-
-
-def _fmt(v) -> str:
-    if v is None:
-        return "-"
-    if isinstance(v, float):
-        return f"{v:.3f}" if v < 10 else f"{v:.1f}"
-    return str(v)
-
-
-def write_reports(report: Report, out_dir, name: str = "eval") -> dict[str, str]:
-    """JSON (everything), Markdown (the tables) and a PNG chart (accuracy@1 per kind)."""
-    import json
-    from pathlib import Path
-
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    paths = {"json": out / f"{name}.json", "markdown": out / f"{name}.md", "png": out / f"{name}.png"}
-    paths["json"].write_text(json.dumps(report.to_dict(), ensure_ascii=False, indent=1), encoding="utf-8")
-    paths["markdown"].write_text(f"# {name}\n\n" + markdown_table(report), encoding="utf-8")
-    s = report.summary()
-    kinds = sorted({k for d in s.values() for k in d["kinds"]}) + ["all"]
-    fig, ax = plt.subplots(figsize=(max(6, len(kinds) * 0.9), 4))
-    width = 0.8 / max(1, len(s))
-    for i, (system, d) in enumerate(s.items()):
-        ys = [(d["all"] if k == "all" else d["kinds"].get(k, {})).get("accuracy@1", 0) or 0 for k in kinds]
-        ax.bar([x + i * width for x in range(len(kinds))], ys, width, label=system)
-    ax.set_xticks([x + width * (len(s) - 1) / 2 for x in range(len(kinds))], kinds, rotation=30, ha="right")
-    ax.set_ylim(0, 1.05)
-    ax.set_ylabel("accuracy@1")
-    ax.set_title(name)
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))  # beside the bars, not over them
-    fig.tight_layout()
-    fig.savefig(paths["png"], dpi=110)
-    plt.close(fig)
-    return {k: str(v) for k, v in paths.items()}

@@ -2,9 +2,11 @@
 
 Three extractors share the ``Extractor`` protocol:
 
-* ``OfflineExtractor`` (``offline.py``, ``shared.py``, ``en.py``, ``zh.py``, ``grammar.py``):
-  rules over the word lists in ``lexicon.toml``. No model, deterministic, Chinese (on
-  jieba's segmentation) and English.
+* ``OfflineExtractor`` (``offline.py``, ``shared.py``, ``en.py``, ``zh.py``, ``shapes.py``,
+  ``grammar.py``): rules over the word lists in ``lexicon.toml``. No model, deterministic,
+  Chinese (on jieba's segmentation) and English. Precision first: every claim passes the
+  confidence gate (``gate.py``: values are noun phrases, subjects are named, episodes are
+  no habits); ``read`` also says which claims were said as additions ("I also work at …").
 * ``LLMExtractor`` (``llm.py``): any LlamaIndex LLM asked for JSON, validated, retried.
 * ``CascadeExtractor`` (``cascade.py``): the offline extractor first; the LLM only for
   informative messages the rules could not read.

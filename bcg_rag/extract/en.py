@@ -36,20 +36,27 @@ EN_INSTEAD = re.compile(r"^(?P<head>.+?)\s+(?:instead of|rather than)\s+(?P<old>
 EN_NEW_JOB = re.compile(
     r"^(?P<before>.*?)\b(?:started|start|starting|got|get|getting|landed|accepted|took|begin|began|have|had)\s+"
     r"(?:a|an|my|the)?\s*(?:new\s+|first\s+|dream\s+)?(?:job|position|role|gig|internship|work)\s+"
+    r"(?:as\s+(?:a\s+|an\s+)?(?P<title0>[a-z][\w\s-]*?)\s+)?"
     r"(?:at|with|in)\s+(?P<org>.+?)(?:\s+as\s+(?:a\s+|an\s+)?(?P<title>.+))?$",
     re.IGNORECASE,
 )
 EN_LEFT_JOB = re.compile(
-    r"^(?P<before>.*?)\b(?:quit|left|leaving|quitting|resigned from|resign from|got fired from|was fired from"
+    r"^(?P<before>.*?)\b(?P<verb>quit|left|leaving|quitting|resigned from|resign from|got fired from|was fired from"
     r"|got laid off from|was laid off from|got let go from|retired from|leave)\s+"
-    r"(?:(?:my|the|a)\s+(?:old\s+)?(?:job|position|role|gig|internship)\s+(?:at|with|in)\s+)?(?P<org>.+)$",
+    r"(?:(?:my|the|a)\s+(?:[\w-]+\s+){0,2}?(?:job|position|role|gig|internship)\s+(?:at|with|in)\s+)?(?P<org>.+)$",
     re.IGNORECASE,
 )
 EN_AS_TITLE = re.compile(r"^(?P<org>.+?)\s+as\s+(?:a\s+|an\s+|the\s+)?(?P<title>.+)$", re.IGNORECASE)
 # First-person and third-person copulas: "I'm a nurse", "my mom is a doctor", "I'm vegetarian".
 EN_COPULA = re.compile(
-    r"^(?P<subject>.+?)(?:'m|'re|'s|\s+(?:am|is|are|was|were))\s+(?P<rest>.+)$", re.IGNORECASE
+    r"^(?P<subject>.+?)(?:'ve been|'s been|\s+(?:have|has) been|'m|'re|'s|\s+(?P<verb>am|is|are|was|were))\s+(?P<rest>.+)$",
+    re.IGNORECASE
 )
+RELATION_POINTERS = frozenset("its his her their my our your me him them us it".split())
+# "the sport of association football": a class noun before "of" (the lexicon's class_nouns).
+EN_CLASS_OF = re.compile(r"^(?:the\s+)?([a-z]+)\s+of\s+", re.IGNORECASE)
+# "plays the position of": a relation that names one slot with a definite description.
+EN_DEFINITE_RELATION = re.compile(r"\bthe\s+[a-z]+\s+(?:of|for)$", re.IGNORECASE)
 EN_AGE = re.compile(r"^(?P<age>\d{1,3})(?:\s+(?:years?|yrs?)(?:\s+old)?)?$", re.IGNORECASE)
 
 
@@ -72,8 +79,16 @@ class EnglishRules:
             (owner, personal), attr = self._owner(EN_DETERMINER_OWNER[m["owner"].casefold()], turn), m["attr"]
             if lex.relative_regex.match(attr) or m["value"].split(" ", 1)[0].endswith("ing"):
                 return None  # "my mom is a doctor": a person; "my feet are killing me": a clause
-        elif m := EN_OF_ATTRIBUTE.match(clause) or EN_POSSESSIVE.match(clause):
+        elif m := EN_OF_ATTRIBUTE.match(clause):  # "The capital of X is Y": a definite description
             (owner, personal), attr = self._owner(m["owner"], turn), m["attr"]
+            if owner is None:
+                return None
+            return self._attribute_claim(owner, personal, attr, m["value"], False, known_only=personal)
+        elif m := EN_POSSESSIVE.match(clause):
+            (owner, personal), attr = self._owner(m["owner"], turn), m["attr"]
+            if owner is None:
+                return None  # "Kat's birthday": known slots, or a name as the value ("Ken Burns's child is …")
+            return self._attribute_claim(owner, personal, attr, m["value"], False, known_only=personal or not m["value"][:1].isupper())
         else:
             return None
         if owner is None:
@@ -114,13 +129,13 @@ class EnglishRules:
         if has_cjk(clause):
             return self._zh_job(clause, turn)
         if m := EN_NEW_JOB.match(clause):
-            return self._job_found(m["before"], m["org"], m["title"], turn, False)
+            return self._job_found(m["before"], m["org"], m["title"] or m["title0"], turn, False)
         if m := EN_LEFT_JOB.match(clause):
             org = m["org"]
-            if not (re.match(r"(?:my|the|a)\s+(?:old\s+)?(?:job|position|role)", m.group(), re.IGNORECASE)
-                    or re.search(r"\b(?:job|position|role)\s+(?:at|with|in)\b", m.group(), re.IGNORECASE)
-                    or self.lexicon.name_run.match(org)):
-                return None  # "I quit smoking" is a habit (cessation), not a job
+            job_words = re.search(r"\b(?:job|position|role|gig|internship)\s+(?:at|with|in)\b", m.group(), re.IGNORECASE)
+            job_verb = m["verb"].casefold() not in ("quit", "quitting", "left", "leaving", "leave")
+            if not job_words and not job_verb:
+                return None  # "I quit smoking" is a habit; "left Chicago" a city; "quit Facebook" an app
             if self.lexicon.value_of(self._clean_value(org)).casefold() in self.lexicon.values:
                 return None  # "I quit coffee": a known consumable
             return self._job_found(m["before"], org, None, turn, True)
@@ -159,6 +174,8 @@ class EnglishRules:
                 return None
         rest, more_negated = self._peel(m["rest"], (lex.negation, lex.time, lex.before_verb), lead=True)
         negated = negated or more_negated
+        if (m["verb"] or "").casefold() in ("was", "were"):
+            negated = True  # "I was a teacher (for ten years)": a past state, no longer so
         rest = rest.strip(" .!")
         if age := EN_AGE.match(rest):
             return Found(subject, "age", age["age"], negated)
@@ -177,8 +194,8 @@ class EnglishRules:
         for state in sorted(lex.states, key=len, reverse=True):
             if rest.casefold() == state or rest.casefold().startswith(state + " "):
                 obj = self._clean_value(rest[len(state):])
-                if state.endswith(" to") and obj and self._usable(obj):
-                    return Found(subject, snake_name(state), obj, negated)  # "allergic to peanuts"
+                if state.endswith(" to") and obj and self._usable(obj):  # "allergic to peanuts (and shellfish)"
+                    return [Found(subject, snake_name(state), o, negated) for o in self._coordinated(obj)]
                 if not obj:
                     return Found(subject, "is", state, negated)
         return None
@@ -214,12 +231,27 @@ class EnglishRules:
                 end = i + 1
                 break
         relation = " ".join(words[:end])
-        value = self._clean_value(" ".join(words[end:]))
+        if any(w.casefold() in RELATION_POINTERS for w in words[:end]):
+            return None  # "moved its HQ to", "sits next to me": a pronoun inside is no plain relation
+        raw = " ".join(words[end:])
+        # "the sport of X", "the city of X": the class noun says what X is; X is the value.
+        described = EN_CLASS_OF.match(raw)
+        if described and described.group(1).casefold() in lex.class_nouns and raw[described.end():].strip():
+            raw = raw[described.end():]
+        else:
+            described = None
+        value = self._clean_value(raw)
         if not self._usable(value):
             return None
         predicate = lex.predicate_of(relation)
         if predicate is None and end > 1 and words[0].casefold() in COPULAS:
             predicate = lex.predicate_of(" ".join(words[1:end]))  # "is located in" -> "located in"
+        if end == 1 and words[0].casefold() in COPULAS:
+            if not re.match(r"(?:a|an|the)\s", raw, re.IGNORECASE):
+                return None  # "Mochi is NOT impressed": a mood, not a fact
+            predicate = predicate or "is"  # "Alex Song isn't a defender"
+        if predicate is None and not described and not value[:1].isupper() and not EN_DEFINITE_RELATION.search(relation):
+            return None  # an unknown verb with a common noun after it: too loose to read
         return Found(subject, predicate or snake_name(relation), value, negated)
 
     def _name(self, text: str, turn: Turn) -> str | None:

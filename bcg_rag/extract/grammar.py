@@ -32,7 +32,8 @@ SENTENCE_END = re.compile(
     r"(?<!\b[A-Z])(?<!\bSt|\bDr|\bMr|\bMs|\bMt|\bJr|\bSr)(?<!\bMrs)(?<!\bvs)[.!?;]+(?=\s|$)|[。！？；\n?？!！]+"
 )
 # A Chinese clause that asks: a wh-word anywhere, or a final question particle.
-ZH_QUESTION = re.compile(r"什么|哪里|哪儿|哪个|哪些|怎么|为什么|多少|几点|谁|吗$|么$")
+# "会不会", "是不是", "有没有": the A-not-A form asks too.
+ZH_QUESTION = re.compile(r"什么|哪里|哪儿|哪个|哪些|怎么|为什么|多少|几点|谁|啥|吗$|么$|([\u4e00-\u9fff])[不没]\1|有没有|是否")
 # Clause boundaries inside a sentence: commas and "but"-style joins.
 CLAUSE_BREAK = re.compile(
     r",\s+|[，、：:]+|\s+(?:but|though|although|because|so|and then|whereas|while)\s+|\s*[-–—]{1,2}\s+"
@@ -40,7 +41,11 @@ CLAUSE_BREAK = re.compile(
     re.IGNORECASE,
 )
 # "..., and I live in Paris": "and" starts a new clause only before a subject.
-AND_SUBJECT = re.compile(r"\s+and\s+(?=(?:i|i'm|i've|we|we're|my|our|he|she|they)\s)", re.IGNORECASE)
+AND_SUBJECT = re.compile(
+    r"\s+and\s+(?=(?:i|i'm|i've|we|we're|my|our|he|she|they)\s"
+    r"|(?:bought|sold|moved|started|joined|left|quit|switched|adopted|got|works|lives|moved)\s)",
+    re.IGNORECASE,
+)
 ZH_AND_SUBJECT = re.compile(r"(?<=[\u4e00-\u9fff])(?:，|,)?(?:还有|并且|而且)")
 
 # Time phrases the word list cannot enumerate: "in 2019", "2019年", "3 weeks ago", "in March".
@@ -63,10 +68,33 @@ DURATION_TAIL = re.compile(
 )
 # "北京三年了" -> "北京": a counted span of time ends the value. Months need 个 ("三个月"),
 # since "五月" is May; a whole value is never stripped ("三年" alone stays).
-ZH_DURATION = r"[\d一二三四五六七八九十百两几半多好]+(?:个)?多?(?:秒钟?|分钟|小时|天|周|星期|个月|年)多?(?:了|啦)?"
+ZH_DURATION = r"(?:第|快|近|将近|差不多)?[\d一二三四五六七八九十百两几半多好]+(?:个)?多?(?:秒钟?|分钟|小时|天|周|星期|个月|年)多?(?:了|啦)?"
 ZH_DURATION_TAIL = re.compile(rf"(?<=[^\d一二三四五六七八九十百两几半多好]){ZH_DURATION}$")
-TIME_TAILS = (YEAR_TAIL, AGO_TAIL, DURATION_TAIL, ZH_DURATION_TAIL)
+# "last weekend", "this month", "on Mondays", "every Saturday morning": when, not what.
+WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekday|weekend"
+WHEN_TAIL = re.compile(
+    rf"\s*\b(?:(?:last|this|next|every|each|on|most)\s+(?:(?:{WEEKDAYS})s?|week|month|year|nights?|mornings?"
+    rf"|evenings?|afternoons?|summer|winter|spring|fall|autumn|semester|term)(?:\s+(?:morning|night|evening|afternoon)s?)?"
+    rf"|on\s+(?:{WEEKDAYS})s?)\s*$",
+    re.IGNORECASE,
+)
+ZH_ABOUT_DURATION = re.compile(rf"^(?=快|近|将近|差不多){ZH_DURATION}$")  # "快一个月了": all time
+TIME_TAILS = (YEAR_TAIL, AGO_TAIL, DURATION_TAIL, ZH_ABOUT_DURATION, ZH_DURATION_TAIL, WHEN_TAIL)
 
+# Future times the word list cannot enumerate: "next Monday", "in two weeks", "from April".
+FUTURE_WHEN = re.compile(
+    rf"\b(?:next|this coming|coming)\s+(?:{WEEKDAYS}|{MONTHS}|{SEASONS})\b"
+    r"|\bin\s+(?:a|an|one|two|three|four|five|six|a few|a couple of|\d+)\s+(?:days?|weeks?|months?|years?)\b"
+    rf"|\b(?:starting|from)\s+(?:next\s+\w+|{MONTHS})\b",
+    re.IGNORECASE,
+)
+# The present progressive of a change is an arrangement, not yet a fact: "I'm moving to Berlin",
+# "we're relocating", "I'm starting at Stripe", "she's leaving Google".
+ARRANGED = re.compile(
+    r"(?:'m|'re|'s|\b(?:am|are|is))\s+(?:\w+ly\s+)?(?:moving|relocating|joining|switching|transferring|leaving"
+    r"|quitting|heading|starting(?!\s+to\b))\b",
+    re.IGNORECASE,
+)
 SPACE_BETWEEN_CJK = re.compile(rf"(?<=[{CJK}])\s+(?=[{CJK}])")
 
 
@@ -132,18 +160,54 @@ class Grammar:
     def mood(self, clause: str) -> Mood:
         lex = self.lex
         hedged = plan = past = False
-        if lex.hedges.anywhere.search(clause):
+        if m := self._marker(lex.hedges.anywhere, clause):
             hedged = True
-            clause = join_cjk(lex.hedges.anywhere.sub(" ", clause))
-        if m := lex.past_markers.anywhere.search(clause):
+            while m:
+                clause = join_cjk(clause[: m.start()] + " " + clause[m.end():])
+                m = self._marker(lex.hedges.anywhere, clause)
+        if m := self._marker(lex.past_markers.anywhere, clause):
             past = True
             clause = join_cjk(clause[: m.start()] + " " + clause[m.end():])
-        if m := lex.plan_markers.anywhere.search(clause):
+        if m := self._marker(lex.plan_markers.anywhere, clause):
             plan = True
             clause = join_cjk(clause[: m.start()] + " " + clause[m.end():])
-        elif lex.future_time.anywhere.search(clause):
-            plan = True  # "I'm moving to Tokyo next year", "下个月搬到上海": not yet so
+        elif lex.future_time.anywhere.search(clause) or FUTURE_WHEN.search(clause) or ARRANGED.search(clause):
+            plan = True  # "I'm moving to Tokyo next year", "下个月搬到上海", "I'm starting at Stripe": not yet so
         return Mood(clause.strip(), hedged, plan, past)
+
+    def marker(self, pattern: re.Pattern[str], clause: str) -> re.Match[str] | None:
+        return self._marker(pattern, clause)
+
+    def _marker(self, pattern: re.Pattern[str], clause: str) -> re.Match[str] | None:
+        """The first match of a marker that is a whole word: in Chinese, on jieba's word
+        boundaries ("理想" holds 想, "应该" is a hedge but "相应" is not)."""
+        for m in pattern.finditer(clause):
+            if not re.match(f"[{CJK}]", m.group()) or self._on_words(clause, m.start(), m.end()):
+                return m
+        return None
+
+    def _on_words(self, clause: str, start: int, end: int) -> bool:
+        from .zh import segmenter
+
+        bounds = {0}
+        for word, _, at in segmenter(self.lex).cut(clause):
+            bounds.add(at + len(word))
+        return start in bounds and (end in bounds or end < len(clause) and self._splits(clause, end))
+
+    def _splits(self, clause: str, end: int) -> bool:
+        """A marker may end inside a word jieba made of it and the next verb ("想学", "要搬")."""
+        from .zh import segmenter
+
+        return any(at < end < at + len(word) and flag.startswith("v") for word, flag, at in segmenter(self.lex).cut(clause))
+
+    def says_additive(self, clause: str) -> bool:
+        """The clause adds a value beside the one held ("I also work at Globex", "我也养了只狗",
+        "I have a dog too"), and does not itself say a change ("又搬到了上海" is a move)."""
+        text = collapse(clause)
+        added = self._marker(self.lex.additive_claim_markers.anywhere, text) or re.search(
+            r"\b(?:too|as well)\s*[.!~]*$", text, re.IGNORECASE
+        )
+        return bool(added) and self._marker(self.lex.change_markers.anywhere, text) is None
 
     def says_change(self, text: str) -> bool:
         """The text itself says a value replaced another ("moved to", "now", "不再", "换成")."""

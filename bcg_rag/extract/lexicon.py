@@ -141,6 +141,9 @@ class Lexicon:
                     continue
                 for form in english_forms(phrase):
                     self.verbs.setdefault(collapse(form).casefold(), ("verb", predicate))
+        for phrase in self.words("cessation", "memberships"):  # "退出乐队": a membership ends
+            for form in english_forms(phrase):
+                self.verbs.setdefault(collapse(form).casefold(), ("stop", "member_of"))
         for phrase in self.words("cessation", "phrases"):
             for form in english_forms(phrase):
                 self.verbs.setdefault(collapse(form).casefold(), ("stop", ""))
@@ -173,9 +176,11 @@ class Lexicon:
         # "The user's ...": the longest reference a clause starts with, as a whole word.
         self.user_lead = re.compile(rf"^(?:{phrase_pattern(self.words('subjects', 'user'))})(?=\s|'|$)", re.IGNORECASE)
         self.not_names = {w.casefold() for w in self.words("subjects", "not_names")}
+        self.surnames = frozenset(w for w in self.words("subjects", "surnames") if len(w) == 1)
         self.pronoun_values = {w.casefold() for w in self.words("subjects", "pronoun_values")}
         self.relation_verbs = {w.casefold() for w in self.words("grammar", "relation_verbs")}
         self.prepositions = {w.casefold() for w in self.words("grammar", "prepositions")}
+        self.class_nouns = {w.casefold() for w in self.words("grammar", "class_nouns")}
         reporting = [form for phrase in self.words("grammar", "reporting_verbs") for form in english_forms(phrase)]
         self.reporting = re.compile(phrase_pattern(reporting), re.IGNORECASE)
         self.preference = PhraseSet(self.words("grammar", "preference_markers")).lead
@@ -211,6 +216,7 @@ class Lexicon:
         self.past_markers = PhraseSet(self.words("plans", "past"))
         self.change_markers = PhraseSet(self.words("changes", "phrases"))
         self.additive_markers = PhraseSet(self.words("changes", "additive"))
+        self.additive_claim_markers = PhraseSet(self.words("changes", "additive_claims"))
         self.relatives: dict[str, str] = {}  # surface (casefolded) -> English relation word
         for relation, surfaces in sorted(self.tables.get("relatives", {}).items()):
             for surface in surfaces:

@@ -35,7 +35,10 @@ use the predicate "plan:<predicate>" (e.g. plan:lives_in) with stance 0.5.
 - Only where, who one works for, job title, birthday, marriage and the like hold one value at a time. \
 Possessions, pets, languages, likes, hobbies, skills, family and friends are many-valued: a new one \
 is added, it does not replace the old one, so never deny an old value unless the text says so \
-(moved to, switched to, now, no longer, instead of, quit, 不再, 换成, 搬到, 现在).
+(moved to, switched to, now, no longer, instead of, quit, 不再, 换成, 搬到, 现在). A value said as an \
+addition ("also", "too", "as well", "another", "也", "还") stands beside the old one even where one value \
+is usual ("I also work at Globex on weekends"): never deny the old value for it.
+- Episodes are not habits: "had sushi yesterday", "今天中午吃了猪脚饭" say nothing about what someone eats.
 - Questions, requests to the assistant and small talk say nothing: no claims.
 - A message with nothing to remember has no claims.
 Answer with JSON only, no prose."""

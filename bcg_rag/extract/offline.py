@@ -2,22 +2,28 @@
 
 The code knows sentence shapes; the lexicon (``lexicon.toml``) knows the words. A message
 is cut into sentences and clauses (``grammar.py``); questions, requests and small talk
-are skipped; each remaining clause is read by the rules below (shared), ``en.py``
-(English shapes) and ``zh.py`` (Chinese shapes, on jieba's segmentation), from the most
-specific shape to the loosest. The clause's mood (hedge, plan, past) sets the stance
-and, for plans, the predicate (``plan:<predicate>``): a plan is not a current fact.
+are skipped; each remaining clause is read by the rules below (shared), ``shapes.py``
+(everyday shapes of both languages), ``en.py`` (English shapes) and ``zh.py`` (Chinese
+shapes, on jieba's segmentation), from the most specific shape to the loosest, and what
+they read passes the confidence gate (``gate.py``) or is dropped: a message with no claim
+is still evidence. The clause's mood (hedge, plan, past) sets the stance and, for plans,
+the predicate (``plan:<predicate>``): a plan is not a current fact. A clause said as an
+addition ("also", "too", "也", "还") marks its claims in ``Reading.additive``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, Sequence, runtime_checkable
 
 from ..errors import InvalidInputError
 from ..models import Claim
 from .en import EnglishRules
+from .gate import EPISODIC_PREDICATES, GateRules
 from .grammar import Grammar, clauses, sentences
 from .lexicon import Lexicon, default_lexicon, stable_name
+from .shapes import ShapeRules
 from .shared import Found, SharedRules
 from .text import EDGE_PUNCTUATION, collapse
 from .zh import ChineseRules
@@ -48,9 +54,10 @@ class Turn:
     other: str | None = None  # the last third-person subject: what "she" / "他" points to
     topic: bool = False  # the previous clause of this sentence was about ``other``
     parsed: list[str] = field(default_factory=list)  # clauses read with confidence (for the cascade)
+    owned: tuple[str, str] | None = None  # what the last clause said someone keeps: "我养了一只仓鼠"
 
 
-class OfflineExtractor(EnglishRules, ChineseRules, SharedRules):
+class OfflineExtractor(ShapeRules, EnglishRules, ChineseRules, GateRules, SharedRules):
     """Rule-based claims from Chinese and English chat messages; no model, deterministic."""
 
     def __init__(self, lexicon: Lexicon | None = None):
@@ -97,6 +104,7 @@ class OfflineExtractor(EnglishRules, ChineseRules, SharedRules):
         claims: list[Claim] = []
         seen: set[tuple[str, str, str]] = set()
         reading = Reading()
+        parsed: dict[tuple, tuple[list[Found], str | None]] = {}
         for sentence in sentences(collapse(text)):
             turn.other = None if sentence.question else turn.other
             turn.topic = False
@@ -109,8 +117,25 @@ class OfflineExtractor(EnglishRules, ChineseRules, SharedRules):
                     continue
                 reading.statements += 1
                 mood = self.grammar.mood(clause)
-                found = self._parse_clause(mood.clause, turn)
-                turn.topic = bool(found) and all(f.subject == turn.other for f in found)
+                additive = self.grammar.says_additive(clause)
+                key = (mood.clause, turn.other, turn.topic)
+                if key not in parsed:  # a clause repeated in one message is read once
+                    read = [g for f in self._parse_clause(mood.clause, turn) if (g := self._gate(f, mood.clause, turn))]
+                    parsed[key] = (read, turn.other)
+                found, turn.other = parsed[key]
+                if mood.plan:  # "我想喝奶茶", "I want to play tennis": a passing wish, not a plan
+                    found = [f for f in found if f.changed or f.predicate not in EPISODIC_PREDICATES]
+                turn.owned = next(((f.subject, f.value) for f in found if f.predicate == "has" and not f.negated), None)
+                # The clause was about someone else (for Chinese topic continuation): every claim
+                # is theirs, or names them ("Anna是我室友": the user has a roommate, Anna).
+                if about := next((f.value for f in found if f.predicate.startswith("has_") and f.rule == "shape"), None):
+                    turn.other = about
+                topic = turn.topic
+                turn.topic = bool(found) and all(f.subject == turn.other or f.value == turn.other for f in found)
+                if not found and (lead := self._lead_subject(mood.clause, turn)):
+                    turn.other, turn.topic = lead, True  # "我妈退休了，不当医生了": still about her
+                elif not found and topic and not self._names_speaker(clause):
+                    turn.topic = True  # "我女儿读高二，在杭州二中，喜欢打羽毛球": a clause in between keeps her
                 if found:
                     reading.parsed += 1
                 else:
@@ -122,6 +147,8 @@ class OfflineExtractor(EnglishRules, ChineseRules, SharedRules):
                         continue
                     seen.add(key)
                     claims.append(claim)
+                    reading.rules.append(f.rule)
+                    reading.additive.append(additive and not f.changed)
         return claims, reading
 
     def _claim(self, found: Found, mood: Any, turn: Turn, known_predicates: Sequence[str], context: str | None) -> Claim:
@@ -143,6 +170,10 @@ class OfflineExtractor(EnglishRules, ChineseRules, SharedRules):
             stance *= lex.hedge_factor
         return Claim(found.subject, predicate, value, stance, context=context)
 
+    def _names_speaker(self, clause: str) -> bool:
+        first = re.match(r"[\u4e00-\u9fff]|[A-Za-z']+", clause)
+        return bool(first) and first.group().casefold() in self.lexicon.first_person
+
     def extract_batch(self, texts: Sequence[str], **kwargs: Any) -> list[list[Claim]]:
         """One claim list per text (same keywords as ``extract``); mirrors ``LLMExtractor``."""
         return [self.extract(text, **kwargs) for text in texts]
@@ -151,20 +182,21 @@ class OfflineExtractor(EnglishRules, ChineseRules, SharedRules):
     # to let the next try. The order goes from the most specific shape to the loosest.
     def _parse_clause(self, clause: str, turn: Turn, reported: bool = True) -> list[Found]:
         rules = (
-            self._change_from_to, self._job, self._attribute, self._verb, self._copula,
+            self._shape, self._change_from_to, self._job, self._attribute, self._verb, self._copula,
             self._relation, self._english_relation,
         )
         for rule in rules:
             found = rule(clause, turn)
             if found:
                 found = found if isinstance(found, list) else [found]
+                found = [f if f.rule else replace(f, rule=rule.__name__.lstrip("_")) for f in found]
                 for f in found:
                     if f.subject not in (turn.user_id, turn.speaker_id):
                         turn.other = f.subject
                 return found
         if reported:  # "A colleague says the user works at X": read what was said
             found = self._reported(clause, turn)
-            return [found] if found else []
+            return [replace(found, rule="reported/" + found.rule)] if found else []
         return []
 
 
@@ -176,6 +208,13 @@ class Reading:
     parsed: int = 0
     silent: int = 0  # questions, requests, small talk
     unread: list[str] = field(default_factory=list)  # statements no rule read
+    rules: list[str] = field(default_factory=list)  # per claim, the rule that read it
+    # Per claim: said as an addition ("I also work at Globex", "我也养了只狗"). Such a claim
+    # supports its value without refuting the other values of a single-valued slot.
+    additive: list[bool] = field(default_factory=list)
+
+    def additive_claims(self, claims: Sequence[Claim]) -> list[Claim]:
+        return [c for c, added in zip(claims, self.additive) if added]
 
     @property
     def confident(self) -> bool:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from .lexicon import Lexicon, default_lexicon
 from .text import CJK, EDGE_PUNCTUATION, collapse
+from .grammar import Grammar
 from .grammar import AGO_TAIL, DURATION_TAIL, YEAR_TAIL, ZH_DURATION, ZH_DURATION_TAIL
 
 @dataclass(frozen=True)
@@ -89,6 +90,11 @@ def restatement_diff(old_text: str, new_text: str, *, min_shared: float = 0.6) -
         return old[old_start:old_end], new[new_start:new_end], template
 
     old_value, new_value, template = values()
+    if old_value and new_value and 0 < suffix <= 2 and _noun_tail([t.group() for t in new_tokens[len(new_tokens) - suffix:]]):
+        # The shared words after the span finish one noun phrase: "Gaelic football" ->
+        # "association football" changes the whole sport, not one word of it.
+        suffix = 0
+        old_value, new_value, template = values()
     negation_words = {collapse(p).casefold() for p in default_lexicon().words("negation", "phrases")}
     changed = collapse(old_value or new_value).casefold().replace("’", "'")
     negated = (not old_value or not new_value) and changed in negation_words
@@ -106,6 +112,20 @@ def restatement_diff(old_text: str, new_text: str, *, min_shared: float = 0.6) -
         if old_value.casefold() == new_value.casefold():
             return None  # only a time word changed: "I live in Paris" / "I live in Paris now"
     return SlotDiff(normalise_statement(template), old_value.strip(EDGE_PUNCTUATION), new_value.strip(EDGE_PUNCTUATION), negated)
+
+
+def _noun_tail(words: list[str]) -> bool:
+    """Words that can end a noun phrase: Latin words, none an adverb, filler, time or "also"-word."""
+    lex = default_lexicon()
+    for word in words:
+        key = word.casefold()
+        if not re.fullmatch(r"[A-Za-z][\w'-]*", word) or key.endswith("ly"):
+            return False
+        if key in lex.adverbs or lex.around_value.lead.match(key) or lex.additive_markers.lead.match(key):
+            return False
+        if lex.time.lead.match(key) or key in lex.prepositions or key in lex.negation_words:
+            return False
+    return True
 
 
 def _capitalised(token: str) -> bool:
@@ -178,12 +198,18 @@ def competing(
     definite singular description ("the capital of X is {}", "my favourite X is {}",
     "X的Y是{}"), or the newer text itself says the change ("moved to", "now", "不再") without
     saying it adds ("also", "too", "也"). "I have a {}", "I speak {}", "I like {}" are
-    many-valued: two values there are two facts.
+    many-valued: two values there are two facts. A newer text that says it adds ("I also
+    work at Globex", ``Grammar.says_additive``) never competes, whatever the slot.
     """
     if not value_position(diff.template):
         return False
     lex = lexicon or default_lexicon()
+    grammar = Grammar(lex)
+    if grammar.says_additive(newer_text):
+        return False  # "I also work at Globex on weekends": a second value, even in a single-valued slot
     if single_valued or definite(diff.template):
         return True
     text = collapse(newer_text)
-    return lex.change_markers.anywhere.search(text) is not None and lex.additive_markers.anywhere.search(text) is None
+    # Chinese markers count as words only (改 is no change inside 改善, 换 none inside 交换)
+    says_change = grammar.marker(lex.change_markers.anywhere, text) is not None
+    return says_change and grammar.marker(lex.additive_markers.anywhere, text) is None

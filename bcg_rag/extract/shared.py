@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
-from .grammar import MAX_VALUE_CJK_CHARS, MAX_VALUE_WORDS, TIME_TAILS
+from .grammar import MAX_VALUE_CJK_CHARS, MAX_VALUE_WORDS, TIME_TAILS, ZH_DURATION
 from .text import CJK_CHAR, EDGE_PUNCTUATION, collapse, has_cjk
 
 if TYPE_CHECKING:
@@ -22,6 +22,18 @@ MAX_RAW_VALUE_CHARS = 160  # a value region longer than this is a clause, not a 
 EN_NAME_AFTER = re.compile(r"^\s*,?\s*([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s*,?\s*$")
 # "plays the position of defender": the verb is part of a longer relation phrase.
 LONGER_RELATION = re.compile(r"^the\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+of\s")
+JOB_WORDS = re.compile(r"\b(?:job|position|role|gig|internship|shift|program|programme|class|course)s?\b|工作|岗位", re.IGNORECASE)
+# Values an unknown attribute may have: "my shoe size is 42", "my blood type is B", "my cat's name is Mochi".
+SLOT_VALUE = re.compile(r"\d[\d.,'\"]*\s*[a-zA-Z]{0,5}|[A-Z]{1,2}[+-]?")
+EN_TITLE_NAME = re.compile(r"[A-Z][a-z][\w'-]*(?:\s+[A-Z][a-z][\w'-]*){0,3}")
+# "a golden retriever named Biscuit", "一只柯基叫旺财": the pet's name after the thing owned.
+PET_NAMED = re.compile(r"\s+(?:named|called)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\b.*$|(?<=[\u4e00-\u9fff])叫([\u4e00-\u9fffA-Za-z]{1,4})$")
+ZH_COMPANION = re.compile(r"(?:和|跟|与)[\u4e00-\u9fff]{1,4}(?:一起)?$")
+REPORT_MODAL = re.compile(r"\b(?:would|wouldn't|could|might|may|should)\b|不会|不能|不敢", re.IGNORECASE)
+CLUB_WORDS = re.compile(
+    r"\b(?:club|league|team|gym|society|association|union|party|choir|band|group|community|church|ymca|program)\b",
+    re.IGNORECASE,
+)
 EN_OWNER_WORDS = {"my": "i", "our": "we", "your": "you"}
 
 
@@ -34,6 +46,7 @@ class Found:
     value: str
     negated: bool = False
     changed: bool = False  # the stance was set by a change shape ("from X to Y"); moods leave it alone
+    rule: str = ""  # which rule read it (for measuring each rule's precision)
 
 
 class SharedRules:
@@ -48,14 +61,25 @@ class SharedRules:
             said = re.sub(r"^that\s+", "", said, flags=re.IGNORECASE)
             if len(reporter.split()) > 4 or len(CJK_CHAR.findall(reporter)) > 6 or not said:
                 continue
+            if self.lexicon.negation.anywhere.search(reporter) or REPORT_MODAL.search(reporter):
+                return None  # "I wouldn't say I love running", "我没说…": not what was said
             if found := self._parse_clause(said, turn, reported=False):
                 return found[0]
         return None
 
-    def _attribute_claim(self, owner: str, personal: bool, attr: str, value: str, negated: bool) -> Found | None:
+    def _attribute_claim(
+        self, owner: str, personal: bool, attr: str, value: str, negated: bool, known_only: bool = True
+    ) -> Found | None:
+        """ "<owner>'s <attr> is <value>". With ``known_only`` the attribute must be one the lexicon
+        names or a taste ("favorite X"): "my car is literally yellow" and "my teacher is very
+        patient" describe things, they name no slot of the owner."""
         lex = self.lexicon
         attr, attr_negated = self._clean_attribute(attr)  # "颜色现在是", "名字不再是", "color now is"
         negated = negated or attr_negated
+        if known_only and collapse(attr).casefold() not in lex.attributes and not lex.preference.match(attr):
+            plain = value.strip(EDGE_PUNCTUATION)
+            if not (SLOT_VALUE.fullmatch(plain) or EN_TITLE_NAME.fullmatch(plain) or has_cjk(plain) and self._zh_named(plain)):
+                return None  # an unknown attribute needs a value that is plainly one: a number, a name
         if not_lead := lex.negation.lead.match(value):  # "is not blue", "is no longer"
             value, negated = value[not_lead.end():], True
         if (place := lex.locatives.lead.match(value)) and value[place.end():].strip():
@@ -115,16 +139,42 @@ class SharedRules:
         before = clause[: match.start()]
         if "把" in before:  # 把-construction puts the object before the verb: "把美式停掉"
             before, _, value = before.rpartition("把")
+        surface, raw_value = collapse(match.group()).casefold(), value
+        if surface == "like" and (not before.strip() or re.search(r"(?:'m|'s|'re|\b(?:is|was|am|are|it|that))\s*$", before, re.IGNORECASE)):
+            return None  # "like 38 degrees", "I'm like 5'9": a filler, not the verb
+        if has_cjk(clause) and (place := self._locative(clause, before)) is not None:
+            # "(我)在上海住了六年", "我在家喝茶": a place before the verb, not part of the subject
+            if predicate == "lives_in" and (not self._clean_value(value) or re.fullmatch(f"了?(?:{ZH_DURATION})?了?", value.strip())):
+                value = before[place + 1:]
+            before = before[:place]
+        if len(self.lexicon.negation.anywhere.findall(before)) > 1:
+            return None  # "我不是不喜欢咖啡", "not that I don't like jazz": a double negation says neither
         before, negated = self._clean_before_verb(before)
-        if predicate == "name" and not before:
+        if predicate == "name" and not before and surface not in ("call me", "叫我"):
             return None  # "我养了一只柯基，叫豆豆": the dog's name, not the speaker's
         subject = self._subject(before, turn)
+        named = subject is not None and (subject in (turn.user_id, turn.speaker_id) or "'s " in subject or self._zh_named(subject))
+        if (not named and has_cjk(clause) and before and not self._clean_value(value)
+                and re.search(r"了[吧啊呀哦]?$", clause) and (negated or kind == "stop")):
+            # The object comes first: "游戏早就不玩了", "啤酒已经戒了" (the speaker, dropped)
+            subject, value = turn.speaker_id, before
         if subject is None:
             return False
         if LONGER_RELATION.match(value.strip()) or value.strip().split(" ", 1)[0].casefold() in lex.prepositions:
             return None  # "plays the position of X", "plays for X": a relation longer than the verb
+        if predicate == "has" and has_cjk(clause) and clause.startswith("还有"):
+            return None  # "还有榴莲…": "and also", not a possession
         if predicate == "has" and not self._possession(value):
-            return None  # "I have a question", "我有点累": no possession
+            return False  # "I have a question", "我有点累": no possession (a later verb may say something)
+        extra: list[Found] = []
+        if predicate == "has" and (named := PET_NAMED.search(value)):
+            value = value[: named.start()]  # "a golden retriever named Biscuit", "一只柯基叫旺财"
+            extra.append(Found(subject, "pet_name", named.group(1) or named.group(2), negated))
+        elif predicate == "works_at" and (job := re.match(r"^(.+?)\s+as\s+(?:a|an|the)?\s*(.+)$", value)):
+            value = job.group(1)  # "works at Boeing as a mechanic"
+            extra.append(Found(subject, "job_title", self._clean_value(job.group(2)), negated))
+        if predicate in ("likes", "dislikes") and re.match(r"(?:the\s+(?:new|latest|current|last|first|next)|this|that)\b", value.strip(), re.IGNORECASE):
+            return None  # "Love the new update": an opinion of one thing, not a taste
         head, joined, tail = value.partition(" and ")
         if joined and (lex.verb_regex.search(tail) or len(tail.split()) > 3):  # "likes tea and lives in Paris"
             value = head
@@ -133,21 +183,38 @@ class SharedRules:
             value = self._clean_value(value[light.end():])  # "打篮球" -> "篮球", "playing tennis" -> "tennis"
         # A verb followed by another verb: the second one carries the object
         # ("stopped drinking coffee", "enjoy eating fish").
+        elif re.match(r"(?:like|as)\s", value, re.IGNORECASE) and not has_cjk(value):
+            return None  # "I eat like a bird": a comparison, not what is eaten or liked
         elif (inner := lex.verb_regex.match(value)) and lex.verbs[collapse(inner.group()).casefold()][0] == "verb":
-            predicate = lex.verbs[collapse(inner.group()).casefold()][1]
-            value = self._clean_value(value[inner.end():])
+            if kind == "stop" and not self._clean_value(value[inner.end():]) and not has_cjk(value):
+                predicate = lex.cessation_predicate  # "quit drinking": the habit itself
+            else:
+                predicate = lex.verbs[collapse(inner.group()).casefold()][1]
+                value = self._clean_value(value[inner.end():])
         elif kind == "stop":
-            predicate = lex.cessation_predicate
+            predicate = predicate or lex.cessation_predicate
         if kind == "stop":
+            if JOB_WORDS.search(value):
+                return None  # "quit the barista job": a job, read by the job rule or not at all
+            if value.strip()[:1].isupper() and self.lexicon.value_of(self._clean_value(value)) == self._clean_value(value):
+                return None  # "quit Facebook", "quit Acme": a name is no habit, and no job without a job word
             negated = not negated  # "I quit coffee" denies; "I didn't quit coffee" affirms
-        title = None
-        if predicate == "works_at" and (job := re.match(r"^(.+?)\s+as\s+(?:a|an|the)?\s*(.+)$", value)):
-            value, title = self._clean_value(job.group(1)), self._clean_value(job.group(2))
+        if predicate == "member_of" and surface.startswith("join") and not raw_value.lstrip().casefold().startswith(
+            ("the ", "a ", "an ", "my ", "our ")
+        ) and value[:1].isupper() and not CLUB_WORDS.search(value):
+            predicate = "works_at"  # "joined Stripe": an employer; "joined the YMCA / a league": a membership
         values = self._coordinated(value)
         found = [Found(subject, predicate, v, negated) for v in values if self._usable(v)]
-        if found and title and self._usable(title):  # "works at Boeing as a mechanic"
-            found.append(Found(subject, "job_title", title, negated))
+        found += [f for f in extra if found and self._usable(f.value)]
         return found or None
+
+    def _locative(self, clause: str, before: str) -> int | None:
+        """Where "在<place>" starts in the words before a verb: 在 as a word of its own (not the
+        在 of 现在), with a place after it."""
+        for word, _, at in reversed(self._tokens(clause)):
+            if at < len(before) - 1 and word.startswith("在") and at + len(word) <= len(before):
+                return at  # "在上海", and jieba's "在家"
+        return None
 
     def _coordinated(self, value: str) -> list[str]:
         """ "tea and coffee", "法语和英语": two values, when both sides are short."""
@@ -163,6 +230,8 @@ class SharedRules:
         if not words:
             return False
         if has_cjk(value):
+            if self.lexicon.verb_regex.match(value.strip()):
+                return False  # "没有戒咖啡": 没有 before a verb is "did not", not "has no"
             head = self._first_word(value)
             return head not in self.lexicon.not_possessions and not value.startswith(("点", "些", "时", "空", "没"))
         if words[0] in ("to", "been", "no", "not", "any", "lots", "plenty", "fun", "nothing", "something"):
@@ -206,29 +275,40 @@ class SharedRules:
     def _peel(self, text: str, sets: Sequence, lead: bool) -> tuple[str, bool]:
         """Peel phrases of ``sets`` off the end (and the start when ``lead``); report a negation.
 
-        A peel that would leave one Chinese character other than a pronoun is not made:
-        "王刚" is a name, not 王 + 刚 ("just").
+        At each step the longest phrase at an edge goes first ("我现在" loses 现在, not 在).
+        A peel that would leave one Chinese character other than a pronoun or an adverb is
+        not made: "王刚" is a name, not 王 + 刚 ("just").
         """
         lex = self.lexicon
-        negated, changed = False, True
-        while changed and text:
-            changed = False
+        negated = False
+        for _ in range(64):  # every step removes a phrase; a region is short
+            best = None
             for phrases in sets:
                 for edge in ((phrases.trail, phrases.lead) if lead else (phrases.trail,)):
                     m = edge.search(text)
-                    if m and m.group().strip() and (lead or m.start() > 0):
-                        peeled = (text[: m.start()] + " " + text[m.end():]).strip()
-                        if len(peeled) == 1 and CJK_CHAR.match(peeled) and not self._is_pronoun(peeled):
-                            continue
-                        text = peeled
-                        negated = negated or phrases is lex.negation
-                        changed = True
+                    if not (m and m.group().strip() and (lead or m.start() > 0)):
+                        continue
+                    peeled = (text[: m.start()] + " " + text[m.end():]).strip()
+                    if (len(peeled) == 1 and CJK_CHAR.match(peeled) and not self._is_pronoun(peeled)
+                            and peeled not in lex.adverbs):
+                        continue  # "王刚" is a name; "超能" is two adverbs
+                    if best is None or len(m.group().strip()) > best[0]:
+                        best = (len(m.group().strip()), peeled, phrases is lex.negation)
+            if best is None:
+                break
+            _, text, said_not = best
+            negated = negated or said_not
         return text, negated
 
     def _clean_before_verb(self, region: str) -> tuple[str, bool]:
         """Peel adverbs, time phrases and negations off the subject region; report a negation."""
         lex = self.lexicon
-        return self._peel(region.strip(), (lex.negation, lex.time, lex.before_verb), lead=True)
+        region, negated = self._peel(region.strip(), (lex.negation, lex.time, lex.before_verb), lead=True)
+        if has_cjk(region) and (company := ZH_COMPANION.search(region)):
+            # "(现在)和老伴住在大理", "我跟老公住在上海": who else does it is not the subject
+            region, more = self._peel(region[: company.start()], (lex.negation, lex.time, lex.before_verb), lead=True)
+            negated = negated or more
+        return region, negated
 
     def _clean_attribute(self, attr: str) -> tuple[str, bool]:
         """Drop time words, adverbs and negations after an attribute ("颜色现在", "名字不再", "color now")."""
@@ -263,8 +343,11 @@ class SharedRules:
         words = value.casefold().split()
         if value.casefold() in self.lexicon.pronoun_values or words[0] in self.lexicon.pronoun_values:
             return False
-        if value[0] in "我你他她它" or words[0].endswith("ing") and len(words) > 1:
-            return False  # "我大学室友" is a relation, "staying with us" a clause
+        if value[0] in "我你他她它" or (
+            words[0].endswith("ing") and len(words) > 1
+            and (words[1] in self.lexicon.prepositions or words[1] in self.lexicon.pronoun_values or words[1] in ("the", "a", "an", "my", "out", "up"))
+        ):
+            return False  # "我大学室友" is a relation, "staying with us" a clause ("shooting guard" is a thing)
         return len(words) <= MAX_VALUE_WORDS and len(CJK_CHAR.findall(value)) <= MAX_VALUE_CJK_CHARS
 
     @staticmethod
@@ -322,8 +405,8 @@ class SharedRules:
         if not name:
             return f"{turn.user_id}'s {lex.relatives[collapse(m.group()).casefold()]}"
         if has_cjk(name):
-            if not owner.group() and not any(flag.startswith("nr") for _, flag, _ in self._tokens(name)):
-                return None  # bare kin word + a name: only a name jieba knows ("室友小陈"), not "同事说用户"
+            if not owner.group() and not self._zh_named(name):
+                return None  # bare kin word + a name: only a name read as one ("室友小陈"), not "同事说用户"
             return self._name(name, turn)
         named = EN_NAME_AFTER.match(name)
         return named.group(1) if named else None

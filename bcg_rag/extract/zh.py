@@ -34,7 +34,7 @@ ZH_MOVE_VERBS = ("搬到", "搬去", "搬回", "搬家到")
 ZH_JOB_VERBS = ("跳槽到", "调到", "转到")
 # 在腾讯当产品经理 / 在医院做护士
 ZH_JOB_AT = re.compile(r"^(?P<before>.*?)在(?P<org>.+?)(?:当|做|担任|干)(?P<title>.+)$")
-ZH_LEFT_JOB = re.compile(r"^(?P<before>.*?)(?:从(?P<org>.+?)(?:离职|辞职|辞职了|离开)|离开了?(?P<org2>.+?)(?:公司)?$)")
+ZH_LEFT_JOB = re.compile(r"^(?P<before>.*?)(?:从(?P<org>.+?)(?:离职|辞职|辞职了|离开|退休)|离开了?(?P<org2>.+?)(?:公司)?$)")
 ZH_COPULA = re.compile(r"^(?P<before>.*?)(?P<neg>不是|是)(?P<value>.+)$")
 NOUN_TAGS = ("n", "nr", "ns", "nt", "nz", "nrt", "nrfg", "eng", "vn", "an")
 NOT_NAME_TAGS = ("v", "d", "p", "c", "u", "t", "r", "m", "q", "f", "y", "e", "ad", "ul", "uj", "uz")
@@ -101,13 +101,16 @@ class ChineseRules:
         negation or adverb and the verb ("不吃") counts; one that only ends with it ("小说"
         holds 说, "现在" holds 在) does not. The end may fall inside a word: "喝茶" is a
         word, and 喝 is still the verb."""
-        for word, _, at in self._tokens(clause):
+        for word, flag, at in self._tokens(clause):
             if at == start:
-                return True
+                # A noun that starts with the verb is a noun: "学校" holds 学, "住房" 住, "爱人" 爱.
+                if end >= at + len(word) or frame or not (flag == "n" and len(word) == 2):
+                    return True
+                return self.lexicon.verbs.get(clause[start:end], ("",))[0] == "stop"  # 戒烟 is 戒 + 烟
             if at < start < at + len(word):
                 prefix = word[: start - at]
                 if word in self.lexicon.negation_words:
-                    return False  # 没有 is a negation, not 没 + 有
+                    return word == "没有" and clause[start:end] == "有"  # 没有 denies 有; 不是, 不再 are no verbs
                 return (prefix in self.lexicon.negation_words or prefix in self.lexicon.adverbs
                         or self._is_pronoun(prefix))  # "我会" is a dictionary word, yet 我 + 会说
         return False
@@ -121,7 +124,7 @@ class ChineseRules:
         if not re.fullmatch(f"[{CJK}]{{2,4}}", text) or text[0] in CJK_NON_NAME_START or "的" in text:
             return None
         for word, flag, _ in self._tokens(text):
-            if len(word) > 1 and flag.startswith(NOT_NAME_TAGS) and not flag.startswith("nr"):
+            if len(word) > 1 and flag.startswith(NOT_NAME_TAGS) and not flag.startswith(("nr", "vn")):
                 return None  # "今天" (t), "这个" (r), "已经" (d): not a name
         return text
 
@@ -228,4 +231,9 @@ class ChineseRules:
             return None
         if any(flag.startswith(("v", "d", "p", "r")) and not flag.startswith("vn") for _, flag, _ in tokens):
             return None
-        return Found(subject, "is", value, negated or m["neg"] == "不是")
+        if self.lexicon.relative_regex.fullmatch(value):
+            return None  # "是个女儿": a relation between people, not what someone is
+        negated = negated or m["neg"] == "不是"
+        if value.endswith("人") and len(value) > 2 and self._tokens(value[:-1])[0][1].startswith("ns"):
+            return Found(subject, "hometown", value[:-1], negated)  # 山东人 -> hometown 山东
+        return Found(subject, "is", value, negated)

@@ -1,0 +1,142 @@
+"""The memories under test and how each bcg system ingests and answers.
+
+``bcg``: the cases' structured claims (texts without claims go through the offline
+extractor), answered by ``search``. ``bcg-text``: texts and timestamps only, one message
+at a time through ``add_message``, as a chat arrives. Both read the search result with
+``bcg_answers``. The baselines (``baselines.py``) share one plain memory per unit.
+
+Every memory of a run embeds through one ``SharedEmbeddings``: each distinct text (event,
+question, entity name) is embedded once per run, whatever the number of systems, units
+and pack sizes. Its time is reported apart from ingestion and search.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from ..embedders import Embedder
+from ..memory import BeliefMemory
+from ..policy import Policy
+from ..render import count_tokens, render_evidence_rows, render_groups
+from ..search import search
+from .cases import CaseEvent, Question, matches
+
+TOP_K = 5
+BCG_SYSTEMS = ("bcg", "bcg-text")
+
+
+class SharedEmbeddings:
+    """An embedder that remembers every text it embedded (same name and vectors as the
+    model it wraps, so memories built with it are ordinary memories of that model)."""
+
+    def __init__(self, inner: Embedder, batch: int = 256):
+        self.inner, self.name, self.dim, self.batch = inner, inner.name, inner.dim, batch
+        self.vectors: dict[str, list[float]] = {}
+        self.seconds = 0.0
+        self.embedded = 0
+
+    def prime(self, texts: Iterable[str]) -> None:
+        """Embed the texts not seen yet, in large batches."""
+        todo = [t for t in dict.fromkeys(texts) if t not in self.vectors]
+        for start in range(0, len(todo), self.batch):
+            self.embed(todo[start : start + self.batch])
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        todo = [t for t in dict.fromkeys(texts) if t not in self.vectors]
+        if todo:
+            started = time.perf_counter()
+            for text, vector in zip(todo, self.inner.embed(todo)):
+                self.vectors[text] = vector
+            self.seconds += time.perf_counter() - started
+            self.embedded += len(todo)
+        return [self.vectors[t] for t in texts]
+
+
+def open_memory(policy: Policy, embedder: SharedEmbeddings) -> BeliefMemory:
+    """A throwaway memory (SQLite in RAM, ephemeral Chroma) embedding through ``embedder``."""
+    from ..index import EvidenceIndex
+
+    index = EvidenceIndex.from_policy(policy, None)
+    index.embedder = embedder
+    return BeliefMemory.in_memory(policy, index=index)
+
+
+def observe_kwargs(e: CaseEvent, claims: bool) -> dict:
+    kw = dict(text=e.text, user_id=e.user_id, timestamp=e.timestamp, source=e.source or None,
+              source_type=e.source_type, context=e.context, agent_id=e.agent_id)
+    if claims:
+        kw["claims"] = list(e.claims)
+    return kw
+
+
+def ingest_bcg(memory: BeliefMemory, system: str, events: list[CaseEvent], aliases: Iterable) -> None:
+    """Aliases first, then the events in the given order: ``bcg`` writes the annotated
+    claims in one batch (texts without claims follow as messages); ``bcg-text`` sends every
+    text as a chat message, one at a time."""
+    for a in aliases:
+        memory.add_alias(a.user_id, a.alias, a.canonical)
+    structured = [e for e in events if e.claims] if system == "bcg" else []
+    if structured:
+        memory.observe_many([observe_kwargs(e, claims=True) for e in structured])
+    for e in events:
+        if not (system == "bcg" and e.claims):
+            memory.add_message(**observe_kwargs(e, claims=False))
+
+
+@dataclass
+class Answer:
+    """What a system returned for one question."""
+
+    answers: list[str]  # ranked; "" stands for "no asserted answer"
+    flagged: bool | None  # bcg: the stale value is shown as outdated / below the line
+    supporters: list[str]  # texts offered as the justification of the top answer
+    tokens: int  # what the LLM would read
+    latency_ms: float
+
+
+def ask_bcg(memory: BeliefMemory, q: Question, now: str) -> Answer:
+    started = time.perf_counter()
+    result = search(memory, q.question, user_id=q.user_id, context=q.context, as_of=q.as_of, now=now, top_k=TOP_K)
+    latency = (time.perf_counter() - started) * 1000
+    answers, flagged, supporters = bcg_answers(result, q)
+    return Answer(answers, flagged, supporters, count_tokens(context_text(result, q.question)), latency)
+
+
+def bcg_answers(result: Any, q: Question) -> tuple[list[str], bool, list[str]]:
+    """Ranked answers from a search result. When its raw evidence that no belief answers
+    (``unstructured``, newest first) is more relevant than the best group
+    (``unstructured_first``), those texts come first, then the groups' answers; otherwise
+    the groups' answers: asserted current values (and asserted alternatives) in group
+    order, with "" (no answer) on top when the best group asserts nothing."""
+    answers: list[str] = []
+    shown_outdated: list[str] = []
+    supporters: list[str] = []
+    for g in result:
+        if g.current is not None:
+            if not answers or answers == [""]:
+                supporters = [s["text"] for s in g.supporters]
+            answers.append(g.current.value)
+            answers += [a["value"] for a in g.alternatives if not a.get("outdated")]
+        elif not answers:
+            answers.append("")
+        shown_outdated += [a["value"] for a in g.alternatives if a.get("outdated")]
+    if answers and answers[0] == "" and len(answers) > 1:
+        answers = answers[:1] + [a for a in answers[1:] if a]
+    unstructured = getattr(result, "unstructured", None) or []
+    if getattr(result, "unstructured_first", False) and unstructured:
+        answers = [u["text"] for u in unstructured] + [a for a in answers if a]
+        supporters = [unstructured[0]["text"]]
+    flagged = any(matches(v, q.stale) for v in shown_outdated) and not matches(answers[0] if answers else "", q.stale)
+    return answers, flagged, supporters
+
+
+def context_text(result: Any, query: str) -> str:
+    """What the LLM reads: the rendered groups, plus the unstructured evidence when the
+    renderer did not already include it."""
+    text = render_groups(result, query=query)
+    rows = [u for u in getattr(result, "unstructured", None) or [] if u["text"] not in text]
+    if rows:
+        text = "\n\n".join(p for p in (text, render_evidence_rows(rows)) if p)
+    return text

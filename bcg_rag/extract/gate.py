@@ -1,0 +1,276 @@
+"""The confidence gate: a claim leaves the offline extractor only when its parts read cleanly.
+
+Every rule proposes ``Found``s; the gate decides whether each one is read with
+confidence. Precision first: a wrong claim becomes a wrong answer or a false
+"outdated", while a message with no claim is still stored as evidence and
+returned to the LLM as unstructured memory. So a claim is dropped when
+
+* its value is not a thing: it holds a verb, a pronoun, a question word or a
+  clause ("Denver was the best decision", "啥好纠结", "歌手变成陈奕迅"), or it is
+  only a time ("六年", "last weekend");
+* its subject is not someone the text names: the speaker, the user, a relative,
+  a known entity, or a name that reads as one (a capitalised English name; in
+  Chinese a surname-led name, 小王 / 老张 / 张姐, or a name jieba knows);
+* it reports an episode rather than a state: "今天中午吃了猪脚饭", "ate sushi
+  yesterday" say nothing durable about what someone eats.
+
+Values are also cut to their noun phrase (``noun_phrase``): a Chinese value ends
+before the first pronoun, adverb, preposition or particle of jieba's segmentation
+("深圳这边最近…" -> "深圳"), and one that runs on into a verb is a clause, not a value.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from .en import EN_CLASS_OF
+from .grammar import ZH_DURATION
+from .shared import Found
+from .text import CJK, CJK_CHAR, collapse, has_cjk
+
+if TYPE_CHECKING:
+    from .lexicon import Lexicon
+    from .offline import Turn
+
+# English words that make a value a clause (a verb of its own) or a pointer (a pronoun).
+EN_CLAUSE_WORDS = frozenset(
+    "is was are were be been being am has have had do does did will would can could should shall might must "
+    "i me my mine we us our you your he him his she her they them their it its this that these those "
+    "something anything nothing someone somebody everyone everything here there".split()
+)
+EN_BAD_CHARS = re.compile(r"[()\[\]{}:;?!\"“”<>|]")
+EN_SPECIFIC_TIME = re.compile(
+    r"\b(?:yesterday|today|tonight|last night|this morning|this afternoon|this evening|earlier|just now|right now)\b",
+    re.IGNORECASE,
+)
+# "I'm eating lunch", "我正在喝咖啡": happening now, not a habit.
+EN_PROGRESSIVE = re.compile(r"(?:'m|'re|'s|\b(?:am|are|is))\s+(?:\w+ly\s+)?(?:eating|drinking|having|playing|watching)\b", re.IGNORECASE)
+ZH_PROGRESSIVE = re.compile(r"(?:正在|(?<![现实存所自])在)(?:吃|喝|玩|看)")  # not the 在 of 现在
+EN_EPISODE_VERB = re.compile(r"\b(?:ate|eaten|drank|drunk|had|played|watched)\b", re.IGNORECASE)
+# "My (college) roommate (Marcus) is …", "Marcus is …": who an English clause is about.
+EN_LEAD = re.compile(
+    r"^(?:(?:[Mm]y|[Oo]ur)\s+(?:[a-z]+\s+){0,2}?(?P<rel>[a-z-]+)(?:\s+(?P<name>[A-Z][a-z]+))?|(?P<lone>[A-Z][a-z]+))"
+    r"\s+(?:is|was|'s|has|had|just|now|still)\b"
+)
+# Chinese: episodes (a meal today, "吃了/喝过") are not habits.
+ZH_SPECIFIC_TIME = re.compile(r"今天|昨天|前天|今晚|昨晚|刚才|刚刚|中午|这顿|那天|上次|这次")
+ZH_PERFECTIVE = re.compile(r"(?:吃|喝)(?:了|完|过|到)")
+EPISODIC_PREDICATES = frozenset({"eats", "drinks", "likes", "plays"})
+# Tags of jieba that end a Chinese noun phrase: pronouns, adverbs, prepositions,
+# conjunctions, particles, modal words, punctuation, time words.
+ZH_PHRASE_END = ("r", "d", "p", "c", "u", "y", "x", "w", "t")  # and the exact tags "e", "o" (not "eng")
+ZH_QUESTION_WORDS = re.compile(r"啥|什么|谁|哪|几|怎|吗|呢|吧|嘛|呀|啊")
+ZH_NAME_SUFFIXES = ("姐", "哥", "叔", "姨", "总", "老师", "阿姨", "师傅", "医生", "经理")
+ZH_TITLE_PREFIXES = ("小", "老", "阿")
+
+
+class GateRules:
+    lexicon: Lexicon
+
+    # ------------------------------------------------------------------ values
+
+    def _noun_phrase(self, value: str, predicate: str = "") -> str:
+        """A Chinese value cut to its noun phrase; "" when it runs on into a verb (a clause).
+
+        English values are cut by the value stops of the lexicon already (``_clean_value``).
+        """
+        if (not has_cjk(value) or self.lexicon.value_of(value) != value
+                or predicate.removeprefix("attr:") in NAME_PREDICATES | DATE_PREDICATES):
+            return value
+        tokens = self._tokens(value)
+        end = len(value)
+        for i, (word, flag, at) in enumerate(tokens):
+            if i == 0:
+                if flag.startswith("v") and not flag.startswith("vn") and len(tokens) > 1 and predicate not in ACTIVITY_PREDICATES:
+                    return ""  # "叫星辰科技的小公司": a verb phrase where a thing should be
+                continue
+            if flag.startswith("v") and not flag.startswith("vn") and word not in self.lexicon.values:
+                return ""  # "柯基叫旺财", "乐队是五月天": a clause
+            if (flag.startswith(ZH_PHRASE_END) or flag in ("e", "o")) and not (flag.startswith("u") and word == "的" and i + 1 < len(tokens)):
+                end = at
+                break
+        return value[:end].strip()
+
+    def _value_ok(self, found: Found) -> bool:
+        value = found.value
+        if not value or not value.strip():
+            return False
+        lex = self.lexicon
+        dated = found.predicate.removeprefix("attr:") in DATE_PREDICATES
+        if has_cjk(value):
+            if ZH_QUESTION_WORDS.search(value) or re.fullmatch(ZH_DURATION, value) or value[0] in "我你他她它这那":
+                return False
+            if lex.value_of(value) != value or value.casefold() in lex.values or self._zh_named(value):
+                return True  # a thing the lexicon knows, or a person's name ("刘洋")
+            tokens = self._tokens(value)
+            if any(flag.startswith(("r", "d", "p", "c", "y", "u")) or flag in ("e", "o") for _, flag, _ in tokens):
+                return False
+            if all(flag.startswith(("t", "m", "q")) for _, flag, _ in tokens) and not dated:
+                return False  # "六年", "三点": a time or a number, not a thing
+            if len(CJK_CHAR.findall(value)) == 1 and not re.search(r"[A-Za-z0-9]", value):
+                # "猫", "狗", "辣": one character is a thing only where things are kept or tasted
+                return tokens[0][1].startswith(("n", "a")) and found.predicate in ONE_CHARACTER_PREDICATES
+            if found.predicate in PLACE_PREDICATES and len(tokens) == 1 and tokens[0][1] in ("s", "f"):
+                return False  # "住在海边", "在国外": a kind of place, not a place
+            if found.predicate.removeprefix("attr:") in NAME_PREDICATES:
+                return 2 <= len(value) <= 4 and not any(flag.startswith("v") for _, flag, _ in tokens)
+            if (found.predicate not in ACTIVITY_PREDICATES and not dated and len(tokens) > 1
+                    and not tokens[-1][1].startswith(ZH_NOUN_TAGS)):
+                return False  # "有…伤好无聊": what is owned, worked at or lived in is a noun
+            return True
+        words = value.split()
+        lower = [w.casefold().strip(".,'") for w in words if not w[:1].isupper()]
+        if EN_BAD_CHARS.search(value) or any(w in EN_CLAUSE_WORDS for w in lower):
+            return False
+        if self.lexicon.time.anywhere.fullmatch(value) or re.fullmatch(r"\d+\s*(?:am|pm|%)?", value, re.IGNORECASE):
+            return dated or found.predicate.startswith("attr:")
+        if found.predicate in ("works_at", "studies_at") and not value[:1].isupper() and not WORKPLACE.search(value):
+            return False  # "started at the bottom": an employer is a name, or a kind of workplace
+        if found.predicate in PLACE_PREDICATES and not value[:1].isupper():
+            return False  # "moved out to the suburbs": a place is named by its name
+        if found.predicate.removeprefix("attr:") in NAME_PREDICATES and not value[:1].isupper():
+            return False  # "called off the engagement": not a name
+        if len(words) > 4 and any(not w[:1].isupper() for w in words):
+            return False  # a long lower-case run is a clause, not a thing
+        return True
+
+    # ------------------------------------------------------------------ subjects
+
+    def _subject_ok(self, found: Found, turn: Turn) -> bool:
+        subject = found.subject
+        if subject in (turn.user_id, turn.speaker_id) or subject.startswith(f"{turn.user_id}'s "):
+            return True
+        if subject.casefold() in turn.entities:
+            return True
+        if has_cjk(subject):
+            if found.predicate.removeprefix("attr:") in ORG_ATTRIBUTES and re.fullmatch(f"[{CJK}A-Za-z]{{2,8}}", subject):
+                # Only an organisation has a headquarters or a CEO: "字节跳动的总部…"
+                return all(flag.startswith(("n", "vn", "eng", "j")) for _, flag, _ in self._tokens(subject))
+            return self._zh_named(subject, place_ok=found.predicate not in PERSONAL_PREDICATES)
+        words = subject.split()
+        if not all(w[:1].isupper() or w.isdigit() or w.casefold() in CONNECTORS for w in words):
+            return False
+        first = words[0].casefold().rstrip("'s")
+        if first in self.lexicon.not_names or words[0].casefold() in self.lexicon.not_names:
+            return False
+        return not (len(words) == 1 and re.search(r"(?:ed|ing|ly)$", first))  # "Inferred", "Honestly"
+
+    def _zh_named(self, text: str, place_ok: bool = False) -> bool:
+        """A Chinese name read with confidence: a name jieba knows, a surname-led name,
+        小王 / 老张 / 阿明, 张姐 / 王老师; places and organisations only where ``place_ok``."""
+        if not re.fullmatch(f"[{CJK}A-Za-z]{{2,6}}", text) or text.endswith("人"):
+            return False
+        surnames = self.lexicon.surnames
+        if text[0] in ZH_TITLE_PREFIXES and len(text) == 2 and (text[1] in surnames or len(self._tokens(text)) == 2):
+            return True  # 小王, 老张; 小明, 小红 (a nickname, not a word such as 小说 or 老师)
+        for suffix in ZH_NAME_SUFFIXES:
+            head = text[: -len(suffix)]
+            if text.endswith(suffix) and head and (head[0] in surnames or self._zh_named(head)):
+                return True
+        tokens = self._tokens(text)
+        flags = [flag for _, flag, _ in tokens]
+        if re.fullmatch("[A-Za-z]+", text):
+            return text[0].isupper()
+        if len(tokens) == 1:
+            if flags[0].startswith("nr"):
+                return True
+            if place_ok and flags[0].startswith(("n", "eng")):
+                return True  # "大理位于云南", "腾讯总部在深圳": places and companies have places
+            return text[0] in surnames and len(text) <= 3 and not flags[0].startswith(ZH_WORD_TAGS)
+        if place_ok and text.endswith(ORG_SUFFIXES) and all(f.startswith(("n", "eng")) for f in flags):
+            return True  # "云杉公司"
+        if text[0] in surnames and len(text) <= 3:
+            # The rest is not a dictionary word of its own kind ("周末" is a time, "高兴" a mood).
+            return not any(len(word) > 1 and flag.startswith(ZH_WORD_TAGS) for word, flag, _ in tokens)
+        for reference in self.lexicon.user_references:  # "用户张三"
+            if text.startswith(reference) and len(text) > len(reference):
+                return self._zh_named(text[len(reference):])
+        return False
+
+    # ------------------------------------------------------------------ the gate
+
+    def _gate(self, found: Found, clause: str, turn: Turn) -> Found | None:
+        value = turn.entities.get(found.value.casefold()) or self._noun_phrase(found.value, found.predicate)
+        if (kind := EN_CLASS_OF.match(value)) and kind.group(1).casefold() in self.lexicon.class_nouns:
+            value = value[kind.end():]  # "the continent of Europe" -> "Europe"
+        if value != found.value:
+            found = replace(found, value=value)
+        if not self._value_ok(found) or not self._subject_ok(found, turn):
+            return None
+        if found.subject == turn.speaker_id and found.predicate.removeprefix("attr:") in ORG_ATTRIBUTES:
+            return None  # "our HQ is in Denver": "our" is the company there, not the speaker
+        if found.predicate in EPISODIC_PREDICATES and not found.negated and self._episode(clause):
+            return None
+        if found.predicate == "is" and (EN_SPECIFIC_TIME.search(clause) or ZH_SPECIFIC_TIME.search(clause)):
+            return None  # "I'm a mess today": a passing state
+        return found
+
+    def _lead_subject(self, clause: str, turn: Turn) -> str | None:
+        """Whom a Chinese clause is about when no claim was read from it: "我妈退休了" (then
+        "不当医生了" is about her), "Anna是我大学室友" (then "现在在德国读博" is Anna's)."""
+        if not has_cjk(clause):
+            return self._en_lead_subject(clause, turn)
+        if latin := re.match(r"^([A-Z][a-z]+)(?=[\u4e00-\u9fff])", clause):
+            return latin.group(1)
+        owner = re.match(r"^(?:我的|我们的|我们|我|咱)?", clause)
+        rest = clause[owner.end():]
+        if (kin := self.lexicon.relative_regex.match(rest)) and owner.group():
+            relation = self.lexicon.relatives[collapse(kin.group()).casefold()]
+            tail = rest[kin.end():]
+            for size in (3, 2):  # "我同事小王…": the name after the kin word
+                if len(tail) > size and self._zh_named(tail[:size]):
+                    return tail[:size]
+            return f"{turn.user_id}'s {relation}"
+        for size in (3, 2):
+            if len(clause) > size and self._zh_named(clause[:size]) and not self._zh_named(clause[: size + 1]):
+                rest = clause[size:]  # "老王上个月从中石化退休了": a name, then what it did
+                if rest[0] in "是在叫从也都已刚" or self.lexicon.time.lead.match(rest) or self.lexicon.verb_regex.match(rest):
+                    return clause[:size]
+        return None
+
+    def _en_lead_subject(self, clause: str, turn: Turn) -> str | None:
+        """ "My college roommate Marcus is in Phoenix" (then ", working at Intel" is his)."""
+        m = EN_LEAD.match(clause)
+        if m is None:
+            return None
+        if (m["name"] or m["lone"]) and (name := self._name(m["name"] or m["lone"], turn)):
+            return name
+        if m["rel"] and (kin := self.lexicon.relative_regex.fullmatch(m["rel"])):
+            return f"{turn.user_id}'s {self.lexicon.relatives[collapse(kin.group()).casefold()]}"
+        return None
+
+    @staticmethod
+    def _episode(clause: str) -> bool:
+        """One occasion, not a habit: "今天中午吃了猪脚饭", "had sushi yesterday", "I just ate too much"."""
+        if has_cjk(clause):
+            return bool(ZH_SPECIFIC_TIME.search(clause) or ZH_PERFECTIVE.search(clause) or ZH_PROGRESSIVE.search(clause))
+        text = collapse(clause)
+        return bool(EN_SPECIFIC_TIME.search(text) or EN_EPISODE_VERB.search(text) or EN_PROGRESSIVE.search(text))
+
+
+# Predicates whose value may be an activity (a verb phrase): "爱画画", "学做川菜", "不会开车".
+ACTIVITY_PREDICATES = frozenset({"likes", "dislikes", "hobby", "studies", "plays", "can", "ability", "speaks"})
+ZH_NOUN_TAGS = ("n", "eng", "vn", "j", "nz", "nt", "ns", "nr", "an", "l", "i", "g", "m", "q", "s")
+# A dictionary word of these kinds is no name, whatever its first character ("周末", "高兴").
+ZH_WORD_TAGS = ("t", "a", "d", "v", "r", "p", "c", "u", "m", "q", "f", "s", "ns", "y", "i", "l")
+WORKPLACE = re.compile(
+    r"\b(?:bakery|hospital|clinic|restaurant|cafe|café|school|college|university|store|shop|company|firm|startup"
+    r"|bank|factory|office|agency|lab|hotel|bar|gym|library|church|warehouse|farm|studio|salon|pharmacy|airline"
+    r"|nonprofit|non-profit|government|hospital|kindergarten|daycare|supermarket|mall|newspaper|magazine)s?\b",
+    re.IGNORECASE,
+)
+ONE_CHARACTER_PREDICATES = frozenset({"eats", "drinks", "likes", "dislikes", "has", "consumes", "plays"})
+PLACE_PREDICATES = frozenset({"lives_in", "hometown", "born_in", "visited", "works_in"})
+NAME_PREDICATES = frozenset({"name", "pet_name", "nickname", "english_name"})
+DATE_PREDICATES = frozenset({"birthday", "age", "birth_date", "anniversary", "wake_time"})
+ORG_SUFFIXES = ("公司", "集团", "银行", "大学", "学院", "医院", "中学", "小学", "研究所", "工作室", "餐厅", "酒店",
+                "科技", "技术", "网络", "传媒", "证券", "保险", "汽车", "电子", "软件", "航空")
+ORG_ATTRIBUTES = frozenset({"headquarters", "ceo"})
+CONNECTORS = frozenset({"of", "de", "van", "von", "der", "la", "le", "da", "di", "y", "the", "and", "&", "'s"})
+# Predicates only people have: a place or a company as their subject is a misreading.
+PERSONAL_PREDICATES = frozenset({
+    "likes", "dislikes", "eats", "drinks", "lives_in", "speaks", "has", "studies", "name", "job_title",
+    "works_at", "studies_at", "married_to", "is", "consumes", "plays", "hometown",
+})

@@ -1,0 +1,199 @@
+"""Everyday shapes of both languages that the verb, copula and attribute rules do not cover.
+
+Each reads one clause shape whose meaning is fixed by its grammar, so it is safe to
+read with confidence:
+
+* relations between people: "Anna is my roommate" / "Anna是我室友" -> (user, has_roommate, Anna);
+* ages: "my daughter turned 7", "我女儿今年三岁了";
+* a pet's or a thing's name: "我的猫叫年糕", "my cat is called Mochi", and "叫团子" right
+  after "我养了一只仓鼠";
+* leaving a group or a school: "I left the book club", "dropped out of my MBA at Wharton";
+* a state said without a subject: "not married", "be vegan" (after "used to");
+* moving away: "刚从广州搬过来" (广州 no longer holds);
+* an attribute without 的: "我生日是3月15号".
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from .shared import CLUB_WORDS, Found
+from .text import CJK, collapse, has_cjk
+
+if TYPE_CHECKING:
+    from .lexicon import Lexicon
+    from .offline import Turn
+
+ZH_NUMBER = "[0-9一二三四五六七八九十两]{1,3}"
+ZH_AGE = re.compile(rf"^(?P<who>.+?)(?:今年|现在|已经)?(?P<age>{ZH_NUMBER})(?:周)?岁(?:半)?了?$")
+EN_TURNED = re.compile(r"^(?P<who>.+?)\s+(?:just\s+)?turned\s+(?P<age>\d{1,3})\b", re.IGNORECASE)
+EN_IS_MY = re.compile(r"^(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s+(?:is|was)\s+my\s+(?P<rel>.+)$")
+# "Anna是我大学室友": at most a short modifier ("大学", "高中") before the kin word, no 的 inside.
+ZH_IS_MY = re.compile(r"^(?P<name>.+?)是我的?(?P<rel>[^的]{1,6})$")
+ZH_THING_NAMED = re.compile(rf"^(?:我的|我家的?|我们家的?)(?P<thing>[{CJK}]{{1,4}})叫(?P<name>[{CJK}A-Za-z]{{1,4}})$")
+EN_THING_NAMED = re.compile(
+    r"^(?:my|our)\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)(?:'s name is|\s+is\s+(?:called|named))\s+(?P<name>[A-Z][\w'-]*)$"
+)
+ZH_CALLED = re.compile(rf"^叫(?P<name>[{CJK}A-Za-z]{{2,4}})$")
+EN_LEFT_GROUP = re.compile(
+    r"^(?P<who>.*?)\b(?:left|quit|quitting|leaving)\s+(?:the|my|our)\s+(?P<group>[\w\s'-]{2,40})$", re.IGNORECASE
+)
+EN_DROPPED_OUT = re.compile(
+    r"^(?P<who>.*?)\bdropped\s+out\s+of\s+(?:(?:my|the|a)\s+.*?\s+(?:at|from)\s+)?(?P<school>[A-Z][\w'.&-]*(?:\s+[A-Z][\w'.&-]*)*)",
+    re.IGNORECASE,
+)
+ZH_MOVED_AWAY = re.compile(r"^(?P<who>.*?)从(?P<old>.+?)搬(?:过来|过来了|来|来了|走|走了|出来|出来了)$")
+EN_CANCELLED = re.compile(
+    r"^(?P<who>.*?)\b[Cc]ancel(?:l?ed|l?ing|s)?\s+(?:(?:my|our|the)\s+(?P<thing>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)?)\s+"
+    r"(?P<kind>membership|subscription|account)|(?P<thing2>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)?)(?=\s*$|\s*[,.!]))",
+)
+EN_BOUGHT = re.compile(
+    r"^(?P<who>.*?)\b(?P<verb>bought|buy|sold|sell)\s+(?P<thing>(?:a|an|the|my|our)\s+.+)$", re.IGNORECASE
+)
+DURABLE_GOODS = frozenset(
+    "house home apartment condo flat car truck van suv bike bicycle motorcycle scooter boat piano guitar".split()
+)
+EN_MY_JOB_AT = re.compile(r"\bmy\s+(?:office|job|work|desk|team)\s+at\s+(?P<org>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*)*)")
+JOB_ENDED = re.compile(r"\b(?:quit|left|leav\w*|lost|los\w+|fired|resign\w*|retir\w*|former|old|previous|ex)\b", re.IGNORECASE)
+MARRIED = re.compile(r"\b(?:got|just got|finally got)\s+married\b|(?<![没不])(?:结婚|领证)了", re.IGNORECASE)
+EN_BARE_STATE = re.compile(r"^(?:nope\s+|no\s+)?(?P<neg>not\s+)?(?:be\s+|being\s+)?(?P<state>.+)$", re.IGNORECASE)
+
+
+class ShapeRules:
+    lexicon: Lexicon
+
+    def _shape(self, clause: str, turn: Turn) -> Found | list[Found] | None:
+        if wed := MARRIED.search(clause):  # "Got married last Saturday!", "我上个月结婚了"
+            region, negated = self._clean_before_verb(clause[: wed.start()])
+            if not negated and self._subject(region, turn) == turn.speaker_id:
+                return Found(turn.speaker_id, "relationship_status", "已婚" if has_cjk(clause) else "married", False, True)
+        if has_cjk(clause):
+            return (self._zh_age(clause, turn) or self._zh_is_my(clause, turn) or self._thing_named(clause, turn)
+                    or self._zh_called(clause, turn) or self._zh_moved_away(clause, turn) or self._zh_bare_attribute(clause, turn))
+        return (self._en_age(clause, turn) or self._en_is_my(clause, turn) or self._thing_named(clause, turn)
+                or self._left_group(clause, turn) or self._dropped_out(clause, turn) or self._bare_state(clause, turn)
+                or self._cancelled(clause, turn) or self._bought_or_sold(clause, turn) or self._my_job_at(clause, turn))
+
+    # ---- people and their relations
+    def _relation_claim(self, name: str, relation: str, turn: Turn) -> Found | None:
+        key = collapse(relation).casefold()
+        if key not in self.lexicon.relatives:
+            return None
+        return Found(turn.user_id, "has_" + self.lexicon.relatives[key].replace(" ", "_").replace("-", "_"), name)
+
+    def _en_is_my(self, clause: str, turn: Turn) -> Found | None:
+        """ "Anna is my roommate": the user has a roommate called Anna."""
+        if not (m := EN_IS_MY.match(clause)) or (name := self._name(m["name"], turn)) is None:
+            return None
+        return self._relation_claim(name, m["rel"].strip(" .!"), turn)
+
+    def _zh_is_my(self, clause: str, turn: Turn) -> Found | None:
+        """ "Anna是我大学室友", "小王是我同事": the words before the kin word say which one."""
+        if not (m := ZH_IS_MY.match(clause)) or not self._zh_named(m["name"]):
+            return None
+        kin = re.search(self.lexicon.relative_regex.pattern + "$", m["rel"], re.IGNORECASE)
+        return self._relation_claim(m["name"], kin.group(), turn) if kin else None
+
+    # ---- ages and names
+    def _en_age(self, clause: str, turn: Turn) -> Found | None:
+        if not (m := EN_TURNED.match(clause)) or (who := self._age_owner(m["who"], turn)) is None:
+            return None
+        return Found(who, "age", m["age"])
+
+    def _zh_age(self, clause: str, turn: Turn) -> Found | None:
+        if not (m := ZH_AGE.match(clause)) or (who := self._age_owner(m["who"], turn)) is None:
+            return None
+        return Found(who, "age", m["age"] + "岁")
+
+    def _age_owner(self, region: str, turn: Turn) -> str | None:
+        region, negated = self._clean_before_verb(region)
+        if negated or not region and has_cjk(region + "岁"):
+            return None  # "已经八岁了": whose age is not said here ("Just turned 30": the speaker's)
+        subject = self._subject(region, turn)
+        return subject if subject and (subject.startswith(f"{turn.user_id}'s ") or subject == turn.speaker_id
+                                       or self._zh_named(subject) or not has_cjk(subject)) else None
+
+    def _thing_named(self, clause: str, turn: Turn) -> list[Found] | None:
+        """ "我的猫叫年糕", "my cat is called Mochi": the speaker has one, and that is its name."""
+        m = ZH_THING_NAMED.match(clause) or EN_THING_NAMED.match(clause)
+        if m is None or self.lexicon.relative_regex.fullmatch(m["thing"]) or m["thing"] in ("name", "名字"):
+            return None
+        turn.owned = (turn.speaker_id, m["thing"])
+        return [Found(turn.speaker_id, "has", m["thing"]), Found(turn.speaker_id, "pet_name", m["name"])]
+
+    def _zh_called(self, clause: str, turn: Turn) -> Found | None:
+        """ "我养了一只仓鼠，叫团子": the name of what the last clause said the speaker keeps."""
+        if not (m := ZH_CALLED.match(clause)) or turn.owned is None:
+            return None
+        return Found(turn.owned[0], "pet_name", m["name"])
+
+    # ---- leaving
+    def _left_group(self, clause: str, turn: Turn) -> Found | None:
+        """ "I left the book club": a membership ends (a club, team, band, league...)."""
+        if not (m := EN_LEFT_GROUP.match(clause)) or not CLUB_WORDS.search(m["group"]):
+            return None
+        region, negated = self._clean_before_verb(m["who"])
+        subject = self._subject(region, turn)
+        group = self._clean_value(m["group"])
+        return Found(subject, "member_of", group, not negated, True) if subject and group else None
+
+    def _dropped_out(self, clause: str, turn: Turn) -> Found | None:
+        if not (m := EN_DROPPED_OUT.match(clause)):
+            return None
+        region, negated = self._clean_before_verb(m["who"])
+        subject = self._subject(region, turn)
+        return Found(subject, "studies_at", m["school"], not negated, True) if subject and not negated else None
+
+    def _cancelled(self, clause: str, turn: Turn) -> Found | None:
+        """ "I cancelled my FitLife membership", "Cancelled Netflix": a membership or subscription ends."""
+        if not (m := EN_CANCELLED.match(clause)):
+            return None
+        region, negated = self._clean_before_verb(m["who"])
+        subject = self._subject(region, turn)
+        predicate = "member_of" if (m["kind"] or "").casefold() == "membership" else "subscribes_to"
+        return Found(subject, predicate, m["thing"] or m["thing2"], not negated, True) if subject else None
+
+    def _bought_or_sold(self, clause: str, turn: Turn) -> Found | None:
+        """ "I sold the Civic", "we bought a Subaru Outback", "got a new car": what is owned changes.
+        Only a named thing or a durable one: "bought coffee" says nothing durable."""
+        if not (m := EN_BOUGHT.match(clause)):
+            return None
+        thing = self._clean_value(m["thing"])
+        if not thing or not (thing[:1].isupper() or thing.split()[-1].casefold() in DURABLE_GOODS):
+            return None
+        region, negated = self._clean_before_verb(m["who"])
+        subject = self._subject(region, turn)
+        sold = m["verb"].casefold().startswith(("sold", "sell"))
+        return Found(subject, "owns", thing, negated != sold, True) if subject else None
+
+    def _my_job_at(self, clause: str, turn: Turn) -> Found | None:
+        """ "my office at Deloitte", "I love my job at Amazon": the speaker works there."""
+        if not (m := EN_MY_JOB_AT.search(clause)) or JOB_ENDED.search(clause[: m.start()]):
+            return None  # "I quit my job at Acme" is the job rule's: it ended
+        org = self._clean_value(m["org"])
+        return Found(turn.speaker_id, "works_at", org) if org else None
+
+    def _zh_moved_away(self, clause: str, turn: Turn) -> Found | None:
+        """ "刚从广州搬过来": the old place no longer holds (the new one is not named)."""
+        if not (m := ZH_MOVED_AWAY.match(clause)):
+            return None
+        region, negated = self._clean_before_verb(m["who"])
+        subject, old = self._subject(region, turn), self._clean_value(m["old"])
+        return Found(subject, "lives_in", old, True, True) if subject and old and not negated else None
+
+    # ---- states and attributes without a subject or without 的
+    def _bare_state(self, clause: str, turn: Turn) -> Found | None:
+        """ "Nope, not married", "be vegan" (after "used to"): a listed state of the speaker."""
+        m = EN_BARE_STATE.match(collapse(clause).strip(" .!"))
+        state = self._clean_value(m["state"]).casefold() if m else ""
+        if state not in self.lexicon.states or state.endswith(" to"):
+            return None
+        return Found(turn.speaker_id, "is", state, bool(m["neg"]))
+
+    def _zh_bare_attribute(self, clause: str, turn: Turn) -> Found | None:
+        """ "我生日是3月15号": an attribute the lexicon knows right after the owner, without 的."""
+        m = re.match(r"^(?P<owner>我|我们)(?P<attr>[^是]{1,6})(?P<neg>不是|是)(?P<value>.+)$", clause)
+        if m is None or collapse(m["attr"]).casefold() not in self.lexicon.attributes:
+            return None
+        return self._attribute_claim(turn.speaker_id, True, m["attr"], m["value"], m["neg"] == "不是")

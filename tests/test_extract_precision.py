@@ -1,0 +1,221 @@
+"""Precision first (issue 10): the offline extractor emits a claim only from shapes it reads
+with confidence; values are whole noun phrases; plans, wishes and episodes are no facts;
+an additive marker is carried to the caller."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bcg_rag import BeliefMemory, Policy
+from bcg_rag.extract import OfflineExtractor, competing, restatement_diff
+
+USER = "u1"
+
+
+@pytest.fixture(scope="module")
+def extractor() -> OfflineExtractor:
+    return OfflineExtractor()
+
+
+def triples(extractor: OfflineExtractor, text: str, **kwargs: Any) -> list[tuple[str, str, str, float]]:
+    kwargs.setdefault("user_id", USER)
+    return [(c.subject, c.predicate, c.value, c.stance) for c in extractor.extract(text, **kwargs)]
+
+
+# ------------------------------------------------------------------ nothing durable, nothing extracted
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # clauses, moods and pointers where a value should be
+        "moving to Denver was the best decision, I can see the mountains",
+        "my son Leo loves his new school",
+        "Kat sits next to me in the office",
+        "Katherine just transferred to our London office",
+        "Mochi is NOT impressed",
+        "Portland summers are perfect",
+        "the vet says Biscuit needs to lose weight",
+        "It's sooo hot today, like 38 degrees",
+        "I'm like 5'9 maybe",
+        "Back from the gym",
+        "my car is literally yellow",
+        "my teacher is very patient",
+        "my forearms are destroyed",
+        "our HQ is in Denver but I'm fully remote",
+        "marco and I called off the engagement",
+        "moved out to the suburbs",
+        "I quit Facebook last year",
+        "we finally left Chicago",
+        # episodes and passing wishes are no habits
+        "I just ate way too much pizza",
+        "I had sushi yesterday",
+        "今天中午吃了猪脚饭，撑",
+        "刚吃完饭，有点撑",
+        "我想喝奶茶",
+        "I'm eating lunch",
+        "我正在喝咖啡",
+        "I'm a mess today",
+        "我喜欢这个回答",
+        "I wouldn't say I love running",
+        "我不是不喜欢咖啡",
+        "I eat like a bird",
+        # Chinese: subjects that are no names, values that are clauses, questions in A-not-A form
+        "晚饭吃啥好纠结啊",
+        "一口气吃了两只虾",
+        "猫跟狗会不会打架啊",
+        "还有榴莲，越臭越爱哈哈",
+        "沈阳有啥好吃的推荐下",
+        "说来你可能不信，现在我最喜欢的歌手变成陈奕迅了",
+        "学习使我快乐",
+        "在家养伤好无聊",
+        "女儿转学了，现在在外国语学校",
+        "杭州的夏天也太热了吧，空调一天都没停过",
+        "浙大的食堂还是那个味儿",
+        "武汉今天下雪了",
+        "公司总部搬到南京了",
+    ],
+)
+def test_loose_shapes_give_no_claim(extractor, text):
+    assert triples(extractor, text) == []
+
+
+# ------------------------------------------------------------------ values are whole noun phrases
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Stefano Pioli is associated with the sport of association football.",
+         ("Stefano Pioli", "is_associated_with", "association football", 1.0)),
+        ("Satya Nadella was born in the city of Hyderabad.", ("Satya Nadella", "born_in", "Hyderabad", 1.0)),
+        ("London is located in the continent of Europe.", ("London", "located_in", "Europe", 1.0)),
+        ("Joey Barton plays the position of shooting guard.", ("Joey Barton", "plays_the_position_of", "shooting guard", 1.0)),
+        ("I speak Spanish pretty well", (USER, "speaks", "Spanish", 1.0)),
+        ("moved to Portland last weekend", (USER, "lives_in", "Portland", 1.0)),
+        ("I'm from Toronto originally", (USER, "hometown", "Toronto", 1.0)),
+        ("I have a 2015 Honda Civic with 150k miles on it", (USER, "has", "2015 Honda Civic", 1.0)),
+        ("I drink too much coffee", (USER, "drinks", "coffee", 1.0)),
+        ("我住的深圳这边最近回南天", (USER, "lives_in", "深圳", 1.0)),
+        ("我叫陈晨", (USER, "name", "陈晨", 1.0)),
+        ("云杉公司的CEO是刘洋", ("云杉公司", "ceo", "刘洋", 1.0)),
+    ],
+)
+def test_values_are_noun_phrases(extractor, text, expected):
+    assert triples(extractor, text) == [expected]
+
+
+def test_restatements_keep_the_whole_noun_phrase():
+    diff = restatement_diff("goalkeeper is associated with the sport of Gaelic football.",
+                            "goalkeeper is associated with the sport of association football.")
+    assert (diff.old_value, diff.new_value) == ("Gaelic football", "association football")
+    diff = restatement_diff("Joey Barton plays the position of shooting guard.", "Joey Barton plays the position of point guard.")
+    assert (diff.old_value, diff.new_value) == ("shooting guard", "point guard")
+    assert restatement_diff("I have a cat too", "I have a dog too").old_value == "cat"  # "too" ends no noun phrase
+    assert restatement_diff("我在腾讯工作", "我在阿里工作").template == "我在{}工作"
+
+
+# ------------------------------------------------------------------ plans, past states, changes
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("I'm moving to Berlin in June.", [(USER, "plan:lives_in", "Berlin", 0.5)]),
+        ("We're relocating to Austin this summer.", [(USER, "plan:lives_in", "Austin", 0.5)]),
+        ("I'm starting a new job at Stripe in two weeks.", [(USER, "plan:works_at", "Stripe", 0.5)]),
+        ("下周一去美团报到，有点紧张", [(USER, "plan:works_at", "美团", 0.5)]),
+        ("I was a teacher for ten years before going into sales", [(USER, "is", "teacher", -0.8)]),
+        ("Used to be vegan but I eat fish now", [(USER, "diet", "vegan", -0.8), (USER, "eats", "fish", 1.0)]),
+        ("Nope, not married", [(USER, "relationship_status", "married", -0.8)]),
+        ("Got married last Saturday!", [(USER, "relationship_status", "married", 1.0)]),
+        ("I left the book club, too much drama lol", [(USER, "member_of", "book club", -0.8)]),
+        ("Dropped out of my MBA program at Wharton.", [(USER, "studies_at", "Wharton", -0.8)]),
+        ("My dad retired from Ford last month.", [(f"{USER}'s father", "works_at", "Ford", -0.8)]),
+        ("quit the barista job at Victrola last week!", [(USER, "works_at", "Victrola", -0.8)]),
+        ("刚从广州搬过来，现在住在南京鼓楼区", [(USER, "lives_in", "广州", -0.8), (USER, "lives_in", "南京鼓楼区", 1.0)]),
+        ("啤酒已经戒了快一个月了", [(USER, "drinks", "beer", -0.8)]),
+        ("我把美式戒了，现在喝拿铁", [(USER, "prefers_coffee_type", "americano", -0.8),
+                                  (USER, "prefers_coffee_type", "latte", 1.0)]),  # 现在 is no progressive 在
+        ("辞职了，不在那家银行干了", [(USER, "works_at", "银行", -0.8)]),
+        ("我没有驾照，一直没考", [(USER, "has", "驾照", -0.8)]),
+        ("我退出乐队了", [(USER, "member_of", "乐队", -0.8)]),
+    ],
+)
+def test_plans_past_states_and_changes(extractor, text, expected):
+    assert triples(extractor, text) == expected
+
+
+def test_joining_is_a_membership_unless_an_employer(extractor):
+    assert triples(extractor, "joined the YMCA downtown") == [(USER, "member_of", "YMCA", 1.0)]
+    assert triples(extractor, "joined a rec volleyball league with some coworkers") == [
+        (USER, "member_of", "rec volleyball league", 1.0)
+    ]
+    assert triples(extractor, "I joined Stripe in March") == [(USER, "works_at", "Stripe", 1.0)]
+
+
+# ------------------------------------------------------------------ people, pets, ages
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Anna是我大学室友，现在在德国读博", [(USER, "has_roommate", "Anna", 1.0), ("Anna", "studies_at", "德国", 1.0)]),
+        ("Jess is my best friend", [(USER, "has_best_friend", "Jess", 1.0)]),
+        ("我同事小王是四川人，超能吃辣", [("小王", "hometown", "四川", 1.0), ("小王", "eats", "辣", 1.0)]),
+        ("我妈退休了，不当医生了", [(f"{USER}'s mother", "job_title", "医生", -0.8)]),
+        ("我岳父叫陈建国，住在青岛", [(f"{USER}'s father-in-law", "name", "陈建国", 1.0),
+                                   (f"{USER}'s father-in-law", "lives_in", "青岛", 1.0)]),
+        ("My daughter turned 7 yesterday", [(f"{USER}'s daughter", "age", "7", 1.0)]),
+        ("我女儿今年三岁了，特别爱画画", [(f"{USER}'s daughter", "age", "三岁", 1.0), (f"{USER}'s daughter", "likes", "画画", 1.0)]),
+        ("We used to have a golden retriever named Biscuit", [(USER, "has", "golden retriever", -0.8),
+                                                              (USER, "pet_name", "Biscuit", -0.8)]),
+        ("我养了一只仓鼠，叫团子", [(USER, "has", "仓鼠", 1.0), (USER, "pet_name", "团子", 1.0)]),
+        ("我养了只柯基叫旺财", [(USER, "has", "柯基", 1.0), (USER, "pet_name", "旺财", 1.0)]),
+        ("我的猫叫年糕", [(USER, "has", "猫", 1.0), (USER, "pet_name", "年糕", 1.0)]),
+        ("My husband works at Boeing as a mechanic.", [(f"{USER}'s husband", "works_at", "Boeing", 1.0),
+                                                      (f"{USER}'s husband", "job_title", "mechanic", 1.0)]),
+        ("started my new gig as a data scientist at Spotify on monday", [(USER, "works_at", "Spotify", 1.0),
+                                                                          (USER, "job_title", "data scientist", 1.0)]),
+        ("Call me Rob, nobody uses Robert", [(USER, "name", "Rob", 1.0)]),
+        ("我生日是3月15号", [(USER, "attr:birthday", "3月15号", 1.0)]),
+        ("我对花粉过敏。", [(USER, "allergic_to", "花粉", 1.0)]),
+        ("我家有一只狗。", [(USER, "has", "狗", 1.0)]),
+    ],
+)
+def test_people_pets_and_ages(extractor, text, expected):
+    assert triples(extractor, text) == expected
+
+
+# ------------------------------------------------------------------ additive markers
+
+@pytest.mark.parametrize(
+    "text, additive",
+    [
+        ("I also work at Globex on weekends", True),
+        ("I have a dog too", True),
+        ("我也养了一只狗", True),
+        ("I work at Acme", False),
+        ("I drink too much coffee", False),  # "too much" adds nothing
+        ("我又搬到了上海", False),  # a change marker wins: a move is no addition
+    ],
+)
+def test_additive_markers_are_marked(extractor, text, additive):
+    claims, reading = extractor.read(text, user_id=USER)
+    assert claims and reading.additive == [additive] * len(claims)
+
+
+def test_an_additive_restatement_never_competes():
+    diff = restatement_diff("I work at Acme on weekends", "I also work at Globex on weekends")
+    assert diff is None or not competing(diff, "I also work at Globex on weekends", single_valued=True)
+    diff = restatement_diff("I live in Paris", "I live in Berlin")
+    assert competing(diff, "I live in Berlin", single_valued=True)
+
+
+def test_message_results_carry_the_additive_claims():
+    memory = BeliefMemory.in_memory(Policy.from_dict({"embedder": {"kind": "hash"}}))
+    try:
+        first = memory.add_message("I work at Acme", user_id=USER, timestamp="2025-01-01T00:00:00")
+        second = memory.add_message("I also work at Globex on weekends", user_id=USER, timestamp="2025-01-04T00:00:00")
+    finally:
+        memory.close()
+    assert first.additive == []
+    assert [(c.predicate, c.value) for c in second.additive] == [("works_at", "Globex")]
