@@ -205,7 +205,11 @@ def test_mquake_dev_first_records():
     pytest.importorskip("sentence_transformers")
     cases = convert_mquake(MQUAKE, limit=20)
     report = run(cases, systems=["bcg", "recency"], policy=Policy.from_dict({"embedder": {"kind": "sentence-transformers"}}))
-    s = {system: d["kinds"] for system, d in report.summary().items()}
-    multi, single = s["bcg"]["multihop"]["accuracy@1"], s["bcg"]["update"]["accuracy@1"]
-    assert multi >= 0.85 and multi >= s["recency"]["multihop"]["accuracy@1"], multi
-    assert single >= 0.99, single
+
+    def accuracy(system: str, multihop: bool) -> float:
+        rows = [r.correct for r in report.results if r.system == system and r.kind.startswith("multihop") == multihop]
+        return sum(rows) / len(rows)
+
+    multi, single = accuracy("bcg", True), accuracy("bcg", False)
+    assert multi >= 0.85 and multi >= accuracy("recency", True), multi  # measured: 0.95
+    assert single >= 0.99, single  # measured: 1.0
