@@ -1,125 +1,415 @@
-"""Multi-hop answers over the retrieved groups: when the current value of one group
-names the subject of another ("Maria works_at Bosch"; "Bosch headquarters Stuttgart"),
-the second may answer the question through the first. Plain graph arithmetic over
-what search retrieved; ``search`` calls ``follow_links``."""
+"""Multi-hop answers: follow current values from what the question names.
+
+"In which city is the headquarters of Maria's employer?" names Maria. Her ``works_at``
+slot's current value, Bosch, names an entity with beliefs of its own ("Bosch
+headquartered_in Stuttgart"), so Stuttgart answers the question through her employer.
+``follow_links`` walks such links over the user's current beliefs (loaded lazily, entity
+by entity, from the store: a hop need not have been retrieved) and decides how far the
+question asks to go. Plain arithmetic over stored rows and vectors; no embedding.
+
+- A chain starts at one of the best retrieved groups whose subject the question names
+  (name or alias; the user always counts). When none starts a chain, the entities the
+  question names are looked up by name (quoted spans, capitalised runs of words).
+- A hop follows only a current value (``memory.asserted`` at the search's time):
+  outdated links are never followed; a value names an entity when
+  ``memory.resolve_entity`` finds it.
+- A hop is *asked for* when the question has a word that the hop's statement brings and
+  no earlier hop's statement has, with the names in the statements masked ("headquarters"
+  in "The headquarters of Bosch is in Stuttgart", against "Maria works at Bosch";
+  ``hop_words``). The chain ends at its deepest asked hop, so it does not stop at an
+  intermediate value; a question about the first hop alone ("Where does Maria work?")
+  stays where it is. Past the deepest worded hop of a chain that has one, a hop is asked
+  for while each brings the chain closer to the question (``MIN_GAIN``): the mean of the
+  statements' stored unit vectors stands for the chain's text.
+- Of the chains from one start, the one that explains most question words wins, then the
+  longest, then the one closest to the question.
+- A chain's answer is placed just above the chain's head (from the bottom for a head that
+  was not retrieved) and above the groups before it that it may pass: its own hops,
+  groups about things the question does not name, and named groups less relevant than
+  the chain. A hop may add an answer, never demote a better-scoring direct one.
+  ``via`` records the hops.
+"""
 
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 
-class HopCue:
-    """Does the query ask for the second hop? Only if it shares a word with the second
-    group's evidence that neither the first group's evidence nor the second's own subject
-    and value explain: "the *headquarters* of Maria's employer" against "The headquarters
-    of Bosch is in Stuttgart" and "Maria works at Bosch"; "the citizenship of Modi" has no
-    such word against "The capital of Australia is Oderzo". Words: Latin words of three
-    letters or more minus a few function words; CJK character bigrams."""
+from .errors import InvalidInputError
+from .hop_words import CJK_RUN, normalise, template, words
+from .models import SUPPORTS
 
-    STOP = frozenset("the and for with what which who whom whose where when how are was were is does did has have "
-                     "had this that from into about your you his her their its not now".split())
+MAX_HOPS = 4  # values followed from the start (a chain has at most MAX_HOPS + 1 groups)
+MAX_PATHS = 64  # chains examined per start group
+MAX_STARTS = 5  # start groups examined per search
+START_WINDOW = 10  # among the best-ranked groups
+VECTOR_CACHE_SIZE = 20_000
+MAX_NAME_LOOKUPS = 48  # spans of the question looked up as names when no retrieved group starts a chain
+MIN_GAIN = 0.02  # a hop no word asks for must bring the chain this much closer to the question
 
-    def __init__(self, memory: Any, query: str, belief_evidence: dict[str, set[str]]):
-        self.memory, self.query = memory, self.words(query)
-        self.belief_evidence = belief_evidence
-        self._texts: dict[str, dict] | None = None  # loaded only when a link needs checking
+@dataclass
+class Hop:
+    """One current value followed: the group (search's ranked tuple), its current row, the
+    evidence that states it (text words with names masked, unit vector)."""
 
-    @classmethod
-    def words(cls, text: str) -> set[str]:
-        text = text.casefold()
-        latin = {w for w in re.findall(r"[a-z0-9]{3,}", text) if w not in cls.STOP}
-        cjk = {a + b for run in re.findall(r"[\u3400-\u9fff]+", text) for a, b in zip(run, run[1:])}
-        return latin | cjk
+    group: tuple
+    row: dict
+    template: set[str] | None  # None: not loaded yet
+    vector: np.ndarray | None
+    subject: str
+    evidence_id: str | None = None
 
-    def _evidence_words(self, rows: list[dict]) -> set[str]:
-        if self._texts is None:
-            ids = sorted({e for ids in self.belief_evidence.values() for e in ids})
-            self._texts = self.memory.store.get_nodes("evidence", ids)
-        out: set[str] = set()
-        for r in rows:
-            for eid in self.belief_evidence.get(r["id"], ()):
-                if eid in self._texts:
-                    out |= self.words(self._texts[eid]["text"])
+
+@dataclass
+class Chain:
+    hops: list[Hop]
+    end: int = 0  # index of the hop that answers
+    relevance: float | None = None  # similarity of the question to the chain up to ``end`` (when needed)
+    cue: int = 0  # question words explained by the hops up to ``end``
+    asked: list[bool] = field(default_factory=list)
+
+
+class _Walker:
+    """The user's current beliefs around the start groups, loaded lazily, entity by entity:
+    an entity's slots that state a current value (search's ranked tuples)."""
+
+    def __init__(self, memory: Any, ranked: list, user_id: str, states: dict, as_of: str | None, now: str | None,
+                 agent_id: str | None = None):
+        from . import search  # search calls us, so it is loaded by now; its helpers decide states
+
+        self.memory, self.user_id, self.as_of, self.now, self.states = memory, user_id, as_of, now, states
+        self._search = search
+        self.retrieved = {_slot_key(g[2][0]): g for g in ranked}
+        self._slots: dict[str, list[tuple]] = {}
+        self._entities: dict[str, dict | None] = {}
+        self._targets: dict[str, str | None] = {}
+        self._hops: dict[tuple, Hop] = {}
+        self.agent_id = agent_id
+        self._hidden: dict[str, bool] = {}
+
+    def hop(self, group: tuple) -> Hop:
+        key = _slot_key(group[2][0])
+        if key not in self._hops:
+            row = group[2][0]
+            self._hops[key] = Hop(group, row, None, None, self.name(row["subject_id"]))
+        return self._hops[key]
+
+    def state(self, row: dict) -> tuple | None:
+        """(stored, effective) confidence at the search's time, as search computes it."""
+        if row["id"] not in self.states:
+            st = self._search._state(self.memory, row, self.as_of, self.now)
+            if st is None:
+                return None
+            self.states[row["id"]] = st
+        return self.states[row["id"]]
+
+    def entity(self, entity_id: str) -> dict | None:
+        if entity_id not in self._entities:
+            self._entities[entity_id] = self.memory.store.get_node("entity", entity_id)
+        return self._entities[entity_id]
+
+    def name(self, entity_id: str) -> str:
+        row = self.entity(entity_id)
+        return row["name"] if row else entity_id
+
+    def target(self, value: str) -> str | None:
+        """The entity a value names for this user (its name or an alias), if any."""
+        if value not in self._targets:
+            try:
+                self._targets[value] = self.memory.resolve_entity(self.user_id, value)
+            except InvalidInputError:  # a value that is no name (empty once normalised)
+                self._targets[value] = None
+        return self._targets[value]
+
+    def hidden(self, row: dict) -> bool:
+        """Whether the searching agent may not see this belief's value (``views.value_hidden_for``)."""
+        if self.agent_id is None:
+            return False
+        if row["id"] not in self._hidden:
+            from .views import value_hidden_for
+
+            self._hidden[row["id"]] = row["id"] in value_hidden_for(self.memory, [row["id"]], self.agent_id)
+        return self._hidden[row["id"]]
+
+    def current(self, group: tuple) -> dict | None:
+        row = group[2][0]
+        st = self.state(row)
+        return row if st is not None and self._search._asserted(self.memory, row, st) else None
+
+    def slots(self, subject_id: str) -> list[tuple]:
+        """Every slot of an entity with a current value, as search's ranked tuples
+        (retrieved ones as retrieved; the others ordered here)."""
+        if subject_id in self._slots:
+            return self._slots[subject_id]
+        by_slot: dict[tuple, list[dict]] = {}
+        for row in self.memory.store.find_beliefs(self.user_id, subject_id=subject_id):
+            by_slot.setdefault(_slot_key(row), []).append(row)
+        out = []
+        for key, rows in sorted(by_slot.items()):
+            group = self.retrieved.get(key)
+            if group is None:
+                live = [r for r in rows if self.state(r) is not None]
+                if not live:
+                    continue
+                ordered = self._search._order(self.memory, live, self.states, key[1])
+                group = (0.0, -1.0, ordered, sorted({c for r in ordered for c in r["contexts"]}))
+            if self.current(group) is not None:
+                out.append(group)
+        self._slots[subject_id] = out
         return out
 
-    def __call__(self, first: list[dict], second: list[dict]) -> bool:
-        own = self.words(second[0]["value"]) | self.words(subject_name(self.memory, second[0]["subject_id"]))
-        new_words = self._evidence_words(second) - self._evidence_words(first) - own
-        return bool(self.query & new_words)
 
+def follow_links(memory: Any, ranked: list, query: str, vector: Any, *, user_id: str, states: dict,
+                 as_of: str | None = None, now: str | None = None, agent_id: str | None = None,
+                 debug: list | None = None) -> tuple[list, dict]:
+    """Reorder search's ranked groups ``(score, relevance, ordered rows, contexts)`` so that
+    a chain's answer comes first (see module doc). Returns the new order and ``via``:
+    belief id of a chain's end -> the hops that lead to it. ``states`` maps belief ids to
+    their (stored, effective) confidence at the search's time (``as_of``, ``now``); the
+    beliefs reached beyond the retrieved ones are added to it. ``agent_id``: a value that
+    only other agents' private evidence claims is never followed (its hop would tell it)."""
+    walker = _Walker(memory, ranked, user_id, states, as_of, now, agent_id)
+    asked_words = words(query)
+    q = np.asarray(vector, dtype=np.float32)
+    q = q / max(float(np.linalg.norm(q)), 1e-12)
 
-def follow_links(memory: Any, ranked: list, user_id: str, hop_relevance: float, asserted, asks_for_hop,
-                 query: str = "") -> tuple[list, dict]:
-    """Multi-hop questions ("the headquarters of Maria's employer"). When the current value
-    of one group names the subject of another retrieved group (Maria works_at Bosch;
-    Bosch headquarters Stuttgart), that second group is itself relevant to the query (at
-    least ``hop_relevance`` x the first one's relevance) and the query asks for it (see
-    ``_HopCue``), the second answers the query through the first: it moves just above
-    it, and ``via`` records the link.
-    Outdated values are never followed. Plain graph arithmetic over what was retrieved."""
-    by_subject: dict[str, list[int]] = {}
-    for i, (_, _, rows, _) in enumerate(ranked):
-        by_subject.setdefault(rows[0]["subject_id"], []).append(i)
-
-    def groups_about(value: str) -> list[int]:
-        return by_subject.get(memory.resolve_entity(user_id, value) or "", [])
-
-    links: dict[int, int] = {}  # group -> the group whose current value names its subject
-    for i, (_, rel, rows, _) in enumerate(ranked):
-        if asserted(rows[0]):
-            for j in groups_about(rows[0]["value"]):
-                if (j != i and j not in links and asserted(ranked[j][2][0]) and ranked[j][1] >= hop_relevance * rel
-                        and asks_for_hop(rows, ranked[j][2])):
-                    links[j] = i
-    if not links:
+    vectors = lambda hops: _load_vectors(memory, user_id, hops)
+    chains: list[tuple[int, Chain]] = []  # (position of the head in ranked, chain)
+    tried: set[tuple] = set()
+    for i, group in enumerate(ranked[:START_WINDOW]):
+        row = group[2][0]
+        if len(tried) >= MAX_STARTS or walker.current(group) is None or walker.target(row["value"]) is None:
+            continue
+        if _named(walker, row["subject_id"], query):
+            tried.add(_slot_key(row))
+            chain = _chain_from(walker, [group], asked_words, q, vectors, debug)
+            if chain is not None:
+                chains.append((i, chain))
+    if not chains:  # what the question names was not retrieved (a crowded memory): look its name up
+        for entity_id in _names_in(walker, query)[:MAX_STARTS]:
+            starts = [g for g in walker.slots(entity_id) if _slot_key(g[2][0]) not in tried]
+            chain = _chain_from(walker, starts, asked_words, q, vectors, debug) if starts else None
+            if chain is not None:
+                chains.append((len(ranked), chain))
+    if not chains:
         return ranked, {}
+    return _place(walker, ranked, chains, query, q, vectors)
 
-    def chain(i: int) -> list[int]:  # i, its parent, its grandparent... (cycle-safe)
-        out = [i]
-        while out[-1] in links and links[out[-1]] not in out:
-            out.append(links[out[-1]])
-        return out
 
-    # Each chain's deepest end takes the place of the chain's head, but a hop may only add
-    # an answer, never demote a direct one: it moves up past members of its own chain and
-    # past groups about things the question does not name (Siemens' headquarters, reached
-    # through Maria's former employer), never past a group about something it names ("the
-    # capital of Japan" stays above Japan's official language, however that is linked).
-    asked = _normalise(query)
+def _chain_from(walker: _Walker, starts: list[tuple], asked_words: set[str], q: np.ndarray,
+                vectors: Callable[[list[Hop]], None], debug: list | None) -> Chain | None:
+    """The best chain from some start groups of one named entity, if the question asks for
+    more than the start's own value."""
+    paths = [p for start in starts for p in _paths(walker, start) if len(p) > 1]
+    if not paths:
+        return None
+    _load_templates(walker.memory, [h for p in paths for h in p], walker.as_of)
+    question = asked_words - words(walker.name(starts[0][2][0]["subject_id"]))
+    best = _best([_decide(p, question, q, vectors) for p in paths], q, vectors)
+    if debug is not None:
+        debug.append(best)
+    return best if best.end > 0 else None
 
-    def direct(k: int) -> bool:
-        subject_id = ranked[k][2][0]["subject_id"]
-        row = memory.store.get_node("entity", subject_id)
-        return row is None or row.get("entity_type") == "user" or _normalise(row["name"]) in asked
 
-    placed_before: dict[int, list[int]] = {}
-    for i in sorted(links, key=lambda i: -len(chain(i))):
-        members = set(chain(i))
-        head = chain(i)[-1]
-        if head < i and all(k in members or not direct(k) for k in range(head + 1, i)):
-            placed_before.setdefault(head, []).append(i)
-    moved = {i for items in placed_before.values() for i in items}
-    order = []
-    for i in range(len(ranked)):
-        if i not in moved:
-            order += [j for j in placed_before.get(i, []) if j not in order] + [i]
-    via = {
-        ranked[i][2][0]["id"]: [
-            dict(belief_id=ranked[p][2][0]["id"], predicate=ranked[p][2][0]["predicate"], value=ranked[p][2][0]["value"],
-                 subject=subject_name(memory, ranked[p][2][0]["subject_id"]))
-            for p in reversed(chain(i)[1:])
+def _names_in(walker: _Walker, query: str) -> list[str]:
+    """Entities with beliefs that the question names, found by their names: quoted spans
+    and runs of up to six words that start and end with a capital letter or a digit
+    ("Ford Scorpio", "Ju 88", "Greg Oden's"). A few alias look-ups, no scan of all names."""
+    spans = [a or b for a, b in re.findall(r'"([^"]+)"|\u201c([^\u201d]+)\u201d', query)]
+    tokens = re.findall(r"[\w][\w.'&-]*", query)
+    capital = [t[0].isupper() or t[0].isdigit() for t in tokens]
+    for i in range(len(tokens)):
+        for j in range(i, min(i + 6, len(tokens))):
+            if capital[i] and capital[j]:  # "United States of America", not "Ford Scorpio a"
+                span = " ".join(tokens[i: j + 1])
+                spans += [span, span[:-2]] if span.endswith("'s") else [span]
+    out: list[str] = []
+    for span in dict.fromkeys(spans[:MAX_NAME_LOOKUPS]):
+        entity_id = walker.target(span)
+        if entity_id is not None and entity_id not in out and walker.slots(entity_id):
+            out.append(entity_id)
+    return out
+
+
+def _slot_key(row: dict) -> tuple:
+    return (row["subject_id"], row["predicate"], row["context_key"])
+
+
+def _named(walker: _Walker, subject_id: str, query: str) -> bool:
+    """The question names the entity (its name or an alias, as whole words), or it is the user."""
+    row = walker.entity(subject_id)
+    if row is None:
+        return False
+    if row.get("entity_type") == "user":
+        return True
+    asked = f" {normalise(query)} "
+    for name in (normalise(x) for x in [row["name"], *walker.memory.store.aliases_of(subject_id)]):
+        if CJK_RUN.search(name):  # no spaces to cut at: any occurrence of two characters or more
+            if len(name) >= 2 and name in asked:
+                return True
+        elif name and f" {name} " in asked:
+            return True
+    return False
+
+
+def _paths(walker: _Walker, start: tuple) -> list[list[Hop]]:
+    """Simple paths of current values from a start group, at most MAX_HOPS values on."""
+    out: list[list[Hop]] = []
+
+    def extend(path: list[Hop], seen: set[str]) -> None:
+        out.append(path)
+        if len(out) >= MAX_PATHS or len(path) > MAX_HOPS:
+            return
+        nxt = walker.target(path[-1].row["value"])
+        if nxt is None or nxt in seen or walker.hidden(path[-1].row):
+            return
+        for group in walker.slots(nxt):
+            if len(out) >= MAX_PATHS:
+                return
+            extend(path + [walker.hop(group)], seen | {nxt})
+
+    extend([walker.hop(start)], {start[2][0]["subject_id"]})
+    return out
+
+
+def _load_templates(memory: Any, hops: list[Hop], as_of: str | None) -> None:
+    """Each hop's statement: of the evidence supporting its current value (at ``as_of``),
+    the latest; its words with the subject's and the value's names masked."""
+    todo = {h.row["id"]: h for h in hops if h.template is None}
+    if not todo:
+        return
+    supporters: dict[str, list[str]] = {}
+    for e in memory.store.edges_to(sorted(todo), [SUPPORTS]):
+        if as_of is None or (e.valid_from or "") <= as_of:
+            supporters.setdefault(e.dst, []).append(e.src)
+    evidence = memory.store.get_nodes("evidence", sorted({e for es in supporters.values() for e in es}))
+    for bid, h in todo.items():
+        rows = [evidence[e] for e in supporters.get(bid, ()) if e in evidence]
+        h.template = set()
+        if rows:
+            ev = max(rows, key=lambda r: (r["timestamp"], r["id"]))
+            h.evidence_id = ev["id"]
+            h.template = template(ev["text"], [h.subject, h.row["value"]])
+
+
+def _load_vectors(memory: Any, user_id: str, hops: list[Hop]) -> None:
+    """The stored vectors of the hops' statements (unit length), remembered on the memory:
+    evidence never changes, so neither does its vector."""
+    cache: OrderedDict = memory.__dict__.setdefault("_hop_vectors", OrderedDict())
+    todo = sorted({h.evidence_id for h in hops if h.vector is None and h.evidence_id and h.evidence_id not in cache})
+    if todo and memory.index is not None:
+        for eid, v in memory.index.vectors(user_id, todo).items():
+            v = np.asarray(v, dtype=np.float32)
+            cache[eid] = v / max(float(np.linalg.norm(v)), 1e-12)
+        while len(cache) > VECTOR_CACHE_SIZE:
+            cache.popitem(last=False)
+    for h in hops:
+        if h.vector is None and h.evidence_id in cache:
+            h.vector = cache[h.evidence_id]
+
+
+def _prefix_similarity(path: list[Hop], q: np.ndarray) -> list[float]:
+    """Similarity of the question to each prefix of the path: the mean of its statements'
+    unit vectors stands for the text of the chain so far."""
+    total = np.zeros_like(q)
+    out = []
+    for h in path:
+        if h.vector is not None:
+            total = total + h.vector
+        out.append(float(q @ total) / max(float(np.linalg.norm(total)), 1e-12))
+    return out
+
+
+def _decide(path: list[Hop], question: set[str], q: np.ndarray, vectors: Callable[[list[Hop]], None]) -> Chain:
+    """How far along ``path`` the question asks to go: to its deepest asked hop. A hop is
+    asked for by a question word that its statement brings and no earlier one has; past
+    the deepest such hop (when it is not the start), by bringing the chain's mean vector
+    closer to the question, hop after hop (vectors are loaded only then)."""
+    chain = Chain(path)
+    seen: set[str] = set(path[0].template or ())
+    covered = [len(question & seen)]
+    chain.asked = [True]
+    for h in path[1:]:
+        cue = (question & (h.template or set())) - seen
+        seen |= h.template or set()
+        covered.append(len(question & seen))
+        chain.asked.append(bool(cue))
+    deepest = max(k for k, a in enumerate(chain.asked) if a)
+    if 0 < deepest < len(path) - 1:  # a multi-hop question by its words: may it go further?
+        vectors(path)
+        prefix = _prefix_similarity(path, q)
+        for k in range(deepest + 1, len(path)):  # each one closer than the chain before it
+            if prefix[k] <= prefix[k - 1] + MIN_GAIN:
+                break
+            chain.asked[k] = True
+        chain.relevance = prefix[max(k for k, a in enumerate(chain.asked) if a)]
+    chain.end = max(k for k, a in enumerate(chain.asked) if a)
+    chain.cue = covered[chain.end]
+    return chain
+
+
+def _best(decided: list[Chain], q: np.ndarray, vectors: Callable[[list[Hop]], None]) -> Chain:
+    """The chain that explains most of the question's words (then the longest); among
+    equals (two slots of one entity that the question's words fit alike: "located" in
+    a question about a capital), the one whose statements are closest to the question."""
+    top = max((c.cue, c.end) for c in decided)
+    tied, seen = [], set()
+    for c in decided:  # paths that agree up to their answer are one chain
+        prefix = tuple(_slot_key(h.row) for h in c.hops[: c.end + 1])
+        if (c.cue, c.end) == top and prefix not in seen:
+            seen.add(prefix)
+            tied.append(c)
+    if top[1] > 0 and len(tied) > 1:
+        for c in tied:
+            if c.relevance is None:
+                vectors(c.hops)
+                c.relevance = _prefix_similarity(c.hops, q)[c.end]
+        return max(tied, key=lambda c: c.relevance)  # the first of equals: paths come in a fixed order
+    return tied[0]
+
+
+def _place(walker: _Walker, ranked: list, chains: list[tuple[int, Chain]], query: str, q: np.ndarray,
+           vectors: Callable[[list[Hop]], None]) -> tuple[list, dict]:
+    """Each chain's end just above its head (or, for a head that was not retrieved, from
+    the bottom) and above the groups before it that it may pass: chain members, groups
+    about things the question does not name, and direct groups scoring below the chain."""
+    order = list(ranked)
+    via: dict[str, list[dict]] = {}
+    placed: set[tuple] = set()
+    for _, chain in sorted(chains, key=lambda c: c[0]):
+        end = chain.hops[chain.end].group
+        key = _slot_key(end[2][0])
+        if key in placed:
+            continue
+        members = {_slot_key(h.row) for h in chain.hops[: chain.end]}
+        was = next((k for k, g in enumerate(order) if _slot_key(g[2][0]) == key), len(order))
+        order = [g for g in order if _slot_key(g[2][0]) != key]
+        head = _slot_key(chain.hops[0].row)
+        at = next((k for k, g in enumerate(order) if _slot_key(g[2][0]) == head), len(order))
+        while at > 0:
+            before = order[at - 1]
+            k = _slot_key(before[2][0])
+            blocks = k not in members and (k in placed or _named(walker, before[2][0]["subject_id"], query))
+            if blocks and chain.relevance is None:
+                vectors(chain.hops)
+                chain.relevance = _prefix_similarity(chain.hops, q)[chain.end]
+            if not blocks or before[1] < chain.relevance:
+                at -= 1
+            else:
+                break
+        at = min(at, was)  # never below where it stood on its own
+        if end[1] < 0:  # reached outside the retrieved groups: it answers through its head
+            head_group = chain.hops[0].group
+            end = (head_group[0], head_group[1], end[2], end[3])
+        order.insert(at, end)
+        placed.add(key)
+        via[end[2][0]["id"]] = [
+            dict(belief_id=h.row["id"], predicate=h.row["predicate"], value=h.row["value"], subject=h.subject)
+            for h in chain.hops[: chain.end]
         ]
-        for i in links
-    }
-    return [ranked[i] for i in order], via
-
-
-def subject_name(memory: Any, subject_id: str) -> str:
-    row = memory.store.get_node("entity", subject_id)
-    return row["name"] if row else subject_id
-
-
-
-def _normalise(text: str) -> str:
-    return " ".join(re.sub(r"[^\w]+", " ", text.casefold()).split())
+    return order, via

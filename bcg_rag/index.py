@@ -287,6 +287,15 @@ class EvidenceIndex:
             query_embeddings=[list(vector)], n_results=top_k, where=where, include=["distances"]))
         return list(zip(res["ids"][0], res["distances"][0])) if res is not None else []
 
+    def vectors(self, user_id: str, ids: Sequence[str]) -> dict[str, list[float]]:
+        """Stored vectors of some of a user's evidence, by evidence id (ids without a vector
+        are left out): multi-hop search compares the hops it follows without embedding."""
+        col = self._collection(user_id)
+        if col is None or not ids:
+            return {}
+        res = col.get(ids=list(dict.fromkeys(ids)), include=["embeddings"])
+        return {i: [float(x) for x in v] for i, v in zip(res["ids"], res["embeddings"])}
+
     def count(self, user_id: str | None = None) -> int:
         if user_id is not None:
             return self._call(user_id, lambda col: col.count()) or 0

@@ -45,7 +45,7 @@ import numpy as np
 from . import revision
 from .checks import check_agent, check_context, check_count, check_query, require_user
 from .errors import InvalidInputError, MissingUserError
-from .hops import HopCue, follow_links
+from .hops import follow_links
 from .relevance import belief_relevance as claim_relevance
 from .relevance import claim_pairs
 from .models import HIDDEN_TEXT, REFUTES, SUPPORTS, Belief
@@ -170,11 +170,8 @@ def search(
         ranked.append((score, rel, ordered, contexts))
     ranked.sort(key=lambda g: (-g[0], g[2][0]["id"]))
 
-    def asserted(row: dict) -> bool:
-        return row["id"] in states and _asserted(memory, row, states[row["id"]])
-
-    ranked, via = follow_links(memory, ranked, user_id, float(settings.get("hop_relevance", 0.5)), asserted,
-                               HopCue(memory, query, belief_evidence), query)
+    ranked, via = follow_links(memory, ranked, query, vector, user_id=user_id, states=states, as_of=as_of, now=now,
+                               agent_id=agent_id)
     chosen = ranked[: max(0, top_k)]
     groups = _groups(memory, chosen, via, as_of, now, agent_id)
     if as_of is None:
