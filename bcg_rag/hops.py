@@ -19,7 +19,7 @@ question asks to go. Plain arithmetic over stored rows and vectors; no embedding
   ``hop_words``). The chain ends at its deepest asked hop, so it does not stop at an
   intermediate value; a question about the first hop alone ("Where does Maria work?")
   stays where it is. Past the deepest worded hop of a chain that has one, a hop is asked
-  for while each brings the chain closer to the question (``MIN_GAIN``): the mean of the
+  for while each brings the chain closer to the question (``[search] hop_min_gain``): the mean of the
   statements' stored unit vectors stands for the chain's text.
 - Of the chains from one start, the one that explains most question words wins, then the
   longest, then the one closest to the question.
@@ -44,13 +44,11 @@ from .errors import InvalidInputError
 from .hop_words import CJK_RUN, normalise, template, words
 from .models import SUPPORTS
 
-MAX_HOPS = 4  # values followed from the start (a chain has at most MAX_HOPS + 1 groups)
 MAX_PATHS = 64  # chains examined per start group
 MAX_STARTS = 5  # start groups examined per search
 START_WINDOW = 10  # among the best-ranked groups
 VECTOR_CACHE_SIZE = 20_000
 MAX_NAME_LOOKUPS = 48  # spans of the question looked up as names when no retrieved group starts a chain
-MIN_GAIN = 0.02  # a hop no word asks for must bring the chain this much closer to the question
 
 @dataclass
 class Hop:
@@ -83,6 +81,9 @@ class _Walker:
         from . import search  # search calls us, so it is loaded by now; its helpers decide states
 
         self.memory, self.user_id, self.as_of, self.now, self.states = memory, user_id, as_of, now, states
+        settings = memory.policy.section("search")
+        self.max_hops = int(settings.get("max_hops", 4))  # values followed from the start
+        self.min_gain = float(settings.get("hop_min_gain", 0.02))  # a hop no word asks for must bring this
         self._search = search
         self.retrieved = {_slot_key(g[2][0]): g for g in ranked}
         self._slots: dict[str, list[tuple]] = {}
@@ -210,7 +211,7 @@ def _chain_from(walker: _Walker, starts: list[tuple], asked_words: set[str], q: 
         return None
     _load_templates(walker.memory, [h for p in paths for h in p], walker.as_of)
     question = asked_words - words(walker.name(starts[0][2][0]["subject_id"]))
-    best = _best([_decide(p, question, q, vectors) for p in paths], q, vectors)
+    best = _best([_decide(p, question, q, vectors, walker.min_gain) for p in paths], q, vectors)
     if debug is not None:
         debug.append(best)
     return best if best.end > 0 else None
@@ -258,12 +259,12 @@ def _named(walker: _Walker, subject_id: str, query: str) -> bool:
 
 
 def _paths(walker: _Walker, start: tuple) -> list[list[Hop]]:
-    """Simple paths of current values from a start group, at most MAX_HOPS values on."""
+    """Simple paths of current values from a start group, at most ``max_hops`` values on."""
     out: list[list[Hop]] = []
 
     def extend(path: list[Hop], seen: set[str]) -> None:
         out.append(path)
-        if len(out) >= MAX_PATHS or len(path) > MAX_HOPS:
+        if len(out) >= MAX_PATHS or len(path) > walker.max_hops:
             return
         nxt = walker.target(path[-1].row["value"])
         if nxt is None or nxt in seen or walker.hidden(path[-1].row):
@@ -325,7 +326,8 @@ def _prefix_similarity(path: list[Hop], q: np.ndarray) -> list[float]:
     return out
 
 
-def _decide(path: list[Hop], question: set[str], q: np.ndarray, vectors: Callable[[list[Hop]], None]) -> Chain:
+def _decide(path: list[Hop], question: set[str], q: np.ndarray, vectors: Callable[[list[Hop]], None],
+            min_gain: float) -> Chain:
     """How far along ``path`` the question asks to go: to its deepest asked hop. A hop is
     asked for by a question word that its statement brings and no earlier one has; past
     the deepest such hop (when it is not the start), by bringing the chain's mean vector
@@ -344,7 +346,7 @@ def _decide(path: list[Hop], question: set[str], q: np.ndarray, vectors: Callabl
         vectors(path)
         prefix = _prefix_similarity(path, q)
         for k in range(deepest + 1, len(path)):  # each one closer than the chain before it
-            if prefix[k] <= prefix[k - 1] + MIN_GAIN:
+            if prefix[k] <= prefix[k - 1] + min_gain:
                 break
             chain.asked[k] = True
         chain.relevance = prefix[max(k for k, a in enumerate(chain.asked) if a)]

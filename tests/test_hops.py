@@ -130,7 +130,8 @@ def test_a_start_that_was_not_retrieved_is_found_by_its_name(company):
     question = "In which country is the headquarters of Maria's employer located?"
     company.observe(text=f"Maria asked me: {question.lower()}", user_id="u1", timestamp="2024-05-21T09:00:00")
     groups = search(company, question, user_id="u1", candidates=1)  # only the note above is retrieved
-    assert groups.unstructured and groups[0].current.value == "Germany"
+    # (A reported question states nothing about the user: it is not even unstructured memory.)
+    assert groups.unstructured == [] and groups[0].current.value == "Germany"
     assert [v["value"] for v in groups[0].via] == ["Bosch", "Stuttgart"]
 
 
