@@ -37,11 +37,14 @@ demo: $(VENV)/.installed
 test: $(VENV)/.installed
 	$(PY) -m pytest -q
 
-# Long benchmarks: search latency at 10k/100k evidence, and the long-memory evaluation
-# (MQuAKE and SituatedQA dev at 1, 10, 100 and all records per memory, every system).
-# Reports: out/bench_search.json, out/bench_eval/*.md|png|json (public data from ../shared/data).
+# Long benchmarks: ingestion per decile and search against its floor at BCG_SCALE_SIZES
+# evidence (default 10000; 10000,100000,1000000 for the full set), token budgets, search
+# latency beside baselines, server mode, and the long-memory evaluation (MQuAKE and
+# SituatedQA dev at 1, 10, 100 and all records per memory, every system; public data from
+# ../shared/data). One report: out/bench/report.md with its PNGs, written even when a
+# benchmark fails (the make target still fails then).
 bench: $(VENV)/.installed
-	nice $(PY) -m pytest -q -rs -s -m slow tests/bench
+	nice $(PY) -m pytest -q -rs -s -m slow tests/bench; status=$$?; $(PY) tests/bench/report.py; exit $$status
 
 clean:
 	rm -rf $(VENV)

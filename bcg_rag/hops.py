@@ -296,6 +296,9 @@ def _load_templates(memory: Any, hops: list[Hop], as_of: str | None) -> None:
             ev = max(rows, key=lambda r: (r["timestamp"], r["id"]))
             h.evidence_id = ev["id"]
             h.template = template(ev["text"], [h.subject, h.row["value"]])
+        # The predicate is what the hop says even where the statement words it otherwise
+        # ("Halcyon's HQ is in San Diego" is headquartered_in).
+        h.template |= words(h.row["predicate"].replace("_", " "))
 
 
 def _load_vectors(memory: Any, user_id: str, hops: list[Hop]) -> None:
@@ -331,9 +334,13 @@ def _decide(path: list[Hop], question: set[str], q: np.ndarray, vectors: Callabl
     """How far along ``path`` the question asks to go: to its deepest asked hop. A hop is
     asked for by a question word that its statement brings and no earlier one has; past
     the deepest such hop (when it is not the start), by bringing the chain's mean vector
-    closer to the question, hop after hop (vectors are loaded only then)."""
+    closer to the question, hop after hop (vectors are loaded only then). The names of the
+    chain's entities count as seen from the start."""
     chain = Chain(path)
-    seen: set[str] = set(path[0].template or ())
+    # A name is no cue: the statement of a later hop often names an earlier hop's entity
+    # unmasked ("Ana just moved to Lyon, France" for "Lyon located_in France").
+    names = set().union(*(words(n) for h in path for n in (h.subject, h.row["value"])))
+    seen: set[str] = set(path[0].template or ()) | names
     covered = [len(question & seen)]
     chain.asked = [True]
     for h in path[1:]:

@@ -23,6 +23,7 @@ import numpy as np
 from .extract import competing, restatement_diff, statement_key
 from .ids import normalise_key
 from .models import Claim, ObserveResult
+from .names import unit_vectors
 from .writing import check_messages
 
 if TYPE_CHECKING:
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
 RESTATEMENT_NEIGHBOURS = 5
 RECENT_WITHOUT_INDEX = 50  # without a vector index, compare with this many latest statements
 AMBIGUITY_MARGIN = 0.02  # predicates: two names this close are a tie
+KNOWN_ENTITIES_SHOWN = 64  # names offered to an extractor for reuse
 
 
 @dataclass
@@ -50,30 +52,35 @@ class MessageResult(ObserveResult):
 def add_messages(memory: "BeliefMemory", messages: Sequence[dict]) -> list[MessageResult]:
     """Extract claims from each message, link them, and write everything in one batch."""
     messages = check_messages(memory, messages)  # sizes and types first: nothing to extract from bad input
+    prepared = [_prepare(m) for m in messages]
+    readable = [(m, speaker) for m, speaker in prepared if _readable(m)]
+    # The model runs once per batch, not once per message (a call for one short text costs
+    # most of a batched one): the texts now, the subjects after extraction. Linking, storing
+    # and the restatement links find both in the embedding cache.
+    _embed_ahead(memory, [m["text"] for m, _ in readable])
+    extracted = {}
+    for m, speaker in readable:
+        user_id = m["user_id"]
+        known_predicates = _known_predicates(memory, user_id)
+        raw, added = _extract(
+            memory.extractor, m["text"], user_id=user_id, speaker=speaker, context=m.get("context"),
+            known_predicates=known_predicates, known_entities=_known_entities(memory, user_id, m["text"]),
+        )
+        extracted[id(m)] = (raw, added, known_predicates)
+    _embed_ahead(memory, [c.subject for raw, _, _ in extracted.values() for c in raw])
     items, notes_per_item, additive_per_item = [], [], []
-    for m in messages:
-        m = dict(m)
-        text, user_id = m.get("text"), m.get("user_id")
-        speaker = m.pop("speaker", "user")
-        if speaker != "user" and "source_type" not in m:
-            m["source_type"] = "model_inferred"  # what an assistant says about the user is weaker evidence
+    for m, _ in prepared:
         claims, notes, additive = [], [], []
-        if isinstance(text, str) and text.strip() and isinstance(user_id, str) and user_id.strip():
-            known_predicates = _known_predicates(memory, user_id)
-            known_entities = _known_entities(memory, user_id)
-            raw, added = _extract(
-                memory.extractor, text, user_id=user_id, speaker=speaker, context=m.get("context"),
-                known_predicates=known_predicates, known_entities=known_entities,
-            )
-            for c, is_added in zip(raw, added):
-                c, note = _link(memory, c, user_id, known_predicates, known_entities)
-                if is_added and not c.additive:
-                    c = dataclasses.replace(c, additive=True)
-                claims.append(c)
-                if is_added:
-                    additive.append(c)
-                if note:
-                    notes.append(note)
+        raw, added, known_predicates = extracted.get(id(m), ((), (), ()))
+        for c, is_added in zip(raw, added):
+            c, note = _link(memory, c, m["user_id"], list(known_predicates))
+            if is_added and not c.additive:
+                c = dataclasses.replace(c, additive=True)
+            claims.append(c)
+            if is_added:
+                additive.append(c)
+            if note:
+                notes.append(note)
         notes_per_item.append(notes)
         additive_per_item.append(additive)
         items.append(dict(m, claims=claims))
@@ -90,6 +97,24 @@ def add_messages(memory: "BeliefMemory", messages: Sequence[dict]) -> list[Messa
             r.changes += link_restatements(memory, r.evidence_id)
             r.links = _links(memory, r)
     return out
+
+
+def _prepare(message: dict) -> tuple[dict, str]:
+    m = dict(message)
+    speaker = m.pop("speaker", "user")
+    if speaker != "user" and "source_type" not in m:
+        m["source_type"] = "model_inferred"  # what an assistant says about the user is weaker evidence
+    return m, speaker
+
+
+def _readable(m: dict) -> bool:
+    text, user_id = m.get("text"), m.get("user_id")
+    return isinstance(text, str) and bool(text.strip()) and isinstance(user_id, str) and bool(user_id.strip())
+
+
+def _embed_ahead(memory: "BeliefMemory", texts: list[str]) -> None:
+    if memory.index is not None and texts:
+        memory.embed(texts)
 
 
 def _extract(extractor, text: str, **kwargs) -> tuple[list[Claim], list[bool]]:
@@ -123,20 +148,25 @@ def _known_predicates(memory: "BeliefMemory", user_id: str) -> list[str]:
     return memory.store.known_predicates(user_id)
 
 
-def _known_entities(memory: "BeliefMemory", user_id: str) -> list[str]:
-    return memory.store.entity_names(user_id)
+def _known_entities(memory: "BeliefMemory", user_id: str, text: str) -> list[str]:
+    """The user's entity names an extractor may reuse: the ones nearest the message (an
+    LLM prompt cannot carry a long-lived user's tens of thousands of names)."""
+    if memory.index is None:
+        return memory.store.entity_names(user_id)[:KNOWN_ENTITIES_SHOWN]
+    return memory.names.nearest(user_id, unit_vectors(memory, [text])[0], KNOWN_ENTITIES_SHOWN)
 
 
-def _link(memory: "BeliefMemory", c: Claim, user_id: str, predicates: list[str], entities: list[str]) -> tuple[Claim, dict | None]:
+def _link(memory: "BeliefMemory", c: Claim, user_id: str, predicates: list[str]) -> tuple[Claim, dict | None]:
     """Canonical subject and predicate for a claim. Exact names and aliases win; then
     embedding similarity above the policy's threshold; a tie is reported, not merged."""
     note = None
     subject = c.subject
-    if memory.resolve_entity(user_id, subject) is None and entities:
+    if memory.resolve_entity(user_id, subject) is None and memory.index is not None:
         # People and things: a wrong merge is worse than a missed one, so a name that
         # resembles two known entities is reported and merged with neither.
-        match, candidates = _nearest(
-            memory, subject, entities, memory.policy.section("linking").get("entity_similarity", 0.86), margin=1.0
+        entities, sims = memory.names.similarities(user_id, unit_vectors(memory, [subject])[0])
+        match, candidates = _best(
+            entities, sims, memory.policy.section("linking").get("entity_similarity", 0.86), margin=1.0
         )
         if match:
             subject = match
@@ -162,8 +192,13 @@ def _nearest(memory: "BeliefMemory", name: str, known: list[str], threshold: flo
     if memory.index is None:
         return None, []
     show = (lambda s: s.replace("_", " ").replace(":", " ")) if humanise else (lambda s: s)
-    vectors = _unit_vectors(memory, [show(name)] + [show(k) for k in known])
-    sims = vectors[1:] @ vectors[0]
+    vectors = unit_vectors(memory, [show(name)] + [show(k) for k in known])
+    return _best(known, vectors[1:] @ vectors[0], threshold, margin)
+
+
+def _best(known: list[str], sims: np.ndarray, threshold: float, margin: float):
+    if not known:
+        return None, []
     order = np.argsort(-sims, kind="stable")
     above = [known[i] for i in order if sims[i] >= threshold]
     if not above:
@@ -171,11 +206,6 @@ def _nearest(memory: "BeliefMemory", name: str, known: list[str], threshold: flo
     if len(above) > 1 and sims[order[0]] - sims[order[1]] < margin:
         return None, above
     return above[0], above
-
-
-def _unit_vectors(memory: "BeliefMemory", texts: list[str]) -> np.ndarray:
-    vectors = np.asarray(memory.embed(texts), dtype=np.float32)
-    return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
 
 
 # --- the generic restatement rule ----------------------------------------------------------

@@ -25,6 +25,7 @@ from .checks import check_bool, check_path
 from .errors import ConfigError, InvalidInputError, StoreError
 from .locking import DirectoryLock
 from .models import Belief, Change, Claim, ObserveResult
+from .names import NameIndex
 from .policy import Policy
 from .store_sqlite import SQLiteStore
 from .timeutil import utc_now
@@ -58,6 +59,7 @@ class BeliefMemory:
         self._extractor = extractor
         self.clock = clock or utc_now
         self._embedding_cache: OrderedDict[str, list[float]] = OrderedDict()
+        self.names = NameIndex(self)  # entity names and their vectors, for linking
         self._release: Callable[[], None] | None = None  # the directory lock, set by open()
         if self.index is not None:
             self.index.repair(self)

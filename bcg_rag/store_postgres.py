@@ -453,6 +453,12 @@ class PostgresStore:
         )
         return [r["name"] for r in rows]
 
+    def entity_counts(self, user_id: str) -> tuple[int, int]:
+        r = self.execute(
+            f"SELECT count(*) AS n, count(canonical_id) AS merged FROM {self.schema}.entity WHERE user_id = %s", (user_id,)
+        )[0]
+        return int(r["n"]) - int(r["merged"]), int(r["merged"])
+
     def slot_rows(self, belief_ids: Sequence[str]) -> dict[tuple[str, str, str, str], list[dict]]:
         slots: dict[tuple[str, str, str, str], list[dict]] = {}
         ids = list(dict.fromkeys(belief_ids))

@@ -36,6 +36,7 @@ CREATE TABLE IF NOT EXISTS alias (
     PRIMARY KEY (user_id, alias_norm)
 );
 CREATE INDEX IF NOT EXISTS alias_entity ON alias(entity_id);
+CREATE INDEX IF NOT EXISTS entity_user ON entity(user_id, canonical_id);
 CREATE TABLE IF NOT EXISTS event (id TEXT PRIMARY KEY, event_type TEXT NOT NULL, timestamp TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS context (
     id TEXT PRIMARY KEY, context_type TEXT NOT NULL, context_value TEXT NOT NULL, parent TEXT
@@ -288,6 +289,12 @@ class SQLiteStore:
             (user_id,),
         )
         return [r["name"] for r in rows]
+
+    def entity_counts(self, user_id: str) -> tuple[int, int]:
+        """A user's canonical and merged entities: a new name raises the first, a merge or
+        its undo moves the second, so a cache of names can tell it is stale."""
+        r = self.execute("SELECT count(*) AS n, count(canonical_id) AS merged FROM entity WHERE user_id = ?", (user_id,))[0]
+        return r["n"] - r["merged"], r["merged"]
 
     def slot_rows(self, belief_ids: Sequence[str]) -> dict[tuple[str, str, str, str], list[dict]]:
         """Every belief sharing a slot (user, subject, predicate, context group) with one of

@@ -1,0 +1,237 @@
+"""Scale benchmarks (issue 13): ingestion per decile, search against its floor, open time,
+RSS, determinism across processes. Each run is one fresh process:
+
+    python tests/bench/scale.py ingest --mode text --n 10000 --users 1 --embedder minilm --dir /tmp/m --out x.json
+    python tests/bench/scale.py search --dir /tmp/m --embedder minilm --out y.json
+    python tests/bench/scale.py open --dir /tmp/m --embedder minilm --out z.json
+
+``tests/bench/test_bench_scale.py`` runs the settings and ``report.py`` writes
+out/bench/report.md with its PNGs. torch runs with one thread (the machine has two
+cores and is shared); the embedding-bound rate is measured in the same process, on the
+same texts, with the same embedder and batch size, right after each decile.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import itertools
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import scale_data  # noqa: E402
+
+NOW = "2025-07-01T00:00:00"
+EMBEDDERS = {"minilm": {"kind": "sentence-transformers", "threads": 1}, "hash": {"kind": "hash"}}
+
+
+def peak_rss_mb() -> int:
+    """VmHWM: the process's peak resident set (ru_maxrss would carry a parent's over exec)."""
+    with open("/proc/self/status") as f:
+        return round(int(next(line for line in f if line.startswith("VmHWM")).split()[1]) / 1024)
+
+
+def rss_mb() -> int:
+    with open("/proc/self/status") as f:
+        return round(int(next(line for line in f if line.startswith("VmRSS")).split()[1]) / 1024)
+
+
+def pcts(samples: list[float]) -> dict:
+    ms = sorted(s * 1000 for s in samples)
+    if not ms:
+        return dict(p50=None, p95=None, n=0)
+    return dict(p50=round(statistics.median(ms), 2), p95=round(ms[int(0.95 * (len(ms) - 1))], 2),
+                p99=round(ms[int(0.99 * (len(ms) - 1))], 2), n=len(ms))
+
+
+def policy(embedder: str):
+    from bcg_rag import Policy
+
+    return Policy.from_dict({"embedder": EMBEDDERS[embedder], "storage": {"synchronous": "NORMAL"}})
+
+
+def _torch_one_thread() -> None:
+    try:
+        import torch
+
+        torch.set_num_threads(1)
+    except ImportError:  # pragma: no cover
+        pass
+
+
+def ingest(mode: str, n: int, users: int, embedder: str, path: Path, batch: int, sample: int) -> dict:
+    """Build a memory of ``n`` events; events/s per decile, and beside each decile the
+    embedding-bound rate: ``sample`` of that decile's texts embedded in batches of
+    ``batch``, nothing else."""
+    from bcg_rag import BeliefMemory
+
+    _torch_one_thread()
+    mem = BeliefMemory.open(path, policy(embedder), clock=lambda: NOW)
+    emb = mem.index.embedder
+    stream = scale_data.messages(n, users) if mode == "text" else scale_data.structured(n, users)
+    call = mem.add_messages if mode == "text" else mem.observe_many
+    deciles = []
+    per_decile = max(1, n // 10)
+    done = 0
+    t_all = time.perf_counter()
+    for d in range(10):
+        size = per_decile if d < 9 else n - done
+        items = list(itertools.islice(stream, size))
+        t0 = time.perf_counter()
+        for start in range(0, len(items), batch):
+            call(items[start : start + batch])
+        dt = time.perf_counter() - t0
+        done += len(items)
+        texts = [it["text"] for it in items[:: max(1, len(items) // sample)]][:sample]
+        t0 = time.perf_counter()
+        for start in range(0, len(texts), batch):
+            emb.embed(texts[start : start + batch])
+        de = time.perf_counter() - t0
+        deciles.append(dict(decile=d + 1, events=len(items), seconds=round(dt, 2), events_per_s=round(len(items) / dt, 1),
+                            embed_only_per_s=round(len(texts) / de, 1), rss_mb=rss_mb()))
+        print(f"[{mode} {n} x{users} {embedder}] decile {d + 1}: {deciles[-1]}", file=sys.stderr, flush=True)
+    total = time.perf_counter() - t_all
+    counts = dict(evidence=mem.store.count("evidence"), beliefs=mem.store.count("belief"),
+                  entities=mem.store.count("entity"))
+    mem.close()
+    first, last = deciles[0]["events_per_s"], deciles[-1]["events_per_s"]
+    rate = sum(x["events"] for x in deciles) / sum(x["seconds"] for x in deciles)
+    embed_rate = statistics.median(x["embed_only_per_s"] for x in deciles)
+    return dict(mode=mode, n=n, users=users, embedder=embedder, batch=batch, deciles=deciles, total_seconds=round(total, 1),
+                events_per_s=round(rate, 1), embedding_bound_per_s=round(embed_rate, 1),
+                last_over_first=round(last / first, 2), ratio_to_embedding_bound=round(rate / embed_rate, 2),
+                peak_rss_mb=peak_rss_mb(), **counts)
+
+
+def search_bench(path: Path, embedder: str, n_queries: int, users: int, warm_first: bool = True) -> dict:
+    """Warm search p50/p95 against the floor (query embedding + raw Chroma top-k over the
+    same user's vectors, the same ``candidates``), interleaved in one process; a user's
+    first search (its collection cold in this process) reported apart."""
+    from bcg_rag import BeliefMemory
+    from bcg_rag.search import search
+
+    _torch_one_thread()
+    t0 = time.perf_counter()
+    mem = BeliefMemory.open(path, policy(embedder), clock=lambda: NOW)
+    open_s = time.perf_counter() - t0
+    candidates = int(mem.policy.section("search").get("candidates", 30))
+    users_list = sorted(mem.store.evidence_counts())
+    queries = [(q, users_list[int(u[4:]) % len(users_list)]) for q, u in scale_data.queries(n_queries + 20, users)]
+    cold = []
+    for user in dict.fromkeys(u for _, u in queries):  # a user's first search in this process
+        t = time.perf_counter()
+        search(mem, f"what do you know about {user}?", user_id=user)
+        cold.append(time.perf_counter() - t)
+    ours, floor, embed = [], [], []
+    for i, (q, user) in enumerate(queries):
+        pair = []
+        for side in ((0, 1) if i % 2 else (1, 0)):  # alternate which goes first
+            t = time.perf_counter()
+            if side == 0:
+                search(mem, q, user_id=user, top_k=5)
+            else:
+                v = mem.index.embed([q])[0]
+                te = time.perf_counter()
+                mem.index.query(v, user, candidates)
+                embed_s = te - t
+            pair.append((side, time.perf_counter() - t))
+        if i >= 20:
+            d = dict(pair)
+            ours.append(d[0])
+            floor.append(d[1])
+            embed.append(embed_s)
+    o, f = pcts(ours), pcts(floor)
+    out = dict(evidence=mem.store.count("evidence"), users=len(users_list), open_seconds=round(open_s, 2),
+               cold_first_search_ms=pcts(cold), search_ms=o, floor_ms=f, query_embedding_ms=pcts(embed),
+               p50_ratio=round(o["p50"] / f["p50"], 2), p95_ratio=round(o["p95"] / f["p95"], 2),
+               peak_rss_mb=peak_rss_mb())
+    mem.close()
+    return out
+
+
+def open_bench(path: Path, embedder: str) -> dict:
+    """Opening a memory directory in a fresh process: model load, open, first search; RSS."""
+    t0 = time.perf_counter()
+    from bcg_rag.embedders import embedder_from_config
+
+    rss_before_model = peak_rss_mb()
+    embedder_from_config(EMBEDDERS[embedder])
+    t1 = time.perf_counter()
+    rss_model = peak_rss_mb()
+    from bcg_rag import BeliefMemory
+    from bcg_rag.search import search
+
+    mem = BeliefMemory.open(path, policy(embedder), clock=lambda: NOW)
+    t2 = time.perf_counter()
+    rss_open = peak_rss_mb()
+    user = next(iter(mem.store.evidence_counts()))
+    search(mem, "where does Ada Abbott live?", user_id=user)
+    t3 = time.perf_counter()
+    out = dict(embedder=embedder, model_load_seconds=round(t1 - t0, 2), open_seconds=round(t2 - t1, 2),
+               first_search_seconds=round(t3 - t2, 2), peak_rss_mb_before_model=rss_before_model,
+               peak_rss_mb_after_model=rss_model, peak_rss_mb_after_open=rss_open,
+               peak_rss_mb_after_first_search=peak_rss_mb())
+    mem.close()
+    return out
+
+
+def determinism(path: Path, embedder: str, n_queries: int, users: int) -> list:
+    """The answers to ``n_queries`` queries, twice in this process: a list of result
+    signatures (ids, values, scores rounded, order kept)."""
+    from bcg_rag import BeliefMemory
+
+    mem = BeliefMemory.open(path, policy(embedder), clock=lambda: NOW)
+    users_list = sorted(mem.store.evidence_counts())
+    queries = [(q, users_list[int(u[4:]) % len(users_list)]) for q, u in scale_data.queries(n_queries, users)]
+    runs = []
+    for _ in range(2):
+        runs.append([signature(mem.search(q, user_id=u, top_k=5)) for q, u in queries])
+    mem.close()
+    gc.collect()
+    return runs
+
+
+def signature(result) -> list:
+    groups = [(g.best.id, g.best.value, g.current.id if g.current else None, round(g.score, 9),
+               [a["belief_id"] for a in g.alternatives], [e["evidence_id"] for e in g.supporters + g.refuters])
+              for g in result]
+    return [groups, [u["id"] for u in result.unstructured], result.unstructured_first]
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("what", choices=["ingest", "search", "open", "determinism"])
+    ap.add_argument("--mode", default="structured", choices=["structured", "text"])
+    ap.add_argument("--n", type=int, default=10_000)
+    ap.add_argument("--users", type=int, default=1)
+    ap.add_argument("--embedder", default="minilm", choices=sorted(EMBEDDERS))
+    ap.add_argument("--dir", required=True)
+    ap.add_argument("--batch", type=int, default=100)
+    ap.add_argument("--sample", type=int, default=1000)
+    ap.add_argument("--queries", type=int, default=300)
+    ap.add_argument("--out")
+    a = ap.parse_args(argv)
+    path = Path(a.dir)
+    if a.what == "ingest":
+        res = ingest(a.mode, a.n, a.users, a.embedder, path, a.batch, a.sample)
+    elif a.what == "search":
+        res = search_bench(path, a.embedder, a.queries, a.users)
+    elif a.what == "open":
+        res = open_bench(path, a.embedder)
+    else:
+        res = determinism(path, a.embedder, a.queries, a.users)
+    text = json.dumps(res, indent=1)
+    if a.out:
+        Path(a.out).write_text(text)
+    else:
+        print(text)
+
+
+if __name__ == "__main__":
+    main()
