@@ -183,6 +183,7 @@ def search(
     top = hits[0][0]
     first = (top not in claimed and top in {u["id"] for u in unstructured}
              and relevance[top] > max((g.relevance for g in groups), default=-1.0))
+    first = first or (not groups and bool(unstructured))  # no belief at all: the raw evidence is all there is
     groups = hide_private_values(groups, agent_id)  # before trimming: it reads every supporter
     if max_tokens is not None:
         groups = [fit_group(g, max_tokens) for g in groups]

@@ -1,0 +1,47 @@
+"""Entity linking at scale: each known name is embedded once per process, and the kept
+names follow the store (new entities, merges, deletion)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent / "bench"))
+import scale_data  # noqa: E402
+
+
+def _count_embedded(mem) -> list[int]:
+    embedded = []
+    real = mem.index.embed
+    mem.index.embed = lambda texts: (embedded.append(len(texts)), real(texts))[1]
+    return embedded
+
+
+def test_known_names_are_embedded_once_not_per_message(make_memory):
+    mem = make_memory("sentence-transformers")
+    messages = list(scale_data.messages(600, users=1))
+    embedded = _count_embedded(mem)
+    for start in range(0, len(messages), 100):
+        mem.add_messages(messages[start : start + 100])
+    names = mem.names.names("user0000")
+    assert len(names) > 100  # a memory that knows many people
+    # Texts, subjects and each new name once (plus what the restatement links ask for),
+    # where re-embedding every known name for every message would be ~names x messages.
+    assert sum(embedded) < 3 * len(messages) + 2 * len(names), sum(embedded)
+    assert len(embedded) < 5 * len(messages) // 100 + 600 // 10, len(embedded)  # batched, not one call per text
+
+
+def test_kept_names_follow_merges_and_deletion(make_memory):
+    mem = make_memory("sentence-transformers", linking={"entity_similarity": 0.6})  # MiniLM: "Ada Abot" ~ "Ada Abbott" 0.64
+    mem.add_messages([
+        dict(text="Ada Abbott works at Acme.", user_id="u", timestamp="2025-01-01T00:00:00"),
+        dict(text="Bruno Castro lives in Lyon.", user_id="u", timestamp="2025-01-02T00:00:00"),
+    ])
+    assert {"Ada Abbott", "Bruno Castro"} <= set(mem.names.names("u"))
+    mem.add_alias("u", "Bruno Castro", "Bruno C.")  # a merge keeps the count of names but changes them
+    assert "Bruno Castro" not in mem.names.names("u") and "Bruno C." in mem.names.names("u")
+    # A near-duplicate spelling links to the kept name.
+    r = mem.add_message("Ada Abot lives in Oslo.", user_id="u", timestamp="2025-01-03T00:00:00")
+    assert [c.subject for c in r.claims] == ["Ada Abbott"]
+    mem.forget_user("u")
+    assert "u" not in mem.names._users and mem.names.names("u") == []
