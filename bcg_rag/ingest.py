@@ -14,7 +14,6 @@ is two pets; "my sister lives in Rome" and "my brother lives in Rome" are two pe
 from __future__ import annotations
 
 import dataclasses
-
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Sequence
 

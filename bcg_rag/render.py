@@ -62,6 +62,7 @@ UNCONFIRMED_AGAINST = "Unconfirmed against (a weaker source or a hedge; the valu
 UNSTRUCTURED_FIRST = "Unstructured memory, most relevant here (things the user said that no belief answers), newest first:"
 UNSTRUCTURED_LAST = "Unstructured memory (things the user said that no belief answers), newest first:"
 VIA_NOTE = "(current beliefs linking the question to this one)"
+NEWER_NOTE = "newer than what the best belief stands on, and about the same thing: it may have changed it"
 
 BANDS = ("high", "medium", "low", "lean_negative", "strong_negative")
 MAX_EVIDENCE = 3  # per side; the newest are the ones that moved the belief last
@@ -164,6 +165,8 @@ def render_evidence(e: dict) -> str:
     if e.get("source_type") not in (None, "user_explicit"):
         attrs.append(f"type={quote(e['source_type'])}")
     attrs.append(f"time={quote(short_time(str(e['timestamp'])))}")
+    if e.get("newer_than_belief"):  # set by search: a statement the memory could not read
+        attrs.append(f"note={quote(NEWER_NOTE)}")
     return f"<evidence {' '.join(attrs)}>{quote(text)}</evidence>"
 
 

@@ -46,11 +46,12 @@ from . import revision
 from .checks import check_agent, check_context, check_count, check_query, require_user
 from .errors import InvalidInputError, MissingUserError
 from .hops import follow_links
+from .models import HIDDEN_TEXT, REFUTES, SUPPORTS, Belief
 from .relevance import belief_relevance as claim_relevance
 from .relevance import claim_pairs
-from .models import HIDDEN_TEXT, REFUTES, SUPPORTS, Belief
 from .timeutil import days_between, parse_timestamp
 from .tokens import fit_group
+from .unstructured import unstructured_memory, visible_rows
 from .views import evidence_entry, hidden_values
 
 
@@ -176,14 +177,8 @@ def search(
     groups = _groups(memory, chosen, via, as_of, now, agent_id)
     if as_of is None:
         groups = _with_archived(memory, query, user_id, groups, top_k, agent_id, now)
-    unstructured = _unstructured(memory, hits[: max(0, top_k)], relevance, _shown(groups), user_id, agent_id)
-    # The nearest evidence of all is what plain retrieval would answer from. When the
-    # extractor read nothing in it and it is more relevant than every returned belief, the
-    # raw text is read first; where it made claims, the beliefs ranked them already.
-    top = hits[0][0]
-    first = (top not in claimed and top in {u["id"] for u in unstructured}
-             and relevance[top] > max((g.relevance for g in groups), default=-1.0))
-    first = first or (not groups and bool(unstructured))  # no belief at all: the raw evidence is all there is
+    unstructured, first = unstructured_memory(memory, hits[: max(0, top_k)], relevance, claimed, groups, user_id,
+                                              agent_id, float(settings.get("unread_similarity", 0.5)))
     groups = hide_private_values(groups, agent_id)  # before trimming: it reads every supporter
     if max_tokens is not None:
         groups = [fit_group(g, max_tokens) for g in groups]
@@ -361,55 +356,6 @@ def make_group(memory: Any, beliefs: list[Belief], contexts: list[str], score: f
     )
 
 
-def _shown(groups: list[BeliefGroup]) -> set[str]:
-    """The evidence the groups already quote or stand on."""
-    out = set()
-    for g in groups:
-        for e in g.supporters + g.refuters:
-            out.add(e["evidence_id"])
-        for a in g.alternatives:
-            out.update(e["evidence_id"] for e in a.get("refuted_by", []) + a.get("supporters", []))
-    return out
-
-
-def _unstructured(memory: Any, hits: list, relevance: dict[str, float], shown: set[str], user_id: str,
-                  agent_id: str | None) -> list[dict]:
-    """The nearest evidence that no returned belief stands on, newest first: what a plain
-    vector retriever would have passed and the beliefs do not show (the extractor read
-    nothing in it, or something the question is not about). Questions, requests and small
-    talk ("what's a good podcast?", "lol it's raining again") state nothing about the user
-    and are left out: they would only push the beliefs down."""
-    rows = _visible_rows(memory, [eid for eid, _ in hits if eid not in shown], relevance, user_id, agent_id)
-    reader = _statement_reader(memory)
-    rows = [r for r in rows if r["text"] == HIDDEN_TEXT or reader(r["text"])]
-    return sorted(rows, key=lambda r: (r["timestamp"], r["id"]), reverse=True)
-
-
-def _statement_reader(memory: Any):
-    """The offline grammar's test for "states something" (the memory's extractor's, or the
-    default lexicon's when the memory extracts with an LLM only)."""
-    reader = getattr(memory.extractor, "states_something", None) or getattr(
-        getattr(memory.extractor, "offline", None), "states_something", None)
-    if reader is None:
-        from .extract import OfflineExtractor
-
-        reader = memory.__dict__.setdefault("_statement_reader", OfflineExtractor().states_something)
-    return reader
-
-
-def _visible_rows(memory: Any, ids: list[str], relevance: dict[str, float], user_id: str, agent_id: str | None) -> list[dict]:
-    rows = memory.store.get_nodes("evidence", ids)
-    out = []
-    for eid in ids:
-        row = rows.get(eid)
-        if row is None or row["user_id"] != user_id:  # a vector whose evidence is gone
-            continue
-        if row["private"] and agent_id is not None and row["agent_id"] != agent_id:
-            row = dict(row, text=HIDDEN_TEXT)
-        out.append(dict(row, relevance=relevance[eid]))
-    return out
-
-
 def search_evidence(
     memory: Any,
     query: str,
@@ -426,7 +372,7 @@ def search_evidence(
     agent_id = check_agent(agent_id)
     as_of = parse_timestamp(as_of, "as_of") if as_of is not None else None
     hits = memory.index.query(_query_vector(memory, query).tolist(), user_id, top_k, agent_id=agent_id, as_of=as_of)
-    return _visible_rows(memory, [eid for eid, _ in hits], {eid: 1.0 - d for eid, d in hits}, user_id, agent_id)
+    return visible_rows(memory, [eid for eid, _ in hits], {eid: 1.0 - d for eid, d in hits}, user_id, agent_id)
 
 
 def _check(user_id: Any, query: Any, memory: Any = None) -> str:

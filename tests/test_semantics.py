@@ -100,3 +100,32 @@ def test_an_addition_refutes_no_other_value_of_a_single_valued_slot(mem):
     m2 = mem.add_message("I also work at Initech on Fridays.", user_id=U, timestamp="2025-03-10T09:00:00")
     assert all(b.confidence == pytest.approx(0.6) for b in mem.beliefs(U, predicate="works_at") if b.value == "Acme")
     assert [c.additive for c in m2.claims] == [True] * len(m2.claims)
+
+
+# ------------------------------------------------------------------ unread updates (never worse than plain RAG)
+
+
+def test_a_newer_statement_nothing_was_read_from_is_read_before_the_belief_it_may_change(make_memory):
+    from bcg_rag.render import NEWER_NOTE, render_groups
+
+    mem = make_memory("sentence-transformers")
+    mem.observe(text="I work at Shopify as a backend developer.", user_id="u", timestamp="2024-01-10T00:00:00",
+                claim=Claim("u", "works_at", "Shopify"))
+    # Stored without claims: what an extractor that read nothing leaves behind.
+    mem.observe(text="My first week working at Stripe as a backend developer went great.", user_id="u",
+                timestamp="2024-09-01T00:00:00")
+    mem.observe(text="My cat knocked a plant off the shelf again.", user_id="u", timestamp="2024-09-02T00:00:00")
+    result = mem.search("Where do I work?", user_id="u")
+    assert result[0].current.value == "Shopify"  # the belief stays what the evidence says
+    assert result.unstructured_first
+    marked = [u["text"] for u in result.unstructured if u.get("newer_than_belief")]
+    assert marked == ["My first week working at Stripe as a backend developer went great."]
+    assert NEWER_NOTE in render_groups(result, query="Where do I work?")
+    # An older unread statement about the same thing is not an update.
+    mem2 = make_memory("sentence-transformers")
+    mem2.observe(text="My first week working at Stripe as a backend developer went great.", user_id="u",
+                 timestamp="2023-09-01T00:00:00")
+    mem2.observe(text="I work at Shopify as a backend developer.", user_id="u", timestamp="2024-01-10T00:00:00",
+                 claim=Claim("u", "works_at", "Shopify"))
+    result2 = mem2.search("Where do I work?", user_id="u")
+    assert not any(u.get("newer_than_belief") for u in result2.unstructured)

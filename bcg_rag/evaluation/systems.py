@@ -139,6 +139,10 @@ def bcg_answers(result: Any, q: Question) -> tuple[list[str], bool, list[str]]:
 
 def _read_order(rows: list[dict]) -> list[dict]:
     rows = sorted(rows, key=lambda u: -u.get("relevance", 0.0))
+    newer = sorted((u for u in rows if u.get("newer_than_belief")), key=lambda u: (u["timestamp"], u.get("id", "")),
+                   reverse=True)
+    if newer:  # marked by search as newer than the best belief: the newest of them first
+        return newer + [u for u in rows if not u.get("newer_than_belief")]
     if not rows:
         return rows
     top = rows[0]

@@ -1,0 +1,101 @@
+"""Unstructured memory: the nearest evidence that no returned belief stands on.
+
+Plain retrieval would answer from it, so search never hides it: a statement the extractor
+read nothing in comes back beside the beliefs, and first when it is the nearest evidence of
+all, when there is no belief at all, or when it is newer than what the best belief stands
+on and about the same thing (an update the extractor could not read).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .models import HIDDEN_TEXT
+
+
+def unstructured_memory(memory: Any, hits: list, relevance: dict[str, float], claimed: set[str], groups: list,
+                        user_id: str, agent_id: str | None, unread_similarity: float) -> tuple[list[dict], bool]:
+    """The unstructured rows (newest first) and whether they are to be read first. Rows
+    newer than the best group's stated value and similar to its supporters are marked
+    ``newer_than_belief``."""
+    rows = _unstructured(memory, hits, relevance, _shown(groups), user_id, agent_id)
+    # The nearest evidence of all is what plain retrieval would answer from. When the
+    # extractor read nothing in it and it is more relevant than every returned belief, the
+    # raw text is read first; where it made claims, the beliefs ranked them already.
+    top = hits[0][0] if hits else None
+    first = (top is not None and top not in claimed and top in {u["id"] for u in rows}
+             and relevance[top] > max((g.relevance for g in groups), default=-1.0))
+    first = first or (not groups and bool(rows))  # no belief at all: the raw evidence is all there is
+    newer = _newer_unread(memory, user_id, groups[0], rows, unread_similarity) if groups else set()
+    if newer:
+        rows = [dict(u, newer_than_belief=True) if u["id"] in newer else u for u in rows]
+        first = True
+    return rows, first
+
+
+def _shown(groups: list) -> set[str]:
+    """The evidence the groups already quote or stand on."""
+    out: set[str] = set()
+    for g in groups:
+        out.update(e["evidence_id"] for e in g.supporters + g.refuters)
+        for a in g.alternatives:
+            out.update(e["evidence_id"] for e in a.get("refuted_by", []) + a.get("supporters", []))
+    return out
+
+
+def _unstructured(memory: Any, hits: list, relevance: dict[str, float], shown: set[str], user_id: str,
+                  agent_id: str | None) -> list[dict]:
+    """The nearest evidence that no returned belief stands on, newest first: what a plain
+    vector retriever would have passed and the beliefs do not show (the extractor read
+    nothing in it, or something the question is not about). Questions, requests and small
+    talk ("what's a good podcast?", "lol it's raining again") state nothing about the user
+    and are left out: they would only push the beliefs down."""
+    rows = visible_rows(memory, [eid for eid, _ in hits if eid not in shown], relevance, user_id, agent_id)
+    reader = _statement_reader(memory)
+    rows = [r for r in rows if r["text"] == HIDDEN_TEXT or reader(r["text"])]
+    return sorted(rows, key=lambda r: (r["timestamp"], r["id"]), reverse=True)
+
+
+def _newer_unread(memory: Any, user_id: str, group: Any, rows: list[dict], threshold: float) -> set[str]:
+    """Unstructured rows newer than the newest supporter of ``group``'s stated value and
+    about the same thing: cosine of the stored vectors at least ``threshold``."""
+    if group.current is None or not group.supporters or not rows:
+        return set()
+    newest = max(str(s["timestamp"]) for s in group.supporters)
+    later = [u for u in rows if str(u["timestamp"]) > newest and u["text"] != HIDDEN_TEXT]
+    if not later:
+        return set()
+    ids = [s["evidence_id"] for s in group.supporters] + [u["id"] for u in later]
+    vecs = memory.index.vectors(user_id, ids)
+    unit = {i: np.asarray(v) / max(float(np.linalg.norm(v)), 1e-12) for i, v in vecs.items()}
+    own = [unit[s["evidence_id"]] for s in group.supporters if s["evidence_id"] in unit]
+    return {u["id"] for u in later if u["id"] in unit and own and max(float(o @ unit[u["id"]]) for o in own) >= threshold}
+
+
+def _statement_reader(memory: Any):
+    """The offline grammar's test for "states something" (the memory's extractor's, or the
+    default lexicon's when the memory extracts with an LLM only)."""
+    reader = getattr(memory.extractor, "states_something", None) or getattr(
+        getattr(memory.extractor, "offline", None), "states_something", None)
+    if reader is None:
+        from .extract import OfflineExtractor
+
+        reader = memory.__dict__.setdefault("_statement_reader", OfflineExtractor().states_something)
+    return reader
+
+
+def visible_rows(memory: Any, ids: list[str], relevance: dict[str, float], user_id: str, agent_id: str | None) -> list[dict]:
+    rows = memory.store.get_nodes("evidence", ids)
+    out = []
+    for eid in ids:
+        row = rows.get(eid)
+        if row is None or row["user_id"] != user_id:  # a vector whose evidence is gone
+            continue
+        if row["private"] and agent_id is not None and row["agent_id"] != agent_id:
+            row = dict(row, text=HIDDEN_TEXT)
+        out.append(dict(row, relevance=relevance[eid]))
+    return out
+
+
