@@ -52,25 +52,15 @@ def add_messages(memory: "BeliefMemory", messages: Sequence[dict]) -> list[Messa
     """Extract claims from each message, link them, and write everything in one batch."""
     messages = check_messages(memory, messages)  # sizes and types first: nothing to extract from bad input
     prepared = [_prepare(m) for m in messages]
-    readable = [(m, speaker) for m, speaker in prepared if _readable(m)]
     # The model runs once per batch, not once per message (a call for one short text costs
     # most of a batched one): the texts now, the subjects after extraction. Linking, storing
     # and the restatement links find both in the embedding cache.
-    _embed_ahead(memory, [m["text"] for m, _ in readable])
-    extracted = {}
-    for m, speaker in readable:
-        user_id = m["user_id"]
-        known_predicates = _known_predicates(memory, user_id)
-        raw, added = _extract(
-            memory.extractor, m["text"], user_id=user_id, speaker=speaker, context=m.get("context"),
-            known_predicates=known_predicates, known_entities=_known_entities(memory, user_id, m["text"]),
-        )
-        extracted[id(m)] = (raw, added, known_predicates)
-    _embed_ahead(memory, [c.subject for raw, _, _ in extracted.values() for c in raw])
+    _embed_ahead(memory, [m["text"] for m, _ in prepared if _readable(m)])
+    extracted = [_extract_one(memory, m, speaker) if _readable(m) else ((), (), ()) for m, speaker in prepared]
+    _embed_ahead(memory, [c.subject for raw, _, _ in extracted for c in raw])
     items, notes_per_item, additive_per_item = [], [], []
-    for m, _ in prepared:
+    for (m, _), (raw, added, known_predicates) in zip(prepared, extracted):
         claims, notes, additive = [], [], []
-        raw, added, known_predicates = extracted.get(id(m), ((), (), ()))
         for c, is_added in zip(raw, added):
             c, note = _link(memory, c, m["user_id"], list(known_predicates))
             if is_added and not c.additive:
@@ -104,6 +94,15 @@ def _prepare(message: dict) -> tuple[dict, str]:
     if speaker != "user" and "source_type" not in m:
         m["source_type"] = "model_inferred"  # what an assistant says about the user is weaker evidence
     return m, speaker
+
+
+def _extract_one(memory: "BeliefMemory", m: dict, speaker: str) -> tuple[list[Claim], list[bool], list[str]]:
+    known_predicates = _known_predicates(memory, m["user_id"])
+    raw, added = _extract(
+        memory.extractor, m["text"], user_id=m["user_id"], speaker=speaker, context=m.get("context"),
+        known_predicates=known_predicates, known_entities=_known_entities(memory, m["user_id"], m["text"]),
+    )
+    return raw, added, known_predicates
 
 
 def _readable(m: dict) -> bool:

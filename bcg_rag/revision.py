@@ -7,7 +7,9 @@ past moment can be replayed by folding only the edges up to that moment.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Callable, Iterable, Sequence
 
 from .models import REFUTES, SUPPORTS, Edge, HistoryEntry
@@ -146,12 +148,17 @@ def functional_refutations(
     if not own:
         return []
     first = min(ev.timestamp for ev in own)
+    # The strongest own supporter before each rival, by bisection over a running maximum:
+    # a slot restated thousands of times must not cost own x rivals per refold.
+    supports = sorted((o.sort_key, initial_for(o.source_type)) for o in own if o.relation == SUPPORTS)
+    keys = [k for k, _ in supports]
+    running = list(accumulate((v for _, v in supports), max))
     out = []
     for s in sibling_supports:
         if s.timestamp <= first:
             continue
-        prior = [initial_for(o.source_type) for o in own if o.relation == SUPPORTS and o.sort_key < s.sort_key]
-        strongest = max(prior) if prior else None
+        before = bisect_left(keys, s.sort_key)
+        strongest = running[before - 1] if before else None
         reason = f"{DERIVED_PREFIX}{predicate}"
         if _weaker_or_hedged(s.source_type, s.value, strongest, initial_for, rules):
             reason = CONFLICT_PREFIX + reason

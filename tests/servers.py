@@ -257,10 +257,8 @@ class ChromaServer:
 
 
 # --- pytest fixtures (imported by conftest.py) ----------------------------------------------
-@pytest.fixture(scope="session")
-def postgres_server():
-    """One PostgreSQL cluster for the whole session (skips when it cannot run here)."""
-    server = PostgresServer()
+def _for_the_session(server):
+    """Start ``server`` (or skip with its reason), yield it, stop it by PID."""
     reason = server.skip_reason()
     if reason:
         pytest.skip(reason)
@@ -269,6 +267,12 @@ def postgres_server():
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """One PostgreSQL cluster for the whole session (skips when it cannot run here)."""
+    yield from _for_the_session(PostgresServer())
 
 
 @pytest.fixture(scope="session")
@@ -280,15 +284,7 @@ def postgres_dsn(postgres_server):
 @pytest.fixture(scope="session")
 def chroma_session():
     """One ``chroma run`` for the whole session (skips when the binary is missing)."""
-    server = ChromaServer()
-    reason = server.skip_reason()
-    if reason:
-        pytest.skip(reason)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield from _for_the_session(ChromaServer())
 
 
 def unique_schema() -> str:

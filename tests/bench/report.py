@@ -30,14 +30,26 @@ def _ms(p: dict | None) -> str:
     return f"{p['p50']} / {p['p95']}" if p and p.get("p50") is not None else "-"
 
 
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only, no display
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _save(fig, ax, path: Path) -> None:
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    _pyplot().close(fig)
+
+
 def _plot_throughput(ingests: dict, path: Path) -> bool:
     if not ingests:
         return False
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = _pyplot()
     fig, ax = plt.subplots(figsize=(8, 4.5))
     for name, r in sorted(ingests.items()):
         ax.plot([d["decile"] for d in r["deciles"]], [d["events_per_s"] for d in r["deciles"]], marker="o", label=name)
@@ -46,21 +58,14 @@ def _plot_throughput(ingests: dict, path: Path) -> bool:
     ax.set_title("Ingestion throughput per decile (dashed: embedding-bound rates)")
     for r in ingests.values():
         ax.axhline(r["embedding_bound_per_s"], linestyle="--", linewidth=0.6, color="grey")
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    _save(fig, ax, path)
     return True
 
 
 def _plot_latency(searches: dict, path: Path) -> bool:
     if not searches:
         return False
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = _pyplot()
     names = sorted(searches)
     fig, ax = plt.subplots(figsize=(8, 4.5))
     xs = range(len(names))
@@ -69,21 +74,14 @@ def _plot_latency(searches: dict, path: Path) -> bool:
     ax.set_xticks([x + 0.2 for x in xs], names, rotation=20, fontsize=7)
     ax.set_ylabel("ms")
     ax.set_title("Warm search p95 against its floor")
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    _save(fig, ax, path)
     return True
 
 
 def _plot_tokens(rows: list | None, path: Path) -> bool:
     if not rows:
         return False
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = _pyplot()
     fig, ax = plt.subplots(figsize=(6, 4))
     xs = [r["tokens_per_group"] for r in rows]
     for key in ("accuracy", "attributed"):
@@ -93,10 +91,7 @@ def _plot_tokens(rows: list | None, path: Path) -> bool:
     ax.set_xlabel("tokens per group")
     ax.set_ylim(0, 1.05)
     ax.set_title("Token budget: accuracy and attribution (builtin set)")
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    _save(fig, ax, path)
     return True
 
 
