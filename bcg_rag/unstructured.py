@@ -16,10 +16,11 @@ from .models import HIDDEN_TEXT
 
 
 def unstructured_memory(memory: Any, hits: list, relevance: dict[str, float], claimed: set[str], groups: list,
-                        user_id: str, agent_id: str | None, unread_similarity: float) -> tuple[list[dict], bool]:
+                        user_id: str, agent_id: str | None, unread: tuple[float, float]) -> tuple[list[dict], bool]:
     """The unstructured rows (newest first) and whether they are to be read first. Rows
-    newer than the best group's stated value and similar to its supporters are marked
-    ``newer_than_belief``."""
+    that no claim was read from and that may update the best group's stated value
+    (``_newer_unread``; ``unread`` is its similarity threshold and relevance margin) are
+    marked ``newer_than_belief``."""
     rows = _unstructured(memory, hits, relevance, _shown(groups), user_id, agent_id)
     # The nearest evidence of all is what plain retrieval would answer from. When the
     # extractor read nothing in it and it is more relevant than every returned belief, the
@@ -28,7 +29,8 @@ def unstructured_memory(memory: Any, hits: list, relevance: dict[str, float], cl
     first = (top is not None and top not in claimed and top in {u["id"] for u in rows}
              and relevance[top] > max((g.relevance for g in groups), default=-1.0))
     first = first or (not groups and bool(rows))  # no belief at all: the raw evidence is all there is
-    newer = _newer_unread(memory, user_id, groups[0], rows, unread_similarity) if groups else set()
+    not_read = [u for u in rows if u["id"] not in claimed]  # rows with claims were read: their beliefs speak
+    newer = _newer_unread(memory, user_id, groups[0], not_read, relevance, *unread) if groups else set()
     if newer:
         rows = [dict(u, newer_than_belief=True) if u["id"] in newer else u for u in rows]
         first = True
@@ -58,13 +60,22 @@ def _unstructured(memory: Any, hits: list, relevance: dict[str, float], shown: s
     return sorted(rows, key=lambda r: (r["timestamp"], r["id"]), reverse=True)
 
 
-def _newer_unread(memory: Any, user_id: str, group: Any, rows: list[dict], threshold: float) -> set[str]:
+def _newer_unread(memory: Any, user_id: str, group: Any, rows: list[dict], relevance: dict[str, float],
+                  threshold: float, margin: float) -> set[str]:
     """Unstructured rows newer than the newest supporter of ``group``'s stated value and
-    about the same thing: cosine of the stored vectors at least ``threshold``."""
+    about the same thing: naming its subject (unless that is the user), at most ``margin``
+    less relevant to the query than its most relevant supporter (one outside the hits
+    counts as the least relevant hit), and with a cosine of the stored vectors of at
+    least ``threshold`` to one of its supporters."""
     if group.current is None or not group.supporters or not rows:
         return set()
     newest = max(str(s["timestamp"]) for s in group.supporters)
-    later = [u for u in rows if str(u["timestamp"]) > newest and u["text"] != HIDDEN_TEXT]
+    # A statement about someone other than the user names them; the user's own need not.
+    named = None if group.subject == user_id else str(group.subject).casefold()
+    floor = min(relevance.values())
+    near = max(relevance.get(s["evidence_id"], floor) for s in group.supporters) - margin
+    later = [u for u in rows if str(u["timestamp"]) > newest and u["text"] != HIDDEN_TEXT and u["relevance"] >= near
+             and (named is None or named in u["text"].casefold())]
     if not later:
         return set()
     ids = [s["evidence_id"] for s in group.supporters] + [u["id"] for u in later]

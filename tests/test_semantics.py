@@ -112,18 +112,18 @@ def test_a_newer_statement_nothing_was_read_from_is_read_before_the_belief_it_ma
     mem.observe(text="I work at Shopify as a backend developer.", user_id="u", timestamp="2024-01-10T00:00:00",
                 claim=Claim("u", "works_at", "Shopify"))
     # Stored without claims: what an extractor that read nothing leaves behind.
-    mem.observe(text="My first week working at Stripe as a backend developer went great.", user_id="u",
+    mem.observe(text="Started working at Stripe as a backend developer, first week went great.", user_id="u",
                 timestamp="2024-09-01T00:00:00")
     mem.observe(text="My cat knocked a plant off the shelf again.", user_id="u", timestamp="2024-09-02T00:00:00")
     result = mem.search("Where do I work?", user_id="u")
     assert result[0].current.value == "Shopify"  # the belief stays what the evidence says
     assert result.unstructured_first
     marked = [u["text"] for u in result.unstructured if u.get("newer_than_belief")]
-    assert marked == ["My first week working at Stripe as a backend developer went great."]
+    assert marked == ["Started working at Stripe as a backend developer, first week went great."]
     assert NEWER_NOTE in render_groups(result, query="Where do I work?")
     # An older unread statement about the same thing is not an update.
     mem2 = make_memory("sentence-transformers")
-    mem2.observe(text="My first week working at Stripe as a backend developer went great.", user_id="u",
+    mem2.observe(text="Started working at Stripe as a backend developer, first week went great.", user_id="u",
                  timestamp="2023-09-01T00:00:00")
     mem2.observe(text="I work at Shopify as a backend developer.", user_id="u", timestamp="2024-01-10T00:00:00",
                  claim=Claim("u", "works_at", "Shopify"))
