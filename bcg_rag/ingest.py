@@ -148,7 +148,10 @@ def _known_predicates(memory: "BeliefMemory", user_id: str) -> list[str]:
 
 def _known_entities(memory: "BeliefMemory", user_id: str, text: str) -> list[str]:
     """The user's entity names an extractor may reuse: the ones nearest the message (an
-    LLM prompt cannot carry a long-lived user's tens of thousands of names)."""
+    LLM prompt cannot carry a long-lived user's tens of thousands of names); none for an
+    extractor that says it does not use them (``uses_known_entities = False``)."""
+    if not getattr(memory.extractor, "uses_known_entities", True):
+        return []
     if memory.index is None:
         return memory.store.entity_names(user_id)[:KNOWN_ENTITIES_SHOWN]
     return memory.names.nearest(user_id, unit_vectors(memory, [text])[0], KNOWN_ENTITIES_SHOWN)

@@ -60,6 +60,8 @@ class Turn:
 class OfflineExtractor(ShapeRules, EnglishRules, ChineseRules, GateRules, SharedRules):
     """Rule-based claims from Chinese and English chat messages; no model, deterministic."""
 
+    uses_known_entities = False  # the rules read names from the text alone: ingestion need not look them up
+
     def __init__(self, lexicon: Lexicon | None = None):
         self.lexicon = lexicon or default_lexicon()
         self.grammar = Grammar(self.lexicon)
