@@ -190,6 +190,7 @@ def _purge(memory: Any, key: tuple) -> None:
     if memory.path is None:  # in RAM: nothing on disk to scan
         _pending(memory).pop(key, None)
         return
+    _scrub_hnsw_garbage(memory, _word_needles(_pending(memory).get(key, ())))
     leaks = _leaks(memory, needles)
     segments = {p.parent for p, _ in leaks if p.parent.parent.name == "chroma" and _UUID.fullmatch(p.parent.name)}
     if segments:
@@ -298,31 +299,61 @@ def _still_stored(memory: Any, text: str) -> bool:
     return False
 
 
-def _scrub_hnsw_tail(segment: Path) -> None:
-    """Zero the bytes of an HNSW segment that are no part of the index: ``data_level0.bin``
-    and ``length.bin`` past the element count in ``header.bin`` (uninitialised memory
-    written when the segment was created, see the module doc)."""
-    header = segment / "header.bin"
+def _garbage(segment: Path) -> list[tuple[Path, int, int]]:
+    """(file, used bytes, size) of an HNSW segment's ``data_level0.bin`` and ``length.bin``
+    that extend past the element count in ``header.bin``: the rest is no part of the index
+    (uninitialised memory written when the segment was created, see the module doc)."""
     try:
-        _, _, _, count, size = _HNSW_HEADER.unpack(header.read_bytes()[: _HNSW_HEADER.size])
+        _, _, _, count, size = _HNSW_HEADER.unpack((segment / "header.bin").read_bytes()[: _HNSW_HEADER.size])
     except (OSError, struct.error):
-        return
+        return []
+    out = []
     for name, used in (("data_level0.bin", count * size), ("length.bin", count * 4)):
-        path = segment / name
         try:
-            total = path.stat().st_size
+            total = (segment / name).stat().st_size
         except OSError:
             continue
         if total > used >= 0:
-            with open(path, "r+b") as f:
-                f.seek(used)
-                remaining = total - used
-                while remaining:
-                    n = min(remaining, 1 << 20)
-                    f.write(b"\0" * n)
-                    remaining -= n
-                f.flush()
-                os.fsync(f.fileno())
+            out.append((segment / name, used, total))
+    return out
+
+
+def _scrub_hnsw_garbage(memory: Any, words: list[bytes]) -> None:
+    """Zero the garbage of every HNSW segment whose garbage holds one of ``words``: single
+    words of the deleted texts (a tokenizer's buffer) that the window needles would miss.
+    Only bytes that are no part of any index are read and zeroed, so a word that other
+    data also uses cannot be mistaken for a leak or damage anything."""
+    root = Path(memory.path) / "chroma"
+    if not words or not root.is_dir():
+        return
+    for segment in sorted(p for p in root.iterdir() if p.is_dir() and _UUID.fullmatch(p.name)):
+        for path, used, _ in _garbage(segment):
+            try:
+                with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
+                    hit = any(data.find(w, used) != -1 for w in words)
+            except (OSError, ValueError):
+                continue
+            if hit:
+                _scrub_hnsw_tail(segment)
+                break
+
+
+def _word_needles(strings: Iterable[str]) -> list[bytes]:
+    return _needles(w for s in strings if s for w in re.findall(r"\w+", s))
+
+
+def _scrub_hnsw_tail(segment: Path) -> None:
+    """Zero the bytes of an HNSW segment that are no part of the index (``_garbage``)."""
+    for path, used, total in _garbage(segment):
+        with open(path, "r+b") as f:
+            f.seek(used)
+            remaining = total - used
+            while remaining:
+                n = min(remaining, 1 << 20)
+                f.write(b"\0" * n)
+                remaining -= n
+            f.flush()
+            os.fsync(f.fileno())
 
 
 # --- rows ------------------------------------------------------------------------------------

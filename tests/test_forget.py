@@ -144,3 +144,23 @@ def test_forget_evidence_purges_its_text(tmp_path):
     assert files_with(path, [SECRET.encode()]) == {}
     assert [b.value for b in m.beliefs("u")] == ["tea"] and m.evidence(keep.evidence_id, user_id="u")
     m.close()
+
+
+def test_single_words_of_a_deleted_text_are_zeroed_in_hnsw_garbage_only(tmp_path):
+    """A tokenizer's buffer can put one word of a deleted text into the uninitialised tail
+    of an HNSW segment, where the scan's text windows would not see it: the tail is
+    zeroed, the index part of the file is left alone."""
+    from types import SimpleNamespace
+
+    from bcg_rag.forget import _HNSW_HEADER, _scrub_hnsw_garbage, _word_needles
+
+    segment = tmp_path / "chroma" / "0f0e0d0c-0b0a-4908-8706-050403020100"
+    segment.mkdir(parents=True)
+    count, size = 2, 16
+    (segment / "header.bin").write_bytes(_HNSW_HEADER.pack(1, 0, 8, count, size))
+    used = b"x" * (count * size - len(SECRET)) + SECRET.encode()  # index bytes: never touched
+    (segment / "data_level0.bin").write_bytes(used + b"\x07" * 20 + SECRET.encode() + b"\x07" * 40)
+    (segment / "length.bin").write_bytes(b"\0" * (8 * 4))
+    _scrub_hnsw_garbage(SimpleNamespace(path=tmp_path), _word_needles([f"my {SECRET} diary entry"]))
+    data = (segment / "data_level0.bin").read_bytes()
+    assert data[: len(used)] == used and data[len(used):] == b"\0" * (len(data) - len(used))
