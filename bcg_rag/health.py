@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import networkx as nx
 
-from . import lifecycle, revision
+from . import archive, revision
 from .checks import require_user
 from .ids import normalise_key
 from .views import BELIEF_RELATIONS
@@ -37,7 +37,7 @@ def validate(memory: "BeliefMemory") -> list[str]:
     problems += linking_problems(memory)
     if memory.index is not None:
         problems += memory.index.problems(memory)
-    problems += lifecycle.cold_problems(memory)
+    problems += archive.cold_problems(memory)
     return problems
 
 

@@ -1,8 +1,8 @@
 """Belief lifecycle: weak, invalidated and archived beliefs (status, ``maintain``,
-``archive``, ``restore``, reading the archive). Plain functions over a ``BeliefMemory``;
-every threshold comes from the policy's ``[lifecycle]`` section. The review queue and
-the audit log live in ``review.py``, deletion on request in ``forget.py``; their names
-are importable from here too (``lifecycle.review``, ``lifecycle.forget_user``, ...).
+``archive``, ``restore``). Plain functions over a ``BeliefMemory``; every threshold
+comes from the policy's ``[lifecycle]`` section. Reading the archive lives in
+``archive.py``, the review queue and the audit log in ``review.py``, deletion on request
+in ``forget.py``; each of them builds on this module, never the other way round.
 
 A belief's status is a function of its history and the clock, recomputed by
 ``maintain``, not a latch: so ``maintain`` is idempotent, and a weak or invalidated
@@ -18,17 +18,14 @@ hot store's write lock (hot first, then cold).
 
 from __future__ import annotations
 
-import re
 import weakref
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-import numpy as np
-
 from . import revision, writing
-from .checks import check_agent, check_count, check_id, check_query, require_user
+from .checks import check_id
 from .errors import NotFoundError
 from .ids import normalise_key, stable_id
 from .models import BELONGS_TO, CONTEXT_OF, HIDDEN_TEXT, OCCURRED_IN, REFUTES, SUPPORTS
@@ -377,78 +374,3 @@ def restore(memory: Any, belief_id: str, *, now: Any = None, actor: str = "api",
     if memory.index is not None and moved.inserted:
         memory.index.upsert(moved.inserted, memory.index.embed([e["text"] for e in moved.inserted]))
     return moved.belief_ids
-
-
-# --- reading the archive -----------------------------------------------------------------
-def _archived_dict(cold: SQLiteStore, row: dict, agent_id: str | None) -> dict:
-    edges = cold.edges_to([row["id"]], BELIEF_RELATIONS)
-    evidence = cold.get_nodes("evidence", [e.src for e in edges])
-    rows = sorted(evidence.values(), key=lambda e: (e["timestamp"], e["id"]))
-    subject = cold.get_node("entity", row["subject_id"])
-    direct = [evidence[e.src] for e in edges if e.src in evidence and not revision.is_derived(e.reason)]
-    hidden = bool(direct) and all(visible_text(e, agent_id) == HIDDEN_TEXT for e in direct)
-    return dict(
-        belief_id=row["id"], user_id=row["user_id"], subject=subject["name"] if subject else row["subject_id"],
-        predicate=row["predicate"], value=HIDDEN_TEXT if hidden else row["value"], contexts=row["contexts"],
-        confidence=row["confidence"],
-        last_updated=row["last_updated"], status=row["status"], archived=True,
-        evidence_ids=[e["id"] for e in rows], evidence=[visible_text(e, agent_id) for e in rows],
-    )
-
-
-def archived_beliefs(memory: Any, user_id: str, *, agent_id: str | None = None) -> list[dict]:
-    """One user's archived beliefs as plain dicts (strongest first), with their evidence
-    texts as ``agent_id`` may see them (and no value that only other agents' private
-    evidence claims)."""
-    user_id = require_user(user_id)
-    agent_id = check_agent(agent_id)
-    with _cold(memory, create=False) as cold:
-        if cold is None:
-            return []
-        rows = cold.find_beliefs(user_id)
-        hot = set(memory.store.get_nodes("belief", [r["id"] for r in rows]))  # mid-restore: shown hot
-        out = [_archived_dict(cold, r, agent_id) for r in rows if r["id"] not in hot]
-    out.sort(key=lambda d: (-d["confidence"], d["belief_id"]))
-    return out
-
-
-_TOKEN = re.compile(r"[\u3400-\u9fff]|\w+")  # CJK characters one by one, other words whole
-
-
-def _tokens(text: str) -> set[str]:
-    return set(_TOKEN.findall(text.casefold()))
-
-
-def search_archived(memory: Any, query: str, *, user_id: str, top_k: int = 5, agent_id: str | None = None) -> list[dict]:
-    """Archived beliefs of a user that match ``query``, best first, each with a ``score``:
-    cosine similarity of the query to the belief's best text (its evidence, or
-    "subject predicate value"), embedded now (cold evidence has no vectors); token
-    overlap when the memory has no index. Texts hidden from ``agent_id`` are not matched."""
-    query = check_query(memory, query)
-    top_k = check_count(top_k, "top_k", int(memory.policy.section("limits").get("max_top_k", 1000)))
-    items = archived_beliefs(memory, user_id, agent_id=agent_id)
-    if not items:
-        return []
-    texts = [[t for t in d["evidence"] if t != HIDDEN_TEXT] + [f"{d['subject']} {d['predicate']} {d['value']}"] for d in items]
-    if memory.index is not None:
-        flat = [t for ts in texts for t in ts]
-        vectors = np.asarray(memory.embed([query] + flat), dtype=float)  # cached: the archive rarely changes
-        vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
-        sims = iter(vectors[1:] @ vectors[0])
-        scores = [max(float(next(sims)) for _ in ts) for ts in texts]
-    else:
-        q = _tokens(query)
-        scores = [max(len(q & _tokens(t)) / max(len(q), 1) for t in ts) for ts in texts]
-    ranked = sorted((dict(d, score=s) for d, s in zip(items, scores) if s > 0), key=lambda d: (-d["score"], d["belief_id"]))
-    return ranked[: max(0, top_k)]
-
-
-def cold_problems(memory: Any) -> list[str]:
-    """``validate()`` of the cold store (empty when healthy or when there is none)."""
-    with _cold(memory, create=False) as cold:
-        return [] if cold is None else [f"cold: {p}" for p in _as_memory(memory, cold).validate()]
-
-
-# --- review and deletion live in their own modules; their names stay importable here ---
-from .forget import forget_evidence, forget_user  # noqa: E402,F401
-from .review import REVIEW_SOURCE_TYPE, VERDICTS, audit, review, review_queue  # noqa: E402,F401

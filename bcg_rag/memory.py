@@ -20,7 +20,7 @@ from typing import Any, Callable, Sequence
 
 import networkx as nx
 
-from . import entities, health, lifecycle, views, writing
+from . import archive, entities, forget, health, lifecycle, review, views, writing
 from .checks import check_bool, check_path
 from .errors import ConfigError, InvalidInputError, StoreError
 from .locking import DirectoryLock
@@ -248,7 +248,7 @@ class BeliefMemory:
     def search(self, query: str, *, user_id: str | None = None, include_archived: bool = False, **kwargs):
         """Resolved belief groups for a query; see ``bcg_rag.search.search``. With
         ``include_archived``, matching archived beliefs follow (as plain dicts, see
-        ``lifecycle.search_archived``)."""
+        ``archive.search_archived``)."""
         from .search import search
 
         unknown = set(kwargs) - SEARCH_KEYS
@@ -257,7 +257,7 @@ class BeliefMemory:
         check_bool(include_archived, "include_archived")
         groups = search(self, query, user_id=user_id, **kwargs)
         if include_archived:
-            groups += lifecycle.search_archived(
+            groups += archive.search_archived(
                 self, query, user_id=user_id, top_k=kwargs.get("top_k", 5), agent_id=kwargs.get("agent_id")
             )
         return groups
@@ -274,25 +274,25 @@ class BeliefMemory:
         return lifecycle.restore(self, belief_id, **kw)
 
     def archived_beliefs(self, user_id: str, **kw) -> list[dict]:
-        return lifecycle.archived_beliefs(self, user_id, **kw)
+        return archive.archived_beliefs(self, user_id, **kw)
 
     def review_queue(self, user_id: str | None = None, **kw) -> list[dict]:
-        return lifecycle.review_queue(self, user_id, **kw)
+        return review.review_queue(self, user_id, **kw)
 
     def review(self, belief_id: str, verdict: Any, reviewer: str, note: str | None = None, now: Any = None):
         """Record a person's verdict as human_review evidence; it flows through the same rules."""
-        return lifecycle.review(self, belief_id, verdict, reviewer, note, now)
+        return review.review(self, belief_id, verdict, reviewer, note, now)
 
     def audit(self, user_id: str | None = None, action: str | None = None) -> list[dict]:
-        return lifecycle.audit(self, user_id, action)
+        return review.audit(self, user_id, action)
 
     def forget_user(self, user_id: str, **kw) -> dict:
         """Delete everything of a user from every store; the audit entry keeps no content."""
-        return lifecycle.forget_user(self, user_id, **kw)
+        return forget.forget_user(self, user_id, **kw)
 
     def forget_evidence(self, evidence_id: str, **kw) -> None:
         """Delete one evidence and refold the beliefs it touched as if it had never been seen."""
-        return lifecycle.forget_evidence(self, evidence_id, **kw)
+        return forget.forget_evidence(self, evidence_id, **kw)
 
     # --- entities and aliases (entities.py) -------------------------------------------------
     def resolve_entity(self, user_id: str, name: str, create: bool = False) -> str | None:

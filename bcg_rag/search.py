@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from . import revision
+from . import archive, lifecycle, revision
 from .checks import check_agent, check_context, check_count, check_query, require_user
 from .errors import InvalidInputError, MissingUserError
 from .hops import follow_links
@@ -274,9 +274,7 @@ def _with_archived(memory: Any, query: str, user_id: str, groups: list[BeliefGro
     there is one) and what it returns is marked ``archived``. An archived group goes
     before the hot groups it is more relevant than, so it answers only where the hot tier
     has nothing as relevant to state."""
-    from . import lifecycle
-
-    hits = lifecycle.search_archived(memory, query, user_id=user_id, top_k=top_k, agent_id=agent_id)
+    hits = archive.search_archived(memory, query, user_id=user_id, top_k=top_k, agent_id=agent_id)
     if not hits:
         return groups
     found, seen = [], set()

@@ -9,10 +9,13 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
+from servers import BACKENDS
 
 from bcg_rag import BeliefMemory, Claim, InvalidInputError, NotFoundError, Policy
+from bcg_rag import archive as ar
+from bcg_rag import forget as fg
 from bcg_rag import lifecycle as lc
-from servers import BACKENDS
+from bcg_rag import review as rv
 
 T0 = "2025-01-01T00:00:00"
 HASH = {"embedder": {"kind": "hash"}}  # deterministic embedder: a real Chroma index, no model
@@ -48,7 +51,7 @@ def mem(overrides: dict | None = None, index: bool = False) -> BeliefMemory:
 
 def healthy(m: BeliefMemory) -> None:
     assert m.validate() == []
-    assert lc.cold_problems(m) == []
+    assert ar.cold_problems(m) == []
 
 
 def likes(m, value, t, stance=1.0, user="u1", **kw):
@@ -94,14 +97,14 @@ def test_weak_at_its_threshold_and_back_with_new_evidence():
 
     ex = m.explain(bid, user_id="u1", now=day(at))  # weak is an age label: still explainable, still stated (hedged)
     assert ex.belief["status"] == "weak" and ex.asserted and ex.band == "low" and len(ex.supporters) == 1
-    (entry,) = lc.audit(m, user_id="u1", action="weaken")
+    (entry,) = rv.audit(m, user_id="u1", action="weaken")
     assert entry["target"] == bid and entry["actor"] == "maintain" and entry["at"] == day(at)
 
     likes(m, "tea", day(150))  # still updated by new evidence: 0.6 + 0.5 * (1 - 0.6)
     assert m.get_belief(bid, user_id="u1")["confidence"] == pytest.approx(0.8) and status(m, bid) == "weak"
     lc.maintain(m, now=day(150))  # back above the threshold: active at the next maintain
     assert status(m, bid) == "active" and m.explain(bid, user_id="u1", now=day(150)).asserted
-    assert [a["action"] for a in lc.audit(m, user_id="u1")] == ["weaken", "reactivate"]
+    assert [a["action"] for a in rv.audit(m, user_id="u1")] == ["weaken", "reactivate"]
     healthy(m)
 
 
@@ -123,8 +126,8 @@ def test_invalidated_after_enough_refutations_below_the_floor_for_long_enough():
 
     ex = m.explain(durian, user_id="u1", now=day(40))  # kept for explanation, never current
     assert ex.belief["status"] == "invalidated" and not ex.asserted and len(ex.refuters) == 2
-    assert lc.audit(m, action="invalidate")[0]["target"] == durian
-    assert durian not in {q["belief_id"] for q in lc.review_queue(m, now=day(40))}  # settled: not queued
+    assert rv.audit(m, action="invalidate")[0]["target"] == durian
+    assert durian not in {q["belief_id"] for q in rv.review_queue(m, now=day(40))}  # settled: not queued
 
 
 # --- archived --------------------------------------------------------------------------------
@@ -142,22 +145,22 @@ def test_archived_at_its_threshold_searchable_and_restorable():
     assert m.store.count("evidence") == 1  # tea's evidence left the hot graph too
     healthy(m)
 
-    (arch,) = lc.archived_beliefs(m, "u1")
+    (arch,) = ar.archived_beliefs(m, "u1")
     assert arch["belief_id"] == tea and arch["value"] == "tea" and arch["confidence"] == pytest.approx(0.8)
     assert arch["evidence"] == ["I drink green tea every morning", "oolong tea is my favourite"]
-    (hit,) = lc.search_archived(m, "which tea do I like", user_id="u1")
+    (hit,) = ar.search_archived(m, "which tea do I like", user_id="u1")
     assert hit["belief_id"] == tea and hit["score"] > 0
-    assert lc.search_archived(m, "tea", user_id="someone else") == []
+    assert ar.search_archived(m, "tea", user_id="someone else") == []
 
     assert lc.restore(m, tea, now=day(190)) == [tea]
-    assert hot_ids(m) == {tea, coffee} and lc.archived_beliefs(m, "u1") == [] and m.store.count("evidence") == 3
+    assert hot_ids(m) == {tea, coffee} and ar.archived_beliefs(m, "u1") == [] and m.store.count("evidence") == 3
     healthy(m)
     lc.maintain(m, now=day(191))  # a restored belief gets a fresh idle period...
     assert tea in hot_ids(m)
     lc.maintain(m, now=day(190 + 180))  # ...and is archived again when it runs out
     assert tea not in hot_ids(m)
     # At day 185 tea was exactly at weak_below (0.8 * 0.5 ** 2 = 0.2, not below): archived while active.
-    assert [a["action"] for a in lc.audit(m, user_id="u1") if a["target"] == tea] == ["archive", "restore", "weaken", "archive"]
+    assert [a["action"] for a in rv.audit(m, user_id="u1") if a["target"] == tea] == ["archive", "restore", "weaken", "archive"]
     with pytest.raises(NotFoundError):
         lc.restore(m, "bel_nope")
     healthy(m)
@@ -173,7 +176,7 @@ def test_new_evidence_for_an_archived_belief_brings_it_back_merged():
     assert m.get_belief(tea, user_id="u1")["confidence"] == pytest.approx(0.6)
     assert lc.maintain(m, now=day(202))["restore"] == 1  # ...which maintain merges with the archive
     assert len(m.get_belief(tea, user_id="u1")["history"]) == 2
-    assert m.get_belief(tea, user_id="u1")["confidence"] == pytest.approx(0.8) and lc.archived_beliefs(m, "u1") == []
+    assert m.get_belief(tea, user_id="u1")["confidence"] == pytest.approx(0.8) and ar.archived_beliefs(m, "u1") == []
     healthy(m)
 
 
@@ -203,7 +206,7 @@ def test_archive_then_restore_gives_the_same_explanation(index):
     assert counts["archive"] == 3 and hot_ids(m) == {durian}
     shared = m.store.evidence_ids("u1")
     assert len(shared) == 2  # "tea and durian, yes" stayed hot (copied), the other tea evidence moved
-    assert {a["belief_id"] for a in lc.archived_beliefs(m, "u1")} == {tea, paris, berlin}
+    assert {a["belief_id"] for a in ar.archived_beliefs(m, "u1")} == {tea, paris, berlin}
     healthy(m)
     if index:
         assert m.index.count("u1") == 2  # vectors of evidence no hot belief uses are gone
@@ -228,12 +231,12 @@ def test_maintain_twice_is_maintain_once():
     likes(m, "cocoa", day(190))
     first = lc.maintain(m, now=day(200))
     assert first["archive"] == 2 and first["weaken"] >= 1
-    snapshot = ({r["id"]: r["status"] for r in m.store.find_beliefs(None)}, len(lc.audit(m)),
-                [a["belief_id"] for a in lc.archived_beliefs(m, "u1")])
+    snapshot = ({r["id"]: r["status"] for r in m.store.find_beliefs(None)}, len(rv.audit(m)),
+                [a["belief_id"] for a in ar.archived_beliefs(m, "u1")])
     second = lc.maintain(m, now=day(200))
     assert all(n == 0 for n in second.values())
-    assert ({r["id"]: r["status"] for r in m.store.find_beliefs(None)}, len(lc.audit(m)),
-            [a["belief_id"] for a in lc.archived_beliefs(m, "u1")]) == snapshot
+    assert ({r["id"]: r["status"] for r in m.store.find_beliefs(None)}, len(rv.audit(m)),
+            [a["belief_id"] for a in ar.archived_beliefs(m, "u1")]) == snapshot
     healthy(m)
 
 
@@ -277,7 +280,7 @@ def test_maintain_runs_while_another_writer_writes(memory_backend):
         archived = set(cold.evidence_ids())
         claims = {(c["evidence_id"], c["idx"]) for s in (m.store, cold) for c in s.claims_for_evidence(written)}
     assert set(written) <= hot | archived  # nothing lost
-    assert lc.audit(m, action="archive")  # and archiving did happen (what stays cold depends on the interleaving)
+    assert rv.audit(m, action="archive")  # and archiving did happen (what stays cold depends on the interleaving)
     assert len(claims) == n + len(range(0, n, 5))  # every claim is somewhere
     healthy(m)
     m.close()
@@ -314,19 +317,19 @@ def test_forget_user_leaves_no_trace_and_keeps_other_users(tmp_path):
     m.observe("bob lives in Oslo", user_id="bob", timestamp=day(280), context="topic:home", claim=Claim("user", "lives_in", "Oslo"))
     m.observe("bob dislikes tuna", user_id="bob", timestamp=day(281), claim=Claim("user", "likes", "tuna", -1.0))
     lc.maintain(m, now=day(300))  # archives the old beliefs of both users: cold storage has texts too
-    assert lc.archived_beliefs(m, alice) and lc.archived_beliefs(m, "bob")
-    bob_before = ({b.id: explained(m, b.id, user_id="bob") for b in m.beliefs("bob")}, lc.archived_beliefs(m, "bob"))
+    assert ar.archived_beliefs(m, alice) and ar.archived_beliefs(m, "bob")
+    bob_before = ({b.id: explained(m, b.id, user_id="bob") for b in m.beliefs("bob")}, ar.archived_beliefs(m, "bob"))
     needles = [TOKEN.encode(), alice.encode()] + [t.encode("utf-8") for t in alice_texts]
     assert _files_containing(path, needles)  # the scan can see them before
 
-    counts = lc.forget_user(m, alice, now=day(301))
+    counts = fg.forget_user(m, alice, now=day(301))
     assert counts["evidence"] + counts["cold_evidence"] == 4
     assert _files_containing(path, needles) == {}  # while the memory is still open
-    assert m.beliefs(alice) == [] and lc.archived_beliefs(m, alice) == [] and m.index.count(alice) == 0
-    (entry,) = lc.audit(m, action="forget_user")
+    assert m.beliefs(alice) == [] and ar.archived_beliefs(m, alice) == [] and m.index.count(alice) == 0
+    (entry,) = rv.audit(m, action="forget_user")
     assert entry["user_id"].startswith("sha256:") and alice not in str(entry)
-    assert lc.audit(m, user_id=alice) == []  # earlier entries were redacted, not left in clear
-    assert bob_before == ({b.id: explained(m, b.id, user_id="bob") for b in m.beliefs("bob")}, lc.archived_beliefs(m, "bob"))
+    assert rv.audit(m, user_id=alice) == []  # earlier entries were redacted, not left in clear
+    assert bob_before == ({b.id: explained(m, b.id, user_id="bob") for b in m.beliefs("bob")}, ar.archived_beliefs(m, "bob"))
     healthy(m)
     m.close()
 
@@ -334,7 +337,7 @@ def test_forget_user_leaves_no_trace_and_keeps_other_users(tmp_path):
     # Chroma leaves a deleted collection's HNSW directory behind; only bob's may remain.
     assert len([p for p in (path / "chroma").iterdir() if p.is_dir()]) == 1
     m = BeliefMemory.open(path, clock=lambda: day(302))
-    assert bob_before == ({b.id: explained(m, b.id, user_id="bob") for b in m.beliefs("bob")}, lc.archived_beliefs(m, "bob"))
+    assert bob_before == ({b.id: explained(m, b.id, user_id="bob") for b in m.beliefs("bob")}, ar.archived_beliefs(m, "bob"))
     healthy(m)
     m.close()
 
@@ -368,12 +371,12 @@ def _state(m) -> dict:
 def test_forget_evidence_is_as_if_never_observed(skip):
     m = mem()
     ids = _feed(m)
-    lc.forget_evidence(m, ids[skip], now=day(50))
+    fg.forget_evidence(m, ids[skip], now=day(50))
     fresh = mem()
     _feed(fresh, skip=skip)
     assert _state(m) == _state(fresh)
     assert m.store.count("evidence") == len(OBSERVATIONS) - 1
-    (entry,) = lc.audit(m, action="forget_evidence")
+    (entry,) = rv.audit(m, action="forget_evidence")
     assert entry["target"] == ids[skip] and OBSERVATIONS[skip][0] not in str(entry)
     healthy(m)
 
@@ -383,17 +386,17 @@ def test_forget_evidence_reaches_archived_beliefs():
     ids = _feed(m)
     lc.maintain(m, now=day(300))  # everything is idle: all archived
     assert hot_ids(m) == set()
-    lc.forget_evidence(m, ids[4], now=day(301))  # "moved to Berlin", now only in cold storage
+    fg.forget_evidence(m, ids[4], now=day(301))  # "moved to Berlin", now only in cold storage
     healthy(m)
     fresh = mem()
     _feed(fresh, skip=4)
     lc.maintain(fresh, now=day(300))  # the same statuses and archive as m, without that evidence
     for memory in (m, fresh):
-        while lc.archived_beliefs(memory, "u1"):
-            lc.restore(memory, lc.archived_beliefs(memory, "u1")[0]["belief_id"], now=day(302))
+        while ar.archived_beliefs(memory, "u1"):
+            lc.restore(memory, ar.archived_beliefs(memory, "u1")[0]["belief_id"], now=day(302))
     assert _state(m) == _state(fresh)
     with pytest.raises(NotFoundError):
-        lc.forget_evidence(m, ids[4])
+        fg.forget_evidence(m, ids[4])
 
 
 # --- review ----------------------------------------------------------------------------------
@@ -404,31 +407,31 @@ def test_review_verdicts_move_beliefs_by_the_ordinary_rule():
     likes(m, "coffee", day(1), stance=-1.0)  # strong on both sides: contested
     likes(m, "okra", day(0), stance=-1.0)  # -0.6: below review_below
     tea, coffee, okra = belief_id(m, "tea"), belief_id(m, "coffee"), belief_id(m, "okra")
-    queue = lc.review_queue(m, "u1", now=day(2))
+    queue = rv.review_queue(m, "u1", now=day(2))
     assert [(q["belief_id"], q["reasons"]) for q in queue] == [  # coffee: 0.6 then -0.2
         (coffee, ["contested", "low_confidence"]), (okra, ["low_confidence"])]
 
-    lc.review(m, tea, "confirm", reviewer="ann", note="asked in person", now=day(2))
+    rv.review(m, tea, "confirm", reviewer="ann", note="asked in person", now=day(2))
     assert m.get_belief(tea, user_id="u1")["confidence"] == pytest.approx(0.6 + 0.8 * (1 - 0.6))  # 0.92
     (_, review_ev) = m.explain(tea, user_id="u1", now=day(2)).supporters
     assert review_ev["source_type"] == "human_review" and "ann" in review_ev["text"] and "asked in person" in review_ev["text"]
     assert review_ev["context"] == "topic:drinks" and m.get_belief(tea, user_id="u1")["contexts"] == ["topic:drinks"]
 
-    lc.review(m, coffee, "reject", reviewer="ann", now=day(2))  # -0.2 + 0.8 * (-1 + 0.2) = -0.84
+    rv.review(m, coffee, "reject", reviewer="ann", now=day(2))  # -0.2 + 0.8 * (-1 + 0.2) = -0.84
     assert m.get_belief(coffee, user_id="u1")["confidence"] == pytest.approx(-0.84)
     assert m.explain(coffee, user_id="u1", now=day(2)).refuters[-1]["source_type"] == "human_review"
-    lc.review(m, okra, 0.5, reviewer="bo", now=day(2))  # a stance: -0.6 + 0.8 * (0.5 + 0.6)
+    rv.review(m, okra, 0.5, reviewer="bo", now=day(2))  # a stance: -0.6 + 0.8 * (0.5 + 0.6)
     assert m.get_belief(okra, user_id="u1")["confidence"] == pytest.approx(0.28)
-    assert lc.review_queue(m, "u1", now=day(2)) == []  # a person has just decided on all of them
-    assert [a["actor"] for a in lc.audit(m, action="review")] == ["ann", "ann", "bo"]
+    assert rv.review_queue(m, "u1", now=day(2)) == []  # a person has just decided on all of them
+    assert [a["actor"] for a in rv.audit(m, action="review")] == ["ann", "ann", "bo"]
     healthy(m)
 
     evidence_before = m.store.count("evidence")
     for bad in ("maybe", 1.5):
         with pytest.raises(InvalidInputError):
-            lc.review(m, tea, bad, reviewer="ann", now=day(3))
+            rv.review(m, tea, bad, reviewer="ann", now=day(3))
     with pytest.raises(NotFoundError):
-        lc.review(m, "bel_nope", "confirm", reviewer="ann")
+        rv.review(m, "bel_nope", "confirm", reviewer="ann")
     assert m.store.count("evidence") == evidence_before
 
 
@@ -456,9 +459,9 @@ def test_two_agents_share_a_belief_but_not_a_private_text():
     assert lc.visible_text(row, None) == secret  # the user-level view, as explain()
 
     lc.archive(m, belief.id, now=day(2))  # archived search hides it too, and does not match on it
-    (hit,) = lc.search_archived(m, "tea", user_id="u1", agent_id="a2")
+    (hit,) = ar.search_archived(m, "tea", user_id="u1", agent_id="a2")
     assert secret not in str(hit) and lc.HIDDEN_TEXT in hit["evidence"]
-    assert secret in str(lc.search_archived(m, "tea", user_id="u1", agent_id="a1"))
+    assert secret in str(ar.search_archived(m, "tea", user_id="u1", agent_id="a1"))
     healthy(m)
     m.close()
 
@@ -470,12 +473,12 @@ def test_audit_log_lists_every_kind_of_entry():
     merge = m.add_alias("u1", "Teh", "tea")
     m.undo_merge(merge)
     lc.maintain(m, now=day(200))
-    (archived,) = lc.archived_beliefs(m, "u1")
+    (archived,) = ar.archived_beliefs(m, "u1")
     lc.restore(m, archived["belief_id"], now=day(201))
-    actions = [a["action"] for a in lc.audit(m, user_id="u1")]
+    actions = [a["action"] for a in rv.audit(m, user_id="u1")]
     assert actions == ["alias_merge", "alias_undo", "weaken", "archive", "restore"]
-    assert [a["action"] for a in lc.audit(m, action="archive")] == ["archive"]
-    assert all(a["at"] and a["actor"] and a["reason"] for a in lc.audit(m))
+    assert [a["action"] for a in rv.audit(m, action="archive")] == ["archive"]
+    assert all(a["at"] and a["actor"] and a["reason"] for a in rv.audit(m))
 
 
 def test_restore_after_an_alias_merge_keeps_the_claims():
@@ -485,7 +488,7 @@ def test_restore_after_an_alias_merge_keeps_the_claims():
     lc.archive(m, b.id, now=day(1))
     merge = m.add_alias("u1", "Teh", "tea")  # while archived, "Teh" comes to mean another entity
     lc.restore(m, b.id, now=day(2))
-    assert len(m.store.claims_for_user("u1")) == 1 and lc.archived_beliefs(m, "u1") == []
+    assert len(m.store.claims_for_user("u1")) == 1 and ar.archived_beliefs(m, "u1") == []
     healthy(m)
     m.undo_merge(merge)  # refolds the user from the claims: the restored belief must survive it
     assert [x.value for x in m.beliefs("u1")] == ["green"]
