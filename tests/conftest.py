@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 # Real PostgreSQL and Chroma servers, one of each per session, and memories on either
 # storage backend (tests parametrised with BACKENDS run on both; see tests/servers.py).
 from servers import (  # noqa: E402,F401
-    BACKENDS, chroma_session, memory_backend, postgres_dsn, postgres_server, store_backend,
+    BACKENDS, chroma_session, memory_backend, on_backend, postgres_dsn, postgres_server, store_backend,
 )
 
 FIXED_NOW = "2025-07-01T00:00:00"

@@ -429,6 +429,19 @@ def store_backend(request):
     return getattr(request, "param", "sqlite")
 
 
+# Modules whose plain helpers (``mem()``) make memories reach the test's backend here:
+# ``pytestmark = [pytest.mark.parametrize("store_backend", BACKENDS, indirect=True),
+# pytest.mark.usefixtures("on_backend")]`` and ``CURRENT["backend"].new(...)``.
+CURRENT: dict = {}
+
+
+@pytest.fixture
+def on_backend(memory_backend):
+    CURRENT["backend"] = memory_backend
+    yield memory_backend
+    CURRENT.clear()
+
+
 @pytest.fixture
 def memory_backend(store_backend, request, tmp_path):
     """A ``MemoryBackend`` for the test's backend; postgres skips where it cannot run."""

@@ -29,7 +29,7 @@ from bcg_rag import (
     UnknownSourceTypeError,
 )
 from bcg_rag.models import Edge
-from servers import BACKENDS, open_spec
+from servers import BACKENDS, CURRENT, open_spec
 
 SEED_1 = dict(
     text="我爱喝美式咖啡，每天都要来一杯", user_id="u_001", timestamp="2025-03-01T10:00:00",
@@ -45,19 +45,11 @@ SEED_2 = dict(
 
 # Every test here runs on each storage backend: SQLite (embedded) and PostgreSQL (server
 # mode; skipped where PostgreSQL cannot run). ``mem()`` makes a fresh memory on it.
-pytestmark = pytest.mark.parametrize("store_backend", BACKENDS, indirect=True)
-_backend = {}
-
-
-@pytest.fixture(autouse=True)
-def _on_backend(memory_backend):
-    _backend["current"] = memory_backend
-    yield
-    _backend.clear()
+pytestmark = [pytest.mark.parametrize("store_backend", BACKENDS, indirect=True), pytest.mark.usefixtures("on_backend")]
 
 
 def mem(**kw):
-    return _backend["current"].new(index=None, **kw)
+    return CURRENT["backend"].new(index=None, **kw)
 
 
 def snapshot(m: BeliefMemory, user_id: str):

@@ -16,6 +16,7 @@ import pytest
 
 from bcg_rag import BeliefMemory, Claim, DeletionIncompleteError, Policy
 from bcg_rag import lifecycle as lc
+from scan import files_with
 
 NOW = "2025-07-01T00:00:00"
 SECRET = "qzvxkwplm"  # a token no other data contains
@@ -23,17 +24,6 @@ SECRET = "qzvxkwplm"  # a token no other data contains
 
 def policy(**sections) -> Policy:
     return Policy.from_dict(dict({"embedder": {"kind": "hash"}, "storage": {"compact_wait_ms": 300}}, **sections))
-
-
-def files_with(root: Path, needles: list[bytes]) -> dict[str, list[bytes]]:
-    found = {}
-    for p in sorted(root.rglob("*")):
-        if p.is_file():
-            data = p.read_bytes()
-            hits = [n for n in needles if n in data]
-            if hits:
-                found[str(p.relative_to(root))] = hits
-    return found
 
 
 def fill(m: BeliefMemory, n: int = 12) -> list[bytes]:

@@ -9,7 +9,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
-from servers import BACKENDS
+from scan import files_with
+from servers import BACKENDS, CURRENT
 
 from bcg_rag import BeliefMemory, Claim, InvalidInputError, NotFoundError, Policy
 from bcg_rag import archive as ar
@@ -33,20 +34,12 @@ def day(n: float) -> str:
 
 # Every test here runs on each storage backend (SQLite; PostgreSQL in server mode, where
 # the cold store is a second schema), except those marked embedded_only.
-pytestmark = pytest.mark.parametrize("store_backend", BACKENDS, indirect=True)
-_backend = {}
-
-
-@pytest.fixture(autouse=True)
-def _on_backend(memory_backend):
-    _backend["current"] = memory_backend
-    yield
-    _backend.clear()
+pytestmark = [pytest.mark.parametrize("store_backend", BACKENDS, indirect=True), pytest.mark.usefixtures("on_backend")]
 
 
 def mem(overrides: dict | None = None, index: bool = False) -> BeliefMemory:
     policy = Policy.default().with_overrides(LIFECYCLE).with_overrides(dict(overrides or {}, **(HASH if index else {})))
-    return _backend["current"].new(policy, index="auto" if index else None, clock=lambda: day(0))
+    return CURRENT["backend"].new(policy, index="auto" if index else None, clock=lambda: day(0))
 
 
 def healthy(m: BeliefMemory) -> None:
@@ -290,17 +283,6 @@ def test_maintain_runs_while_another_writer_writes(memory_backend):
 TOKEN = "zqxjkvbw"
 
 
-def _files_containing(root: Path, needles: list[bytes]) -> dict:
-    found = {}
-    for p in root.rglob("*"):
-        if p.is_file():
-            data = p.read_bytes()
-            hits = [n for n in needles if n in data]
-            if hits:
-                found[str(p.relative_to(root))] = hits
-    return found
-
-
 @pytest.mark.embedded_only  # server mode: tests/test_server_mode.py
 def test_forget_user_leaves_no_trace_and_keeps_other_users(tmp_path):
     path = tmp_path / "mem"
@@ -320,11 +302,11 @@ def test_forget_user_leaves_no_trace_and_keeps_other_users(tmp_path):
     assert ar.archived_beliefs(m, alice) and ar.archived_beliefs(m, "bob")
     bob_before = ({b.id: explained(m, b.id, user_id="bob") for b in m.beliefs("bob")}, ar.archived_beliefs(m, "bob"))
     needles = [TOKEN.encode(), alice.encode()] + [t.encode("utf-8") for t in alice_texts]
-    assert _files_containing(path, needles)  # the scan can see them before
+    assert files_with(path, needles)  # the scan can see them before
 
     counts = fg.forget_user(m, alice, now=day(301))
     assert counts["evidence"] + counts["cold_evidence"] == 4
-    assert _files_containing(path, needles) == {}  # while the memory is still open
+    assert files_with(path, needles) == {}  # while the memory is still open
     assert m.beliefs(alice) == [] and ar.archived_beliefs(m, alice) == [] and m.index.count(alice) == 0
     (entry,) = rv.audit(m, action="forget_user")
     assert entry["user_id"].startswith("sha256:") and alice not in str(entry)
@@ -333,7 +315,7 @@ def test_forget_user_leaves_no_trace_and_keeps_other_users(tmp_path):
     healthy(m)
     m.close()
 
-    assert _files_containing(path, needles) == {}
+    assert files_with(path, needles) == {}
     # Chroma leaves a deleted collection's HNSW directory behind; only bob's may remain.
     assert len([p for p in (path / "chroma").iterdir() if p.is_dir()]) == 1
     m = BeliefMemory.open(path, clock=lambda: day(302))
