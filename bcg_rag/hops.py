@@ -40,8 +40,9 @@ from typing import Any
 
 import numpy as np
 
+from .asked import names_entity
 from .errors import InvalidInputError
-from .hop_words import CJK_RUN, normalise, template, words
+from .hop_words import template, words
 from .models import SUPPORTS
 
 MAX_PATHS = 64  # chains examined per start group
@@ -246,16 +247,7 @@ def _named(walker: _Walker, subject_id: str, query: str) -> bool:
     row = walker.entity(subject_id)
     if row is None:
         return False
-    if row.get("entity_type") == "user":
-        return True
-    asked = f" {normalise(query)} "
-    for name in (normalise(x) for x in [row["name"], *walker.memory.store.aliases_of(subject_id)]):
-        if CJK_RUN.search(name):  # no spaces to cut at: any occurrence of two characters or more
-            if len(name) >= 2 and name in asked:
-                return True
-        elif name and f" {name} " in asked:
-            return True
-    return False
+    return row.get("entity_type") == "user" or names_entity(query, [row["name"], *walker.memory.store.aliases_of(subject_id)])
 
 
 def _paths(walker: _Walker, start: tuple) -> list[list[Hop]]:

@@ -6,12 +6,16 @@ message that names Bobby is as relevant to "where does Bobby live?" whether it s
 where he lives or where he works. Three corrections, plain arithmetic on vectors we
 already have:
 
-- Every claim gains ``predicate_weight`` x the similarity of the query to its predicate
-  ("lives_in": the phrase "lives in" and, where the extractor's lexicon knows the
-  predicate, its verb phrases in every language, "住在", "搬到", ... averaged), which
-  tells the slots of one subject apart. Predicate vectors are computed once and
-  cached: a memory has few distinct predicates. (A similar term for the subject phrase
-  was measured and dropped: it lowered the blind chat set.)
+- Every claim gains ``predicate_weight`` x the similarity of the query to its predicate,
+  which tells the slots of one subject apart. A predicate has several phrasings: its
+  name as words ("lives_in": "lives in") averaged with the extractor's lexicon's verb
+  phrases for it in every language ("live in", "住在", "搬到", ...), and each of the
+  lexicon's ``[slots]`` phrases, the words a question asks for the slot with ("what
+  someone does for a living", "是做什么的" for an occupation). Its similarity is the
+  mean of the name's and the best phrasing's: more phrasings must not mean more
+  chances. Predicate vectors are computed once and cached: a memory has few distinct
+  predicates. (A similar term for the subject phrase was measured and dropped: it
+  lowered the blind chat set; the subject is read from the question, ``asked.py``.)
 - Inside a message that makes several claims, each claim is also scored by its own
   sentence (``writing.claim_text``, embedded at write time); a claim that scores below
   its best sibling loses the difference.
@@ -30,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from . import revision
+from .asked import memory_lexicon
 from .models import REFUTES, SUPPORTS
 
 CLAIM_WEIGHT = 0.5  # of a claim sentence's similarity, when siblings of one message are compared
@@ -69,7 +74,7 @@ def belief_relevance(memory: Any, query: str, vector: np.ndarray, pairs: dict[tu
     p_weight = float(settings.get("predicate_weight", 0.5))
     predicate_of = {b: rows[b]["predicate"] for _, b in pairs if b in rows}
     predicates = sorted(set(predicate_of.values())) if p_weight else []
-    sims = dict(zip(predicates, (predicate_vectors(memory, predicates) @ vector).tolist())) if predicates else {}
+    sims = predicate_similarity(memory, predicates, vector) if predicates else {}
     answered = _named_in_question(query, {bid: rows[bid]["value"] for bid in rows}) if is_wh_question(query) else set()
     out: dict[str, float] = {}
     for (eid, bid), rel in pairs.items():
@@ -101,31 +106,48 @@ def predicate_phrase(predicate: str) -> str:
     return predicate.replace("plan:", "plans: ").replace("attr:", "").replace("slot:", "").replace("_", " ").strip()
 
 
-def predicate_vectors(memory: Any, predicates: list[str]) -> np.ndarray:
-    """Unit vectors of predicates (see module doc), cached on the memory: after warm-up
-    this costs no embedding at all."""
+def predicate_similarity(memory: Any, predicates: list[str], vector: np.ndarray) -> dict[str, float]:
+    """Per predicate, the best similarity of the query to its phrasings (see module doc)."""
+    vectors = predicate_vectors(memory, predicates)
+    out = {}
+    for p in predicates:
+        sims = vectors[p] @ vector
+        out[p] = float(sims[0] + np.max(sims)) / 2  # the name always counts: many phrasings are many chances
+    return out
+
+
+def predicate_vectors(memory: Any, predicates: list[str]) -> dict[str, np.ndarray]:
+    """Per predicate, the unit vectors of its phrasings (see ``_phrasings``), cached on the
+    memory: after warm-up this costs no embedding at all."""
     cache: dict[str, np.ndarray] = memory.__dict__.setdefault("_predicate_vectors", {})
     missing = [p for p in predicates if p not in cache]
     if missing:
         if len(cache) + len(missing) > PREDICATE_CACHE_SIZE:
             cache.clear()
-        phrases = [_phrases(memory, p) for p in missing]
-        flat = [t for ts in phrases for t in ts]
+        phrasings = [_phrasings(memory, p) for p in missing]
+        flat = [t for groups in phrasings for group in groups for t in group]
         vectors = iter(np.asarray(memory.index.embed(flat), dtype=np.float32))
-        for p, ts in zip(missing, phrases):
-            v = np.mean([next(vectors) for _ in ts], axis=0)
-            cache[p] = v / max(float(np.linalg.norm(v)), 1e-12)
-    return np.stack([cache[p] for p in predicates])
+        for p, groups in zip(missing, phrasings):
+            rows = [np.mean([next(vectors) for _ in group], axis=0) for group in groups]
+            cache[p] = np.stack([v / max(float(np.linalg.norm(v)), 1e-12) for v in rows])
+    return {p: cache[p] for p in predicates}
 
 
-def _phrases(memory: Any, predicate: str) -> list[str]:
-    """The predicate as words, plus the lexicon's verb phrases for it, the first
-    ``PHRASES_PER_SCRIPT`` of each script (frames such as "在{}工作" without the slot)."""
-    lexicon = getattr(memory.extractor, "lexicon", None)
-    known = [w.replace("{}", "").strip() for w in (lexicon.words("predicates", predicate) if lexicon is not None else [])]
+def _phrasings(memory: Any, predicate: str) -> list[list[str]]:
+    """Groups of phrases, each group one vector (their mean): the predicate as words with
+    the lexicon's verb phrases for it, the first ``PHRASES_PER_SCRIPT`` of each script
+    (frames such as "在{}工作" without the slot); then each of the lexicon's ``[slots]``
+    phrases for it on its own ("what someone does for a living" for an occupation). A
+    plan ("plan:lives_in") is named only: where someone lives is not where they plan to."""
+    lexicon = memory_lexicon(memory)
+    known = [w.replace("{}", "").strip() for w in lexicon.words("predicates", predicate)]
     cjk = [w for w in known if w and _has_cjk(w)][:PHRASES_PER_SCRIPT]
     latin = [w for w in known if w and not _has_cjk(w)][:PHRASES_PER_SCRIPT]
-    return list(dict.fromkeys([predicate_phrase(predicate)] + latin + cjk))
+    named = list(dict.fromkeys([predicate_phrase(predicate)] + latin + cjk))
+    if predicate.startswith("plan:"):
+        return [named]
+    slot = predicate.removeprefix("attr:")
+    return [named] + [[w] for w in dict.fromkeys(lexicon.words("slots", slot)) if w]
 
 
 def _has_cjk(text: str) -> bool:

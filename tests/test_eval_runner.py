@@ -112,7 +112,8 @@ def test_bcg_answers_read_groups_and_unstructured_evidence():
     groups = [_group("Rome", outdated=["Paris"], supporters=["I moved to Rome"]), _group("tea")]
     assert bcg_answers(groups, q) == (["Rome", "tea"], True, ["I moved to Rome"])  # a plain list still works
     raw = [{"text": "newest raw", "timestamp": "2025-02-01T00:00:00"}, {"text": "older raw", "timestamp": "2025-01-01T00:00:00"}]
-    assert bcg_answers(_Result(groups, raw, first=False), q)[0] == ["Rome", "tea"]
+    # Not first: after the groups' answers (the LLM reads them as it reads a retriever's lower hits).
+    assert bcg_answers(_Result(groups, raw, first=False), q)[0] == ["Rome", "tea", "newest raw", "older raw"]
     answers, _, supporters = bcg_answers(_Result(groups, raw, first=True), q)
     assert answers == ["newest raw", "older raw", "Rome", "tea"] and supporters == ["newest raw"]
     assert bcg_answers(_Result([_group(None)], raw, first=True), q)[0] == ["newest raw", "older raw"]

@@ -1,0 +1,118 @@
+"""Whom a question asks about: the user or a relative of the user.
+
+"Where does the user live?" and "Where does the user's mom live?" retrieve the same
+message ("my mom lives in Tampa, 90 min from my place in Orlando") and the same two
+slots; only the subject tells them apart, and a vector of the whole question hardly
+does. So the question's subject is read the way the extractor reads a statement's, with
+the same lexicon, and the groups about it come first (their order among themselves, and
+among the others, is unchanged):
+
+- a relative of the user ("my mom", "the user's boyfriend", "我室友的猫", "用户男朋友"):
+  the entity ``"<user>'s <relation>"`` that the extractor writes for such a subject;
+- otherwise the user, when the question refers to them ("I", "my", "the user", "我",
+  "用户") and names no one else whose slots were retrieved.
+
+Someone the question names is left to the vectors: a message that names Bobby is near a
+question that names him, and moving all of an entity's slots up would also move them
+above the answer a multi-hop chain through that entity places (``hops.py``).
+
+When nothing is recognised, or no retrieved group is about the subject found, the order
+stays as it is: a question may ask about something no statement names. Plain string work
+over the retrieved groups' subjects; no embedding.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from .errors import InvalidInputError
+from .hop_words import CJK_RUN, normalise
+
+# The user as an owner in a question: "my", "our", "the user's"; "我(的)", "用户(的)".
+_EN_OWNER = r"\b(?:my|our|(?:the |this )?user's)\s+(?:[a-z-]+\s+)?"
+_ZH_OWNER = r"(?:我们的|我们|我的|我|咱们|咱|用户的|用户)"
+_EN_USER = frozenset("i me my mine myself we us our ours user".split())
+_ZH_USER = ("我", "咱", "用户")
+
+
+@lru_cache(maxsize=8)
+def _relative_pattern(lexicon: Any) -> re.Pattern[str]:
+    return re.compile(rf"(?:{_EN_OWNER}|{_ZH_OWNER})({lexicon.relative_regex.pattern})", re.IGNORECASE)
+
+
+def memory_lexicon(memory: Any) -> Any:
+    """The lexicon of the memory's offline extractor, else the shipped one."""
+    lexicon = getattr(memory.extractor, "lexicon", None) or getattr(getattr(memory.extractor, "offline", None), "lexicon", None)
+    if lexicon is None:
+        from .extract.lexicon import default_lexicon
+
+        lexicon = default_lexicon()
+    return lexicon
+
+
+def relatives_asked(memory: Any, user_id: str, query: str) -> list[str]:
+    """Entity ids of the user's relatives the question asks about ("my mom" -> the
+    entity "<user>'s mother"), in the order named; those no statement made are left out."""
+    lexicon = memory_lexicon(memory)
+    out: list[str] = []
+    for m in _relative_pattern(lexicon).finditer(query):
+        relation = lexicon.relatives.get(" ".join(m.group(1).split()).casefold())
+        if relation is None:
+            continue
+        try:
+            entity_id = memory.resolve_entity(user_id, f"{user_id}'s {relation}")
+        except InvalidInputError:
+            continue
+        if entity_id is not None and entity_id not in out:
+            out.append(entity_id)
+    return out
+
+
+def refers_to_user(query: str) -> bool:
+    """The question speaks of the user: "I", "my", "the user", "我", "用户"."""
+    if any(w in _EN_USER for w in normalise(query).split()):
+        return True
+    return any(ch in query for ch in _ZH_USER)
+
+
+def names_entity(query: str, names: list[str]) -> bool:
+    """One of ``names`` occurs in the question: as whole words, or for a CJK name (no
+    spaces to cut at) as any occurrence of two characters or more."""
+    asked = f" {normalise(query)} "
+    for name in (normalise(n) for n in names):
+        if CJK_RUN.search(name):
+            if len(name) >= 2 and name in asked:
+                return True
+        elif name and f" {name} " in asked:
+            return True
+    return False
+
+
+def asked_subjects(memory: Any, user_id: str, query: str, subject_ids: list[str]) -> set[str]:
+    """Of ``subject_ids``, those the question asks about (see module doc); empty when
+    the question's subject is none of them or cannot be told."""
+    relatives = set(relatives_asked(memory, user_id, query))
+    if relatives:
+        return relatives & set(subject_ids)
+    if not refers_to_user(query):
+        return set()
+    rows = memory.store.get_nodes("entity", list(dict.fromkeys(subject_ids)))
+    user = {i for i, r in rows.items() if r.get("entity_type") == "user"}
+    if any(names_entity(query, [r["name"], *memory.store.aliases_of(i)]) for i, r in rows.items() if i not in user):
+        return set()  # "does my brother Robert still live in Phoenix?": Robert's, not the user's
+    return user
+
+
+def asked_first(memory: Any, user_id: str, query: str, ranked: list) -> list:
+    """Search's ranked groups ``(score, relevance, ordered rows, contexts)`` with those about
+    the asked subject first (a stable partition: each side keeps its order). A slot whose
+    value was refuted moves up too: "no longer" is its subject's answer."""
+    if len(ranked) < 2:
+        return ranked
+    asked = asked_subjects(memory, user_id, query, [g[2][0]["subject_id"] for g in ranked])
+    if not asked:
+        return ranked
+    return ([g for g in ranked if g[2][0]["subject_id"] in asked]
+            + [g for g in ranked if g[2][0]["subject_id"] not in asked])

