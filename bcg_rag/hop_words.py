@@ -15,6 +15,9 @@ _STOP = frozenset(
 _SUFFIXES = sorted("ership ships ship ments ment ness ings ing ions ion ers er ors or ies ied ed es s al"
                    .split(), key=len, reverse=True)
 CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
+# Question words are no content: a bigram holding one ("什么", "在哪") says what is asked
+# for, not about what, in a question and in the lexicon's phrasings of slots alike.
+_CJK_QUESTION = frozenset("什么哪谁吗呢啥")
 
 
 @lru_cache(maxsize=65536)
@@ -32,10 +35,11 @@ def _stem(word: str) -> str:
 
 def words(text: str) -> set[str]:
     """Content words: stemmed Latin words of three letters or more minus function words;
-    CJK character bigrams (no spaces to cut at)."""
+    CJK character bigrams (no spaces to cut at) without question words."""
     text = unicodedata.normalize("NFKC", text).casefold()
     latin = {_stem(w) for w in re.findall(r"[a-z0-9]{3,}", text) if w not in _STOP}
-    return latin | {a + b for run in CJK_RUN.findall(text) for a, b in zip(run, run[1:])}
+    return latin | {a + b for run in CJK_RUN.findall(text) for a, b in zip(run, run[1:])
+                     if a not in _CJK_QUESTION and b not in _CJK_QUESTION}
 
 
 def template(text: str, names: list[str]) -> set[str]:

@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from .asked import names_entity
+from .asked import memory_lexicon, names_entity, relatives_asked
 from .errors import InvalidInputError
 from .hop_words import template, words
 from .models import SUPPORTS
@@ -93,6 +93,7 @@ class _Walker:
         self._hops: dict[tuple, Hop] = {}
         self.agent_id = agent_id
         self._hidden: dict[str, bool] = {}
+        self.relatives: set[str] = set()  # the user's relatives the question asks about
 
     def hop(self, group: tuple) -> Hop:
         key = _slot_key(group[2][0])
@@ -176,6 +177,7 @@ def follow_links(memory: Any, ranked: list, query: str, vector: Any, *, user_id:
     beliefs reached beyond the retrieved ones are added to it. ``agent_id``: a value that
     only other agents' private evidence claims is never followed (its hop would tell it)."""
     walker = _Walker(memory, ranked, user_id, states, as_of, now, agent_id)
+    walker.relatives = set(relatives_asked(memory, user_id, query))
     asked_words = words(query)
     q = np.asarray(vector, dtype=np.float32)
     q = q / max(float(np.linalg.norm(q)), 1e-12)
@@ -243,7 +245,10 @@ def _slot_key(row: dict) -> tuple:
 
 
 def _named(walker: _Walker, subject_id: str, query: str) -> bool:
-    """The question names the entity (its name or an alias, as whole words), or it is the user."""
+    """The question names the entity (its name or an alias, as whole words), or it is the
+    user, or a relative of the user the question asks about ("my son" names "<user>'s son")."""
+    if subject_id in walker.relatives:
+        return True
     row = walker.entity(subject_id)
     if row is None:
         return False
@@ -276,6 +281,7 @@ def _load_templates(memory: Any, hops: list[Hop], as_of: str | None) -> None:
     todo = {h.row["id"]: h for h in hops if h.template is None}
     if not todo:
         return
+    lexicon = memory_lexicon(memory)
     supporters: dict[str, list[str]] = {}
     for e in memory.store.edges_to(sorted(todo), [SUPPORTS]):
         if as_of is None or (e.valid_from or "") <= as_of:
@@ -289,8 +295,11 @@ def _load_templates(memory: Any, hops: list[Hop], as_of: str | None) -> None:
             h.evidence_id = ev["id"]
             h.template = template(ev["text"], [h.subject, h.row["value"]])
         # The predicate is what the hop says even where the statement words it otherwise
-        # ("Halcyon's HQ is in San Diego" is headquartered_in).
-        h.template |= words(h.row["predicate"].replace("_", " "))
+        # ("Halcyon's HQ is in San Diego" is headquartered_in), and so are the words a
+        # question asks for its slot with (the lexicon's [slots]: "which town" for located_in);
+        # they tell apart hops that one message states together.
+        predicate = h.row["predicate"]
+        h.template |= words(" ".join([predicate.replace("_", " "), *lexicon.words("slots", predicate.removeprefix("attr:"))]))
 
 
 def _load_vectors(memory: Any, user_id: str, hops: list[Hop]) -> None:
