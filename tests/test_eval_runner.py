@@ -120,6 +120,16 @@ def test_bcg_answers_read_groups_and_unstructured_evidence():
     assert bcg_answers(_Result([_group(None), _group("x")]), q)[0] == ["", "x"]
 
 
+def test_a_question_about_now_reads_the_newest_of_the_nearly_as_relevant_texts():
+    rows = [{"text": "I live in Beijing", "timestamp": "2024-01-01T00:00:00", "relevance": 0.60},
+            {"text": "moved to Hangzhou!", "timestamp": "2024-06-01T00:00:00", "relevance": 0.50},
+            {"text": "weather is nice", "timestamp": "2024-07-01T00:00:00", "relevance": 0.10}]
+    first = lambda question: bcg_answers(_Result([], rows, first=True), Question(question, "u1"))[0][0]  # noqa: E731
+    assert first("Where does the user live?") == "I live in Beijing"  # the most relevant
+    assert first("Where does the user live now?") == "moved to Hangzhou!"  # the newest within the margin
+    assert first("用户现在住在哪？") == "moved to Hangzhou!"
+
+
 def test_baseline_rules():
     hits = [{"text": "The capital of Chile is Santiago.", "timestamp": "2020-01-01T00:00:00"},
             {"text": "The capital of Peru is Lima.", "timestamp": "2024-01-01T00:02:00"},

@@ -12,6 +12,7 @@ and pack sizes. Its time is reported apart from ingestion and search.
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass
 from typing import Any, Iterable
@@ -132,7 +133,7 @@ def bcg_answers(result: Any, q: Question) -> tuple[list[str], bool, list[str]]:
     # (Newest first throughout measured lower on the chat set: 0.447 against 0.516.)
     # Otherwise they follow the groups' answers: the LLM reads them too, as it reads a
     # plain retriever's lower hits (which count for that retriever's "all of" questions).
-    unstructured = _read_order(getattr(result, "unstructured", None) or [])
+    unstructured = _read_order(getattr(result, "unstructured", None) or [], q.question)
     if getattr(result, "unstructured_first", False) and unstructured:
         answers = [u["text"] for u in unstructured] + [a for a in answers if a]
         supporters = [unstructured[0]["text"]]
@@ -142,8 +143,24 @@ def bcg_answers(result: Any, q: Question) -> tuple[list[str], bool, list[str]]:
     return answers, flagged, supporters
 
 
-def _read_order(rows: list[dict]) -> list[dict]:
+# A question about the present ("where does she live now?", "用户现在住在哪？"): of the raw
+# texts nearly as relevant as the best, a reader takes the newest, as it would from dated
+# quotes; otherwise the most relevant.
+_NOW = re.compile(r"\b(now|currently|these days|nowadays|lately|recently|at the moment|still)\b|现在|目前|如今|最近|这阵子",
+                  re.IGNORECASE)
+READ_MARGIN = 0.2  # relevance below the best raw text that still counts as "as relevant"
+
+
+def _read_order(rows: list[dict], question: str = "") -> list[dict]:
+    """The raw texts in the order a reader of the rendering takes them: those search marked
+    newer than the best belief, newest first; else the most relevant, or, for a question
+    about the present, the newest of those within ``READ_MARGIN`` of it; else a newer text
+    restating the most relevant one with one span changed."""
     rows = sorted(rows, key=lambda u: -u.get("relevance", 0.0))
+    if rows and _NOW.search(question):
+        near = [u for u in rows if u.get("relevance", 0.0) >= rows[0].get("relevance", 0.0) - READ_MARGIN]
+        near.sort(key=lambda u: (u["timestamp"], u.get("id", "")), reverse=True)
+        rows = near + [u for u in rows if not any(u is n for n in near)]
     newer = sorted((u for u in rows if u.get("newer_than_belief")), key=lambda u: (u["timestamp"], u.get("id", "")),
                    reverse=True)
     if newer:  # marked by search as newer than the best belief: the newest of them first
