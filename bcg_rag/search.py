@@ -158,7 +158,7 @@ def search(
             state = _state(memory, r, as_of, now)
             if state is not None:
                 states[r["id"]] = state
-        ordered = _order(memory, [r for r in slot_rows if r["id"] in states], states, predicate)
+        ordered = _order(memory, [r for r in slot_rows if r["id"] in states], states, predicate, belief_relevance)
         if not ordered:
             continue
         best = ordered[0]
@@ -230,18 +230,22 @@ def _asserted(memory: Any, row: dict, state: tuple[float, float]) -> bool:
     return memory.asserted(SimpleNamespace(confidence=state[0], effective_confidence=state[1], status=row["status"]))
 
 
-def _order(memory: Any, rows: list[dict], states: dict[str, tuple[float, float]], predicate: str) -> list[dict]:
+def _order(memory: Any, rows: list[dict], states: dict[str, tuple[float, float]], predicate: str,
+           relevance: dict[str, float] | None = None) -> list[dict]:
     """A slot's beliefs, the one to state first. Asserted values come first. In a
     single-valued slot the best-supported one (stored confidence; then the newest) is the
     current value, whatever its age: only evidence can replace it. In a many-valued slot
-    every asserted value holds, so the freshest (effective confidence) comes first."""
+    every asserted value holds, so the freshest (effective confidence) comes first, and of
+    equally fresh ones (a slot that does not decay: names, family) the one whose claims are
+    nearest the question ("what's my dog's name?" of two pets' names)."""
     functional = memory.policy.is_functional(predicate)
     rows = sorted(rows, key=lambda r: r["id"])
     if functional:
         rows.sort(key=lambda r: r["last_updated"], reverse=True)
         rows.sort(key=lambda r: -states[r["id"]][0])
     else:
-        rows.sort(key=lambda r: -states[r["id"]][1])
+        near = relevance or {}
+        rows.sort(key=lambda r: (-states[r["id"]][1], -near.get(r["id"], -1.0)))
     rows.sort(key=lambda r: not _asserted(memory, r, states[r["id"]]))
     return rows
 

@@ -129,3 +129,14 @@ def test_a_newer_statement_nothing_was_read_from_is_read_before_the_belief_it_ma
                  claim=Claim("u", "works_at", "Shopify"))
     result2 = mem2.search("Where do I work?", user_id="u")
     assert not any(u.get("newer_than_belief") for u in result2.unstructured)
+
+
+def test_of_two_names_that_do_not_age_the_one_nearest_the_question_comes_first(mem):
+    say(mem, "got a cat!! her name is Mochi", "2023-03-11T09:00:00",
+        Claim("user", "has_pet", "cat"), Claim("user", "pet_name", "Mochi"))
+    say(mem, "we adopted a puppy! golden retriever, named him Waffles", "2023-09-16T09:00:00",
+        Claim("user", "has_pet", "dog"), Claim("user", "pet_name", "Waffles"))
+    (names,) = [g for g in mem.search("What's my dog's name?", user_id=U) if g.predicate == "pet_name"]
+    assert names.current.value == "Waffles" and [a["value"] for a in names.alternatives] == ["Mochi"]
+    (names,) = [g for g in mem.search("What's my cat called?", user_id=U) if g.predicate == "pet_name"]
+    assert names.current.value == "Mochi"
