@@ -1,4 +1,4 @@
-"""Whom a question asks about: the user or a relative of the user.
+"""Whom a question asks about (the user or a relative of the user), and which of a subject's slots.
 
 "Where does the user live?" and "Where does the user's mom live?" retrieve the same
 message ("my mom lives in Tampa, 90 min from my place in Orlando") and the same two
@@ -19,6 +19,9 @@ above the answer a multi-hop chain through that entity places (``hops.py``).
 When nothing is recognised, or no retrieved group is about the subject found, the order
 stays as it is: a question may ask about something no statement names. Plain string work
 over the retrieved groups' subjects; no embedding.
+
+Which slot of a subject is asked for is the predicate's to say, not the message's
+(``slots_by_predicate``): a message's vector says whom it is about as much as what.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from typing import Any
 
 from .errors import InvalidInputError
 from .hop_words import CJK_RUN, normalise
+from .relevance import memory_lexicon, predicate_similarity
 
 # The user as an owner in a question: "my", "our", "the user's"; "我(的)", "用户(的)".
 _EN_OWNER = r"\b(?:my|our|(?:the |this )?user's)\s+(?:[a-z-]+\s+)?"
@@ -40,16 +44,6 @@ _ZH_USER = ("我", "咱", "用户")
 @lru_cache(maxsize=8)
 def _relative_pattern(lexicon: Any) -> re.Pattern[str]:
     return re.compile(rf"(?:{_EN_OWNER}|{_ZH_OWNER})({lexicon.relative_regex.pattern})", re.IGNORECASE)
-
-
-def memory_lexicon(memory: Any) -> Any:
-    """The lexicon of the memory's offline extractor, else the shipped one."""
-    lexicon = getattr(memory.extractor, "lexicon", None) or getattr(getattr(memory.extractor, "offline", None), "lexicon", None)
-    if lexicon is None:
-        from .extract.lexicon import default_lexicon
-
-        lexicon = default_lexicon()
-    return lexicon
 
 
 def relatives_asked(memory: Any, user_id: str, query: str) -> list[str]:
@@ -116,3 +110,27 @@ def asked_first(memory: Any, user_id: str, query: str, ranked: list) -> list:
         return ranked
     return ([g for g in ranked if g[2][0]["subject_id"] in asked]
             + [g for g in ranked if g[2][0]["subject_id"] not in asked])
+
+
+def slots_by_predicate(memory: Any, ranked: list, vector: Any) -> list:
+    """Search's ranked groups ``(score, ...)`` with each subject's slots reordered among the
+    places they hold by their score plus ``[search] slot_predicate_weight`` x how near their
+    predicate is to the question (``relevance.predicate_similarity``). A message's
+    similarity says whom it is about as much as what, so for two slots of one subject
+    whose messages name it alike or not ("Bobby just got a job at Intel" against "my
+    brother Robert lives in Phoenix", for "where does Bobby live?") the predicate weighs
+    more. Ties keep their order (a stable sort)."""
+    weight = float(memory.policy.section("search").get("slot_predicate_weight", 2.0))
+    if len(ranked) < 2 or not weight:
+        return ranked
+    near = predicate_similarity(memory, sorted({g[2][0]["predicate"] for g in ranked}), vector)
+    places: dict[str, list[int]] = {}
+    for i, g in enumerate(ranked):
+        places.setdefault(g[2][0]["subject_id"], []).append(i)
+    out = list(ranked)
+    for at in places.values():
+        if len(at) > 1:
+            slots = sorted((ranked[i] for i in at), key=lambda g: -(g[0] + weight * near[g[2][0]["predicate"]]))
+            for i, g in zip(at, slots):
+                out[i] = g
+    return out

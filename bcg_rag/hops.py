@@ -40,10 +40,11 @@ from typing import Any
 
 import numpy as np
 
-from .asked import memory_lexicon, names_entity, relatives_asked
+from .asked import names_entity, relatives_asked
 from .errors import InvalidInputError
 from .hop_words import template, words
 from .models import SUPPORTS
+from .relevance import memory_lexicon
 
 MAX_PATHS = 64  # chains examined per start group
 MAX_STARTS = 5  # start groups examined per search
@@ -62,6 +63,7 @@ class Hop:
     vector: np.ndarray | None
     subject: str
     evidence_id: str | None = None
+    aliases: list[str] = field(default_factory=list)  # the subject's other names (with the template)
 
 
 @dataclass
@@ -282,6 +284,8 @@ def _load_templates(memory: Any, hops: list[Hop], as_of: str | None) -> None:
     if not todo:
         return
     lexicon = memory_lexicon(memory)
+    for h in todo.values():  # "Bobby got a job at Intel" says nothing new of Robert's by the name "Bobby"
+        h.aliases = memory.store.aliases_of(h.row["subject_id"])
     supporters: dict[str, list[str]] = {}
     for e in memory.store.edges_to(sorted(todo), [SUPPORTS]):
         if as_of is None or (e.valid_from or "") <= as_of:
@@ -293,7 +297,7 @@ def _load_templates(memory: Any, hops: list[Hop], as_of: str | None) -> None:
         if rows:
             ev = max(rows, key=lambda r: (r["timestamp"], r["id"]))
             h.evidence_id = ev["id"]
-            h.template = template(ev["text"], [h.subject, h.row["value"]])
+            h.template = template(ev["text"], [h.subject, h.row["value"], *h.aliases])
         # The predicate is what the hop says even where the statement words it otherwise
         # ("Halcyon's HQ is in San Diego" is headquartered_in), and so are the words a
         # question asks for its slot with (the lexicon's [slots]: "which town" for located_in);
@@ -340,7 +344,7 @@ def _decide(path: list[Hop], question: set[str], q: np.ndarray, vectors: Callabl
     chain = Chain(path)
     # A name is no cue: the statement of a later hop often names an earlier hop's entity
     # unmasked ("Ana just moved to Lyon, France" for "Lyon located_in France").
-    names = set().union(*(words(n) for h in path for n in (h.subject, h.row["value"])))
+    names = set().union(*(words(n) for h in path for n in (h.subject, h.row["value"], *h.aliases)))
     seen: set[str] = set(path[0].template or ()) | names
     covered = [len(question & seen)]
     chain.asked = [True]

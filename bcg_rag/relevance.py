@@ -34,7 +34,6 @@ from typing import Any
 import numpy as np
 
 from . import revision
-from .asked import memory_lexicon
 from .models import REFUTES, SUPPORTS
 
 CLAIM_WEIGHT = 0.5  # of a claim sentence's similarity, when siblings of one message are compared
@@ -104,6 +103,16 @@ def _sibling_gaps(memory: Any, vector: np.ndarray, several: dict[str, list[str]]
 def predicate_phrase(predicate: str) -> str:
     """'lives_in' -> 'lives in', 'attr:favorite_color' -> 'favorite color', 'plan:lives_in' -> 'plans: lives in'."""
     return predicate.replace("plan:", "plans: ").replace("attr:", "").replace("slot:", "").replace("_", " ").strip()
+
+
+def memory_lexicon(memory: Any) -> Any:
+    """The lexicon of the memory's offline extractor, else the shipped one."""
+    lexicon = getattr(memory.extractor, "lexicon", None) or getattr(getattr(memory.extractor, "offline", None), "lexicon", None)
+    if lexicon is None:
+        from .extract.lexicon import default_lexicon
+
+        lexicon = default_lexicon()
+    return lexicon
 
 
 def predicate_similarity(memory: Any, predicates: list[str], vector: np.ndarray) -> dict[str, float]:

@@ -75,3 +75,13 @@ def test_a_slot_the_question_names_in_other_words_answers(mem):
         Claim("user", "works_at", "Mass General"), Claim("user", "occupation", "ICU nurse"))
     assert mem.search("What does the user do for a living?", user_id=U)[0].current.value == "ICU nurse"
     assert mem.search("Which company does the user work for?", user_id=U)[0].current.value == "Mass General"
+
+
+def test_of_one_subjects_slots_the_predicate_decides_not_the_name_in_the_message(mem):
+    say(mem, "my brother Robert lives in Phoenix and keeps telling me 115 is a dry heat", "2023-08-08T00:00:00",
+        Claim("Robert", "lives_in", "Phoenix"), Claim("user", "has_sibling", "Robert"))
+    mem.add_alias(U, "Bobby", "Robert")
+    say(mem, "Bobby just got a job at Intel!! so proud of him", "2023-10-17T00:00:00", Claim("Bobby", "works_at", "Intel"))
+    top = lambda q: mem.search(q, user_id=U)[0].current.value  # noqa: E731
+    assert top("Where does Bobby live?") == "Phoenix"
+    assert top("Where does Bobby work?") == "Intel"
