@@ -62,26 +62,29 @@ def _unstructured(memory: Any, hits: list, relevance: dict[str, float], shown: s
 
 def _newer_unread(memory: Any, user_id: str, group: Any, rows: list[dict], relevance: dict[str, float],
                   threshold: float, margin: float) -> set[str]:
-    """Unstructured rows newer than the newest supporter of ``group``'s stated value and
-    about the same thing: naming its subject (unless that is the user), at most ``margin``
+    """Unstructured rows newer than the newest supporter of ``group``'s stated value (of
+    any evidence it shows, when it states none) and about the same thing: naming its subject (unless that is the user), at most ``margin``
     less relevant to the query than its most relevant supporter (one outside the hits
     counts as the least relevant hit), and with a cosine of the stored vectors of at
     least ``threshold`` to one of its supporters."""
-    if group.current is None or not group.supporters or not rows:
+    # What the group stands on: its supporters, or, when it states nothing (the value was
+    # refuted: "quit keto"), the refuters too; a later "back on keto" may be unread.
+    shown = group.supporters if group.current is not None else group.supporters + group.refuters
+    if not shown or not rows:
         return set()
-    newest = max(str(s["timestamp"]) for s in group.supporters)
+    newest = max(str(s["timestamp"]) for s in shown)
     # A statement about someone other than the user names them; the user's own need not.
     named = None if group.subject == user_id else str(group.subject).casefold()
     floor = min(relevance.values())
-    near = max(relevance.get(s["evidence_id"], floor) for s in group.supporters) - margin
+    near = max(relevance.get(s["evidence_id"], floor) for s in shown) - margin
     later = [u for u in rows if str(u["timestamp"]) > newest and u["text"] != HIDDEN_TEXT and u["relevance"] >= near
              and (named is None or named in u["text"].casefold())]
     if not later:
         return set()
-    ids = [s["evidence_id"] for s in group.supporters] + [u["id"] for u in later]
+    ids = [s["evidence_id"] for s in shown] + [u["id"] for u in later]
     vecs = memory.index.vectors(user_id, ids)
     unit = {i: np.asarray(v) / max(float(np.linalg.norm(v)), 1e-12) for i, v in vecs.items()}
-    own = [unit[s["evidence_id"]] for s in group.supporters if s["evidence_id"] in unit]
+    own = [unit[s["evidence_id"]] for s in shown if s["evidence_id"] in unit]
     return {u["id"] for u in later if u["id"] in unit and own and max(float(o @ unit[u["id"]]) for o in own) >= threshold}
 
 

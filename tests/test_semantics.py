@@ -140,3 +140,17 @@ def test_of_two_names_that_do_not_age_the_one_nearest_the_question_comes_first(m
     assert names.current.value == "Waffles" and [a["value"] for a in names.alternatives] == ["Mochi"]
     (names,) = [g for g in mem.search("What's my cat called?", user_id=U) if g.predicate == "pet_name"]
     assert names.current.value == "Mochi"
+
+
+def test_a_newer_unread_statement_is_read_first_after_a_value_was_refuted_too(make_memory):
+    mem = make_memory("sentence-transformers")
+    mem.observe(text="New year new me: I'm doing keto starting today.", user_id="u", timestamp="2024-01-05T00:00:00",
+                claim=Claim("u", "diet", "keto"))
+    mem.observe(text="My doctor says no more keto for now.", user_id="u", timestamp="2024-04-22T00:00:00",
+                claim=Claim("u", "diet", "keto", -0.8))
+    mem.observe(text="Cholesterol is back to normal, so I'm back on keto!", user_id="u", timestamp="2024-10-14T00:00:00")
+    result = mem.search("What diet is the user on?", user_id="u")
+    assert result[0].current is None  # refuted: the belief states nothing
+    assert result.unstructured_first
+    assert [u["text"] for u in result.unstructured if u.get("newer_than_belief")] == [
+        "Cholesterol is back to normal, so I'm back on keto!"]
