@@ -143,10 +143,7 @@ def _user_strings(memory: Any, user_id: str) -> set[str]:
                 out.update(x for x in (ev["source"], ev["context"], ev["agent_id"]) if x)
             for c in s.claims_for_user(user_id):
                 out.update((c["subject"], c["value"]))
-            for r in s.execute("SELECT name FROM entity WHERE user_id = ?", (user_id,)):
-                out.add(r["name"])
-            for r in s.execute("SELECT alias_norm FROM alias WHERE user_id = ?", (user_id,)):
-                out.add(r["alias_norm"])
+            out.update(s.names_for_user(user_id))
     return out
 
 
@@ -267,22 +264,6 @@ def _leaks(memory: Any, needles: list[bytes]) -> list[tuple[Path, bytes]]:
     return out
 
 
-_HOLDERS = (
-    "SELECT 1 FROM evidence WHERE instr(text, :s) OR instr(source, :s) OR instr(coalesce(context, ''), :s)"
-    " OR instr(coalesce(agent_id, ''), :s) OR instr(user_id, :s) OR instr(event_id, :s)",
-    "SELECT 1 FROM claim WHERE instr(subject, :s) OR instr(value, :s) OR instr(predicate, :s)"
-    " OR instr(coalesce(context, ''), :s) OR instr(user_id, :s)",
-    "SELECT 1 FROM entity WHERE instr(name, :s) OR instr(user_id, :s)",
-    "SELECT 1 FROM alias WHERE instr(alias_norm, :s) OR instr(user_id, :s)",
-    "SELECT 1 FROM belief WHERE instr(value, :s) OR instr(predicate, :s) OR instr(contexts, :s) OR instr(user_id, :s)",
-    "SELECT 1 FROM context WHERE instr(id, :s) OR instr(coalesce(parent, ''), :s)",
-    "SELECT 1 FROM event WHERE instr(id, :s) OR instr(event_type, :s)",
-    "SELECT 1 FROM audit WHERE instr(coalesce(reason, ''), :s) OR instr(coalesce(detail, ''), :s)"
-    " OR instr(coalesce(target, ''), :s) OR instr(coalesce(actor, ''), :s) OR instr(coalesce(user_id, ''), :s)",
-    "SELECT 1 FROM meta WHERE instr(value, :s) OR instr(key, :s)",
-)
-
-
 def _still_stored(memory: Any, text: str) -> bool:
     """Whether remaining data (either store, or the policy file) holds ``text``: then
     its bytes in a file are that data, not a leak."""
@@ -292,11 +273,7 @@ def _still_stored(memory: Any, text: str) -> bool:
     if policy_file.exists() and text in policy_file.read_text(encoding="utf-8", errors="ignore"):
         return True
     with lifecycle._cold(memory, create=False) as cold:
-        for store in [memory.store] + ([cold] if cold is not None else []):
-            for sql in _HOLDERS:
-                if store.execute(sql + " LIMIT 1", {"s": text}):
-                    return True
-    return False
+        return any(store.holds_text(text) for store in [memory.store] + ([cold] if cold is not None else []))
 
 
 def _garbage(segment: Path) -> list[tuple[Path, int, int]]:

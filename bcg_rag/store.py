@@ -38,6 +38,22 @@ def slot_locks(memory: Any, claim_rows: Iterable[dict]) -> list[str]:
     return sorted({slot_lock(c["user_id"], c["predicate"], memory.context_group(c["context"])) for c in claim_rows})
 
 
+# Every stored column that may hold text a user gave (or a name made from it), per table:
+# what ``holds_text`` looks in, so the deletion scan (forget.py) can tell a leaked string
+# from one that remaining data legitimately holds.
+TEXT_COLUMNS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("evidence", ("text", "source", "context", "agent_id", "user_id", "event_id")),
+    ("claim", ("subject", "value", "predicate", "context", "user_id")),
+    ("entity", ("name", "user_id")),
+    ("alias", ("alias_norm", "user_id")),
+    ("belief", ("value", "predicate", "contexts", "user_id")),
+    ("context", ("id", "parent")),
+    ("event", ("id", "event_type")),
+    ("audit", ("reason", "detail", "target", "actor", "user_id")),
+    ("meta", ("value", "key")),
+)
+
+
 class GraphStore(Protocol):
     # --- transactions and lifetime ---
     def transaction(self, locks: Sequence[str] | None = None) -> AbstractContextManager: ...
@@ -94,6 +110,8 @@ class GraphStore(Protocol):
     def get_alias(self, user_id: str, alias_norm: str) -> str | None: ...
     def set_alias(self, user_id: str, alias_norm: str, entity_id: str | None) -> None: ...
     def aliases_of(self, entity_id: str) -> list[str]: ...
+    def names_for_user(self, user_id: str) -> list[str]: ...  # entity names and alias keys
+    def holds_text(self, text: str) -> bool: ...  # some stored row holds ``text`` (the deletion scan)
     def set_canonical(self, entity_id: str, canonical_id: str | None) -> None: ...
     def append_audit(self, row: dict) -> int: ...
     def audit(self, **filters) -> list[dict]: ...

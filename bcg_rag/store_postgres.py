@@ -36,6 +36,7 @@ import numpy as np
 
 from .errors import ConfigError, StoreConflictError, StoreError
 from .models import RELATIONS, Edge, check_relation
+from .store import TEXT_COLUMNS
 
 try:
     import psycopg
@@ -610,6 +611,16 @@ class PostgresStore:
     def aliases_of(self, entity_id: str) -> list[str]:
         rows = self.execute(f"SELECT alias_norm FROM {self.schema}.alias WHERE entity_id = %s ORDER BY alias_norm", (entity_id,))
         return [r["alias_norm"] for r in rows]
+
+    def names_for_user(self, user_id: str) -> list[str]:
+        rows = self.execute(f"SELECT name FROM {self.schema}.entity WHERE user_id = %s UNION "
+                            f"SELECT alias_norm FROM {self.schema}.alias WHERE user_id = %s", (user_id, user_id))
+        return [r["name"] for r in rows]
+
+    def holds_text(self, text: str) -> bool:
+        return any(self.execute(f"SELECT 1 FROM {self.schema}.{table} WHERE "
+                                f"{' OR '.join(f'strpos({c}::text, %s) > 0' for c in columns)} LIMIT 1", (text,) * len(columns))
+                   for table, columns in TEXT_COLUMNS)
 
     def set_canonical(self, entity_id: str, canonical_id: str | None) -> None:
         self.execute(f"UPDATE {self.schema}.entity SET canonical_id = %s WHERE id = %s", (canonical_id, entity_id))

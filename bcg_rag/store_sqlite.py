@@ -18,6 +18,7 @@ import numpy as np
 
 from .errors import ReadOnlyError, StoreError
 from .models import RELATIONS, Edge, check_relation
+from .store import TEXT_COLUMNS
 
 SCHEMA_VERSION = 1
 
@@ -434,6 +435,14 @@ class SQLiteStore:
 
     def aliases_of(self, entity_id: str) -> list[str]:
         return [r["alias_norm"] for r in self.execute("SELECT alias_norm FROM alias WHERE entity_id = ? ORDER BY alias_norm", (entity_id,))]
+
+    def names_for_user(self, user_id: str) -> list[str]:
+        return [r["name"] for r in self.execute(
+            "SELECT name FROM entity WHERE user_id = ? UNION SELECT alias_norm FROM alias WHERE user_id = ?", (user_id, user_id))]
+
+    def holds_text(self, text: str) -> bool:
+        return any(self.execute(f"SELECT 1 FROM {table} WHERE {' OR '.join(f'instr({c}, :s)' for c in columns)} LIMIT 1",
+                                {"s": text}) for table, columns in TEXT_COLUMNS)
 
     def set_canonical(self, entity_id: str, canonical_id: str | None) -> None:
         self.execute("UPDATE entity SET canonical_id = ? WHERE id = ?", (canonical_id, entity_id))
