@@ -148,10 +148,23 @@ class Grammar:
     def __init__(self, lexicon: Lexicon):
         self.lex = lexicon
 
-    def says_nothing(self, sentence: Sentence, clause: str) -> bool:
-        """A question, a request to the assistant, or small talk."""
+    def asks(self, clause: str) -> bool:
+        """The clause itself is put as a question: a question word first, or a Chinese question form."""
+        return bool(self.lex.questions.lead.match(clause) or ZH_QUESTION.search(clause))
+
+    def silent(self, sentence: Sentence, parts: list[str]) -> list[bool]:
+        """Per clause of a sentence, whether it says nothing. A question mark makes the whole
+        sentence a question, except that clauses before a last clause that asks by its own
+        words are statements: "I'm moving to Berlin in June, what should I see?"."""
+        asked_last = sentence.question and len(parts) > 1 and self.asks(parts[-1])
+        return [self.says_nothing(sentence, clause, stated=asked_last and i < len(parts) - 1)
+                for i, clause in enumerate(parts)]
+
+    def says_nothing(self, sentence: Sentence, clause: str, stated: bool = False) -> bool:
+        """A question, a request to the assistant, or small talk. ``stated``: the clause is a
+        statement leading up to the sentence's question."""
         lex = self.lex
-        if sentence.question or lex.questions.lead.match(clause) or ZH_QUESTION.search(clause):
+        if sentence.question and not stated or self.asks(clause):
             return True
         if lex.requests.lead.match(clause) or lex.small_talk_full(clause):
             return True
