@@ -37,7 +37,6 @@ def triples(extractor: OfflineExtractor, text: str, **kwargs: Any) -> list[tuple
         "Portland summers are perfect",
         "the vet says Biscuit needs to lose weight",
         "It's sooo hot today, like 38 degrees",
-        "I'm like 5'9 maybe",
         "Back from the gym",
         "my car is literally yellow",
         "my teacher is very patient",

@@ -95,6 +95,8 @@ ARRANGED = re.compile(
     r"|quitting|heading|starting(?!\s+to\b))\b",
     re.IGNORECASE,
 )
+ZH_FROM_NOW_ON = ("以后", "今后", "往后")
+ZH_STOPPED = re.compile(r"(?:不再|再也不|不)[\u4e00-\u9fff]{1,4}了[吧啊呀哦]?$")
 SPACE_BETWEEN_CJK = re.compile(rf"(?<=[{CJK}])\s+(?=[{CJK}])")
 
 
@@ -182,7 +184,8 @@ class Grammar:
             past = True
             clause = join_cjk(clause[: m.start()] + " " + clause[m.end():])
         if m := self._marker(lex.plan_markers.anywhere, clause):
-            plan = True
+            # "以后不打鼓了": "from now on not" with the 了 of a changed state stops a habit now
+            plan = not (m.group() in ZH_FROM_NOW_ON and ZH_STOPPED.search(clause))
             clause = join_cjk(clause[: m.start()] + " " + clause[m.end():])
         elif lex.future_time.anywhere.search(clause) or FUTURE_WHEN.search(clause) or ARRANGED.search(clause):
             plan = True  # "I'm moving to Tokyo next year", "下个月搬到上海", "I'm starting at Stripe": not yet so

@@ -34,6 +34,8 @@ CLUB_WORDS = re.compile(
     r"\b(?:club|league|team|gym|society|association|union|party|choir|band|group|community|church|ymca|program)\b",
     re.IGNORECASE,
 )
+EN_SOME = re.compile(r"^\s*(?:a\s+little(?:\s+bit)?(?:\s+of)?|a\s+bit\s+of)\s+(?=\S)", re.IGNORECASE)
+EN_CONTRACTED_BE = re.compile(r"(?<=[A-Za-z])'(?:s|re)$")
 EN_OWNER_WORDS = {"my": "i", "our": "we", "your": "you"}
 
 
@@ -303,7 +305,8 @@ class SharedRules:
     def _clean_before_verb(self, region: str) -> tuple[str, bool]:
         """Peel adverbs, time phrases and negations off the subject region; report a negation."""
         lex = self.lexicon
-        region, negated = self._peel(region.strip(), (lex.negation, lex.time, lex.before_verb), lead=True)
+        region = EN_CONTRACTED_BE.sub("", region.strip())  # "my wife's from Brazil": 's is "is" here, no possessive
+        region, negated = self._peel(region, (lex.negation, lex.time, lex.before_verb), lead=True)
         if has_cjk(region) and (company := ZH_COMPANION.search(region)):
             # "(现在)和老伴住在大理", "我跟老公住在上海": who else does it is not the subject
             region, more = self._peel(region[: company.start()], (lex.negation, lex.time, lex.before_verb), lead=True)
@@ -322,6 +325,7 @@ class SharedRules:
         loop removes something from a value of bounded length.
         """
         lex = self.lexicon
+        value = EN_SOME.sub("", value)  # "speak a little French": "a little" is no stop before the value
         if stop := lex.value_stops.search(value, 1):  # "tea over coffee": the value is what comes first
             value = value[: stop.start()]
         if len(value) > MAX_RAW_VALUE_CHARS:

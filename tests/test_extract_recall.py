@@ -1,0 +1,90 @@
+"""Recall on ordinary chat: shapes everyday English and Chinese use to state facts without
+the verbs of the lexicon (being somewhere, measurements, routines, a possessive naming
+someone), each read with the precision rules of the product: plans and hedges are no
+current facts, questions and requests say nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bcg_rag.extract import OfflineExtractor
+
+USER = "u1"
+
+
+@pytest.fixture(scope="module")
+def extractor() -> OfflineExtractor:
+    return OfflineExtractor()
+
+
+def triples(extractor: OfflineExtractor, text: str, **kwargs: Any) -> list[tuple[str, str, str, float]]:
+    kwargs.setdefault("user_id", USER)
+    return [(c.subject, c.predicate, c.value, c.stance) for c in extractor.extract(text, **kwargs)]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # a possessive with a name introduces someone; pets are kept
+        ("my sister Maya is a dentist", [(f"Maya", "is", "dentist", 1.0), (USER, "has_sibling", "Maya", 1.0)]),
+        ("our cat Luna knocked over a plant", [(USER, "has", "cat", 1.0), (USER, "pet_name", "Luna", 1.0)]),
+        ("my mom loves gardening", [(f"{USER}'s mother", "likes", "gardening", 1.0)]),  # no new person
+        # being somewhere, when the text says it lasts
+        ("I've been in Lisbon for two years now", [(USER, "lives_in", "Lisbon", 1.0)]),
+        ("I'm not in Chicago anymore", [(USER, "lives_in", "Chicago", -0.8)]),
+        ("I was at Intel for six years", [(USER, "works_at", "Intel", -0.8)]),
+        ("现在在成都", [(USER, "lives_in", "成都", 1.0)]),
+        ("我在百度上班，之前在腾讯", [(USER, "works_at", "百度", 1.0), (USER, "works_at", "腾讯", -0.8)]),
+        # measurements name their attribute by the unit
+        ("I'm 6 ft 1", [(USER, "attr:height", "6 ft 1", 1.0)]),
+        ("我一米六五，九十斤", [(USER, "attr:height", "一米六五", 1.0), (USER, "attr:weight", "九十斤", 1.0)]),
+        ("我是O型血", [(USER, "attr:blood_type", "O型", 1.0)]),
+        # routines: an activity or a place, with a word of frequency
+        ("I swim every morning", [(USER, "habit", "swimming", 1.0)]),
+        ("I usually go climbing on weekends", [(USER, "habit", "climbing", 1.0)]),
+        ("My son goes to Jefferson High School", [(f"{USER}'s son", "studies_at", "Jefferson High School", 1.0)]),
+        ("我周末经常游泳", [(USER, "habit", "游泳", 1.0)]),
+        ("我每周去三次图书馆", [(USER, "habit", "图书馆", 1.0)]),
+        # more of the lexicon: contracted "is", "a little", 迷, 嫁到, 踢, 抽
+        ("my uncle's from Ireland", [(f"{USER}'s uncle", "hometown", "Ireland", 1.0)]),
+        ("I speak a little Korean", [(USER, "speaks", "Korean", 1.0)]),
+        ("我弟弟迷上了足球", [(f"{USER}'s brother", "likes", "足球", 1.0)]),
+        ("我姑姑嫁到美国去了", [(f"{USER}'s aunt", "lives_in", "美国", 1.0)]),
+        ("我不抽烟", [(USER, "consumes", "烟", -0.8)]),
+        # the past and the end of a habit
+        ("小时候特别爱吃糖", [(USER, "eats", "sugar", -0.8)]),
+        ("以后不喝奶茶了", [(USER, "drinks", "milk tea", -0.8)]),
+        ("电视剧早就不看了", []),  # 看 is no verb of the lexicon
+        # a statement before the question of the sentence is still a statement
+        ("I live in Leeds, where should I go running?", [(USER, "lives_in", "Leeds", 1.0)]),
+        ("我下个月搬去苏州，那边房租贵吗？", [(USER, "plan:lives_in", "苏州", 0.5)]),
+        ("I'm like 5'9 maybe", [(USER, "attr:height", "5'9", 0.5)]),  # hedged, not a taste
+    ],
+)
+def test_everyday_shapes(extractor, text, expected):
+    assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm in Paris",  # a trip as likely as a home
+        "I'm at Starbucks now",  # an errand
+        "I'm in a meeting now",
+        "I run a small bakery every day",  # "run" with an object is no exercise
+        "I'm running late every day",
+        "I ran every day last year",  # an episode, and past
+        "the box is 5 kg",
+        "跑了三公里",
+        "我现在在家",
+        "我去北京玩了",
+        "What's a good gym near me, I go to yoga every week?",
+        "Which is better for a beginner, Python or JavaScript?",
+        "我女儿喜欢什么？",
+        "Can you recommend a vet for my dog Rex?",
+    ],
+)
+def test_still_nothing(extractor, text):
+    assert triples(extractor, text) == []
