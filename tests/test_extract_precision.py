@@ -30,6 +30,7 @@ def triples(extractor: OfflineExtractor, text: str, **kwargs: Any) -> list[tuple
     "text",
     [
         # clauses, moods and pointers where a value should be
+        "my son Leo loves his new school",
         "moving to Denver was the best decision, I can see the mountains",
         "Kat sits next to me in the office",
         "Katherine just transferred to our London office",
@@ -158,8 +159,6 @@ def test_joining_is_a_membership_unless_an_employer(extractor):
     [
         ("Anna是我大学室友，现在在德国读博", [(USER, "has_roommate", "Anna", 1.0), ("Anna", "studies_at", "德国", 1.0)]),
         ("Jess is my best friend", [(USER, "has_best_friend", "Jess", 1.0)]),
-        # "his new school" points elsewhere: no taste; the possessive still introduces Leo
-        ("my son Leo loves his new school", [(USER, "has_child", "Leo", 1.0)]),
         ("我同事小王是四川人，超能吃辣", [("小王", "hometown", "四川", 1.0), ("小王", "eats", "辣", 1.0)]),
         ("我妈退休了，不当医生了", [(f"{USER}'s mother", "job_title", "医生", -0.8)]),
         ("我岳父叫陈建国，住在青岛", [(f"{USER}'s father-in-law", "name", "陈建国", 1.0),
