@@ -160,7 +160,7 @@ def test_joining_is_a_membership_unless_an_employer(extractor):
         ("Anna是我大学室友，现在在德国读博", [(USER, "has_roommate", "Anna", 1.0), ("Anna", "studies_at", "德国", 1.0)]),
         ("Jess is my best friend", [(USER, "has_best_friend", "Jess", 1.0)]),
         ("我同事小王是四川人，超能吃辣", [("小王", "hometown", "四川", 1.0), ("小王", "eats", "辣", 1.0)]),
-        ("我妈退休了，不当医生了", [(f"{USER}'s mother", "job_title", "医生", -0.8)]),
+        ("我妈退休了，不当医生了", [(f"{USER}'s mother", "employment_status", "退休", 1.0), (f"{USER}'s mother", "job_title", "医生", -0.8)]),
         ("我岳父叫陈建国，住在青岛", [(f"{USER}'s father-in-law", "name", "陈建国", 1.0),
                                    (f"{USER}'s father-in-law", "lives_in", "青岛", 1.0)]),
         ("My daughter turned 7 yesterday", [(f"{USER}'s daughter", "age", "7", 1.0)]),

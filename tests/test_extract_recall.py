@@ -57,6 +57,20 @@ def triples(extractor: OfflineExtractor, text: str, **kwargs: Any) -> list[tuple
         ("小时候特别爱吃糖", [(USER, "eats", "sugar", -0.8)]),
         ("以后不喝奶茶了", [(USER, "drinks", "milk tea", -0.8)]),
         ("电视剧早就不看了", []),  # 看 is no verb of the lexicon
+        # idioms: the taste named last, a kind of person, the cleft, a trade, a state reached
+        ("Tacos are my favorite food", [(USER, "attr:favorite_food", "Tacos", 1.0)]),
+        ("红色是我最喜欢的颜色", [(USER, "attr:favorite_color", "红色", 1.0)]),
+        ("I'm definitely a cat person", [(USER, "likes", "cat", 1.0)]),
+        ("I'm a night person", [(USER, "is", "night person", 1.0)]),  # a temperament, no taste
+        ("我是狗派", [(USER, "likes", "狗", 1.0)]),
+        ("我喝的是红茶", [(USER, "drinks", "black tea", 1.0)]),
+        ("我老公是做金融的", [(f"{USER}'s husband", "occupation", "金融", 1.0)]),
+        ("我爷爷退休了", [(f"{USER}'s grandfather", "employment_status", "退休", 1.0)]),
+        ("我还没结婚", [(USER, "relationship_status", "已婚", -0.8)]),
+        ("我们上周刚领证", [(USER, "relationship_status", "已婚", 1.0)]),
+        ("I got a Vespa", [(USER, "owns", "Vespa", 1.0)]),
+        ("My rabbit's name is Clover", [(USER, "has", "rabbit", 1.0), (USER, "pet_name", "Clover", 1.0)]),
+        ("my cousin married her boyfriend Luis", [(f"{USER}'s cousin", "married_to", "Luis", 1.0)]),
         # a statement before the question of the sentence is still a statement
         ("I live in Leeds, where should I go running?", [(USER, "lives_in", "Leeds", 1.0)]),
         ("我下个月搬去苏州，那边房租贵吗？", [(USER, "plan:lives_in", "苏州", 0.5)]),
@@ -78,6 +92,9 @@ def test_everyday_shapes(extractor, text, expected):
         "I ran every day last year",  # an episode, and past
         "the box is 5 kg",
         "跑了三公里",
+        "I got a cold",
+        "I got an A on the test",
+        "it's my favorite",
         "我现在在家",
         "我去北京玩了",
         "What's a good gym near me, I go to yoga every week?",

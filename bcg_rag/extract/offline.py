@@ -24,6 +24,7 @@ from .gate import EPISODIC_PREDICATES, GateRules
 from .grammar import Grammar, clauses, sentences
 from .lexicon import Lexicon, default_lexicon, stable_name
 from .shapes import ShapeRules
+from .idioms import IdiomRules
 from .measures import MeasureRules
 from .mentions import MentionRules
 from .routines import RoutineRules
@@ -65,7 +66,7 @@ class Turn:
 
 class OfflineExtractor(
     ShapeRules, EnglishRules, ChineseRules, GateRules, SharedRules, SubjectRules, MentionRules, WhereaboutsRules,
-    MeasureRules, RoutineRules,
+    MeasureRules, RoutineRules, IdiomRules,
 ):
     """Rule-based claims from Chinese and English chat messages; no model, deterministic."""
 
@@ -212,7 +213,7 @@ class OfflineExtractor(
     # to let the next try. The order goes from the most specific shape to the loosest.
     def _parse_clause(self, clause: str, turn: Turn, reported: bool = True) -> list[Found]:
         rules = (
-            self._shape, self._measure, self._change_from_to, self._job, self._attribute, self._verb, self._routine, self._copula,
+            self._shape, self._idiom, self._measure, self._change_from_to, self._job, self._attribute, self._verb, self._routine, self._copula,
             self._relation, self._english_relation, self._whereabouts,
         )
         for rule in rules:

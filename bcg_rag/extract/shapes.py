@@ -33,7 +33,7 @@ EN_IS_MY = re.compile(r"^(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s+(?:is|was)
 ZH_IS_MY = re.compile(r"^(?P<name>.+?)是我的?(?P<rel>[^的]{1,6})$")
 ZH_THING_NAMED = re.compile(rf"^(?:我的|我家的?|我们家的?)(?P<thing>[{CJK}]{{1,4}})叫(?P<name>[{CJK}A-Za-z]{{1,4}})$")
 EN_THING_NAMED = re.compile(
-    r"^(?:my|our)\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)(?:'s name is|\s+is\s+(?:called|named))\s+(?P<name>[A-Z][\w'-]*)$"
+    r"^(?:[Mm]y|[Oo]ur)\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)(?:'s name is|\s+is\s+(?:called|named))\s+(?P<name>[A-Z][\w'-]*)$"
 )
 ZH_CALLED = re.compile(rf"^叫(?P<name>[{CJK}A-Za-z]{{2,4}})$")
 EN_LEFT_GROUP = re.compile(
@@ -49,14 +49,15 @@ EN_CANCELLED = re.compile(
     r"(?P<kind>membership|subscription|account)|(?P<thing2>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)?)(?=\s*$|\s*[,.!]))",
 )
 EN_BOUGHT = re.compile(
-    r"^(?P<who>.*?)\b(?P<verb>bought|buy|sold|sell)\s+(?P<thing>(?:a|an|the|my|our)\s+.+)$", re.IGNORECASE
+    r"^(?P<who>.*?)\b(?P<verb>bought|buy|sold|sell|got)\s+(?P<thing>(?:a|an|the|my|our)\s+.+)$", re.IGNORECASE
 )
 DURABLE_GOODS = frozenset(
     "house home apartment condo flat car truck van suv bike bicycle motorcycle scooter boat piano guitar".split()
 )
 EN_MY_JOB_AT = re.compile(r"\bmy\s+(?:office|job|work|desk|team)\s+at\s+(?P<org>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*)*)")
 JOB_ENDED = re.compile(r"\b(?:quit|left|leav\w*|lost|los\w+|fired|resign\w*|retir\w*|former|old|previous|ex)\b", re.IGNORECASE)
-MARRIED = re.compile(r"\b(?:got|just got|finally got)\s+married\b|(?<![没不])(?:结婚|领证)了", re.IGNORECASE)
+MARRIED = re.compile(r"\b(?:got|just got|finally got)\s+married\b|(?<![没不])(?:结婚|领证)了|(?:刚|已经|早就)(?:结婚|领证)", re.IGNORECASE)
+ZH_NOT_MARRIED = re.compile(r"(?:还)?没(?:有)?(?:结婚|领证)")
 EN_BARE_STATE = re.compile(r"^(?:nope\s+|no\s+)?(?P<neg>not\s+)?(?:be\s+|being\s+)?(?P<state>.+)$", re.IGNORECASE)
 
 
@@ -68,6 +69,10 @@ class ShapeRules:
             region, negated = self._clean_before_verb(clause[: wed.start()])
             if not negated and self._subject(region, turn) == turn.speaker_id:
                 return Found(turn.speaker_id, "relationship_status", "已婚" if has_cjk(clause) else "married", False, True)
+        if wed := ZH_NOT_MARRIED.search(clause):  # "我还没结婚": not married (yet)
+            region, negated = self._clean_before_verb(clause[: wed.start()])
+            if not negated and self._subject(region, turn) == turn.speaker_id:
+                return Found(turn.speaker_id, "relationship_status", "已婚", True)
         if has_cjk(clause):
             return (self._zh_age(clause, turn) or self._zh_is_my(clause, turn) or self._thing_named(clause, turn)
                     or self._zh_called(clause, turn) or self._zh_moved_away(clause, turn) or self._zh_bare_attribute(clause, turn))
@@ -160,8 +165,8 @@ class ShapeRules:
         if not (m := EN_BOUGHT.match(clause)):
             return None
         thing = self._clean_value(m["thing"])
-        if not thing or not (thing[:1].isupper() or thing.split()[-1].casefold() in DURABLE_GOODS):
-            return None
+        if not thing or not (len(thing) > 1 and thing[:1].isupper() or thing.split()[-1].casefold() in DURABLE_GOODS):
+            return None  # "got a cold", "got an A": neither a name nor a thing kept
         region, negated = self._clean_before_verb(m["who"])
         subject = self._subject(region, turn)
         sold = m["verb"].casefold().startswith(("sold", "sell"))

@@ -35,6 +35,7 @@ CLUB_WORDS = re.compile(
     re.IGNORECASE,
 )
 EN_SOME = re.compile(r"^\s*(?:a\s+little(?:\s+bit)?(?:\s+of)?|a\s+bit\s+of)\s+(?=\S)", re.IGNORECASE)
+EN_KIN_NAMED = re.compile(r"^(?:his|her|my|their|our)\s+(?P<relation>[a-z-]+(?:\s+[a-z-]+)?)\s+(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)$")
 EN_CONTRACTED_BE = re.compile(r"(?<=[A-Za-z])'(?:s|re)$")
 EN_OWNER_WORDS = {"my": "i", "our": "we", "your": "you"}
 
@@ -205,6 +206,8 @@ class SharedRules:
             ("the ", "a ", "an ", "my ", "our ")
         ) and value[:1].isupper() and not CLUB_WORDS.search(value):
             predicate = "works_at"  # "joined Stripe": an employer; "joined the YMCA / a league": a membership
+        if (kin := EN_KIN_NAMED.match(value.strip())) and self.lexicon.relative_regex.fullmatch(kin["relation"]):
+            value = kin["name"]  # "got engaged to his gf Sarah": the person is Sarah
         values = self._coordinated(value)
         found = [Found(subject, predicate, v, negated) for v in values if self._usable(v)]
         found += [f for f in extra if found and self._usable(f.value)]
@@ -305,8 +308,10 @@ class SharedRules:
     def _clean_before_verb(self, region: str) -> tuple[str, bool]:
         """Peel adverbs, time phrases and negations off the subject region; report a negation."""
         lex = self.lexicon
-        region = EN_CONTRACTED_BE.sub("", region.strip())  # "my wife's from Brazil": 's is "is" here, no possessive
-        region, negated = self._peel(region, (lex.negation, lex.time, lex.before_verb), lead=True)
+        region, negated = self._peel(region.strip(), (lex.negation, lex.time, lex.before_verb), lead=True)
+        if EN_CONTRACTED_BE.search(region):  # "my wife's from Brazil", "my dad's really into golf": 's is "is"
+            region, more = self._peel(EN_CONTRACTED_BE.sub("", region), (lex.negation, lex.time, lex.before_verb), lead=True)
+            negated = negated or more
         if has_cjk(region) and (company := ZH_COMPANION.search(region)):
             # "(现在)和老伴住在大理", "我跟老公住在上海": who else does it is not the subject
             region, more = self._peel(region[: company.start()], (lex.negation, lex.time, lex.before_verb), lead=True)

@@ -1,0 +1,103 @@
+"""Everyday ways of stating a fact that put its parts in an unusual order or word:
+
+* the taste after the copula: "Pizza is my favorite food", "五月天是我最喜欢的乐队";
+* a kind of person: "I'm more of a dog person", "我是猫派" (likes dogs / 猫);
+* the pseudo-cleft: "我喝的是拿铁", "我学的是金融" (what is drunk, studied);
+* a trade: "我是做销售的" (occupation 销售), "我是学医的" (studies 医);
+* a state reached: "我退休了", "她怀孕了" (a state the lexicon lists, with 了).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from .shared import EN_OWNER_WORDS, Found
+from .text import CJK, collapse, has_cjk
+
+if TYPE_CHECKING:
+    from .lexicon import Lexicon
+    from .offline import Turn
+
+EN_IS_MY_TASTE = re.compile(
+    r"^(?P<value>.+?)\s+(?:is|are|'s)\s+(?:(?:still|now|definitely|probably|always)\s+)?(?P<owner>my|our)\s+(?P<attr>.+)$",
+    re.IGNORECASE,
+)
+ZH_IS_MY_TASTE = re.compile(r"^(?P<value>.+?)是(?P<owner>我|我们)的?(?P<attr>.+)$")
+EN_KIND_OF_PERSON = re.compile(
+    r"^(?P<who>.+?)(?:'m|\s+am|'s|\s+is)\s+(?:(?:more|much more|definitely|totally|such|kind|sort)\s+(?:of\s+)?)?"
+    r"an?\s+(?P<thing>[a-z]+)\s+person$",
+    re.IGNORECASE,
+)
+# A person of a time of day or of people is a temperament, not a taste for something.
+TEMPERAMENTS = frozenset({"morning", "night", "evening", "early", "late", "people", "detail", "big", "glass"})
+ZH_FACTION = re.compile(rf"^(?P<who>.*?)是(?P<thing>[{CJK}]{{1,3}})派$")
+ZH_CLEFT = re.compile(rf"^(?P<head>[^的]*?[{CJK}])的是(?P<value>.+)$")
+ZH_REACHED = re.compile(r"^(?P<before>.+?)了[吧啊呀哦]?$")
+ZH_TRADE = re.compile(r"^(?P<who>.*?)(?P<neg>不是|是)(?P<verb>做|搞|干|学)(?P<trade>.+?)的$")
+
+
+class IdiomRules:
+    lexicon: Lexicon
+
+    def _idiom(self, clause: str, turn: Turn) -> Found | list[Found] | None:
+        if has_cjk(clause):
+            return (self._zh_trade(clause, turn) or self._zh_cleft(clause, turn) or self._zh_faction(clause, turn)
+                    or self._taste_named_last(ZH_IS_MY_TASTE, clause, turn) or self._state_reached(clause, turn))
+        return self._taste_named_last(EN_IS_MY_TASTE, clause, turn) or self._kind_of_person(clause, turn)
+
+    def _taste_named_last(self, pattern: re.Pattern[str], clause: str, turn: Turn) -> Found | None:
+        """ "Pizza is my favorite food": a taste ("favorite …") of the owner, the value first."""
+        m = pattern.match(clause)
+        if m is None or not self.lexicon.preference.match(m["attr"]):
+            return None
+        region, negated = self._clean_before_verb(m["value"])
+        if negated or not region or self._is_pronoun(region) or collapse(region).casefold() in self.lexicon.pronoun_values:
+            return None  # "it is my favorite": the value is elsewhere
+        owner, personal = self._owner(EN_OWNER_WORDS.get(m["owner"].casefold(), m["owner"]), turn)
+        return self._attribute_claim(owner, personal, m["attr"], region, False) if owner else None
+
+    def _kind_of_person(self, clause: str, turn: Turn) -> Found | None:
+        """ "I'm more of a dog person": a taste for dogs."""
+        m = EN_KIND_OF_PERSON.match(clause)
+        if m is None or m["thing"].casefold() in TEMPERAMENTS:
+            return None
+        subject = self._subject(self._clean_before_verb(m["who"])[0], turn)
+        return Found(subject, "likes", m["thing"]) if subject else None
+
+    def _zh_faction(self, clause: str, turn: Turn) -> Found | None:
+        """ "我是猫派": on the side of cats."""
+        m = ZH_FACTION.match(clause)
+        if m is None or not all(flag.startswith("n") for _, flag, _ in self._tokens(m["thing"])):
+            return None
+        subject = self._subject(self._clean_before_verb(m["who"])[0], turn)
+        return Found(subject, "likes", m["thing"]) if subject else None
+
+    def _zh_cleft(self, clause: str, turn: Turn) -> Found | list[Found] | None:
+        """ "我喝的是拿铁" reads as "我喝拿铁", when the words before 的 end with a verb of the lexicon."""
+        m = ZH_CLEFT.match(clause)
+        if m is None or not re.search(f"(?:{self.lexicon.verb_regex.pattern})$", m["head"], re.IGNORECASE):
+            return None
+        return self._verb(m["head"] + m["value"], turn)
+
+    def _zh_trade(self, clause: str, turn: Turn) -> Found | None:
+        """ "我是做前端的" (occupation 前端), "她是学法律的" (studies 法律)."""
+        m = ZH_TRADE.match(clause)
+        if m is None:
+            return None
+        region, negated = self._clean_before_verb(m["who"])
+        subject = self._subject(region, turn)
+        trade = self._clean_value(m["trade"])
+        if subject is None or not self._usable(trade):
+            return None
+        return Found(subject, "studies" if m["verb"] == "学" else "occupation", trade, negated or m["neg"] == "不是")
+
+    def _state_reached(self, clause: str, turn: Turn) -> Found | None:
+        """ "我退休了", "我姐怀孕了": a listed state, reached (了), of someone named."""
+        m = ZH_REACHED.match(clause)
+        state = next((s for s in self.lexicon.states if m and has_cjk(s) and m["before"].endswith(s)), None)
+        if state is None:
+            return None
+        region, negated = self._clean_before_verb(m["before"][: -len(state)])
+        subject = self._subject(region, turn)
+        return Found(subject, "is", state, negated) if subject else None
