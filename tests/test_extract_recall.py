@@ -47,6 +47,14 @@ def triples(extractor: OfflineExtractor, text: str, **kwargs: Any) -> list[tuple
         ("My son goes to Jefferson High School", [(f"{USER}'s son", "studies_at", "Jefferson High School", 1.0)]),
         ("我周末经常游泳", [(USER, "habit", "游泳", 1.0)]),
         ("我每周去三次图书馆", [(USER, "habit", "图书馆", 1.0)]),
+        # abilities, and an activity said alone as a habit
+        ("I can't ski", [(USER, "can", "skiing", -0.8)]),
+        ("my brother knows how to cook", [(f"{USER}'s brother", "can", "cooking", 1.0)]),
+        ("我会滑雪", [(USER, "can", "滑雪", 1.0)]),
+        ("我爸不会游泳", [(f"{USER}'s father", "can", "游泳", -0.8)]),
+        ("我会德语", [(USER, "speaks", "德语", 1.0)]),
+        ("I used to smoke", [(USER, "habit", "smoking", -0.8)]),
+        ("Our apartment is in Kreuzberg", [(USER, "lives_in", "Kreuzberg", 1.0)]),
         # more of the lexicon: contracted "is", "a little", 迷, 嫁到, 踢, 抽
         ("my uncle's from Ireland", [(f"{USER}'s uncle", "hometown", "Ireland", 1.0)]),
         ("I speak a little Korean", [(USER, "speaks", "Korean", 1.0)]),
@@ -87,7 +95,10 @@ def test_everyday_shapes(extractor, text, expected):
         "I'm in Paris",  # a trip as likely as a home
         "I'm at Starbucks now",  # an errand
         "I'm in a meeting now",
-        "I run a small bakery every day",  # "run" with an object is no exercise
+        "I run a small bakery every day",
+        "I can run a marathon",  # what can be done to an object is no ability of its own
+        "I swim in the lake",  # one swim, unless said how often
+        "明天会下雨",  # "run" with an object is no exercise
         "I'm running late every day",
         "I ran every day last year",  # an episode, and past
         "the box is 5 kg",

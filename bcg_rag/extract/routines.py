@@ -22,6 +22,9 @@ if TYPE_CHECKING:
     from .lexicon import Lexicon
     from .offline import Turn
 
+# "I can swim", "I can't drive", "I know how to ski": an ability, said right before the activity.
+EN_ABLE = re.compile(r"\b(?P<neg>can't|cannot|can not|don't know how to|doesn't know how to)\s*$|\b(?:can|know how to|knows how to)\s*$", re.IGNORECASE)
+ZH_ABLE = frozenset({"会", "不会", "能", "不能"})
 EN_GO_TO = re.compile(r"^(?P<who>.*?)\bgo(?:es)?\s+to\s+(?P<place>.+)$", re.IGNORECASE)
 EN_GO_DOING = re.compile(r"^(?P<who>.*?)\bgo(?:es)?\s+(?P<doing>[a-z]+ing)\b(?P<rest>.*)$", re.IGNORECASE)
 SCHOOL = re.compile(r"\b(?:School|Elementary|Primary|Middle|High|Academy|College|University|Kindergarten|Preschool)\b")
@@ -47,26 +50,54 @@ class RoutineRules:
     lexicon: Lexicon
 
     def _routine(self, clause: str, turn: Turn) -> Found | None:
-        return self._zh_routine(clause, turn) if has_cjk(clause) else self._en_routine(clause, turn)
+        if has_cjk(clause):
+            return self._zh_ability(clause, turn) or self._zh_routine(clause, turn)
+        return self._en_routine(clause, turn)
 
     def _en_routine(self, clause: str, turn: Turn) -> Found | None:
         forms, verbs, frequency = routine_patterns(self.lexicon)
         if (m := EN_GO_TO.match(clause)) and SCHOOL.search(m["place"]):
             school = self._clean_value(m["place"])  # "go to Lincoln Elementary": a school attended
             return self._habit(m["who"], "studies_at", school, turn) if school[:1].isupper() else None
-        if not frequency.search(clause):
-            return None
-        if m := EN_GO_TO.match(clause):
+        often = frequency.search(clause)
+        if often and (m := EN_GO_TO.match(clause)):
             return self._habit(m["who"], "habit", self._clean_value(m["place"]), turn)
-        if (m := EN_GO_DOING.match(clause)) and m["doing"].casefold() in forms.values():
+        if often and (m := EN_GO_DOING.match(clause)) and m["doing"].casefold() in forms.values():
             return self._habit(m["who"], "habit", m["doing"].casefold(), turn)  # "go running on Sundays"
         if (verb := verbs.search(clause)) is None:
             return None
         rest = clause[verb.end():].strip()
         if rest and not (frequency.match(rest) or rest.split()[0].casefold() in self.lexicon.prepositions
-                         or re.match(r"(?:\w+ly|a lot|everywhere)\b", rest, re.IGNORECASE)):
+                         or re.match(r"(?:\w+ly|a lot|everywhere|pretty well|well)\b", rest, re.IGNORECASE)):
             return None  # "I run a bakery": the verb has an object
-        return self._habit(clause[: verb.start()], "habit", forms[verb.group().casefold()], turn)
+        region, doing = clause[: verb.start()], forms[verb.group().casefold()]
+        if able := EN_ABLE.search(region):  # "I can't drive": what someone can do
+            found = self._habit(region[: able.start()], "can", doing, turn)
+            return Found(found.subject, found.predicate, found.value, found.negated or bool(able["neg"])) if found else None
+        if not often and rest:
+            return None  # "I swim in the lake": one swim, unless said how often
+        return self._habit(region, "habit", doing, turn)  # "I smoke", "I bike everywhere"
+
+    def _zh_ability(self, clause: str, turn: Turn) -> Found | None:
+        """ "我会游泳", "我不会开车" (can); "我会日语" (speaks): 会 right before an activity or a language."""
+        activities = set(self.lexicon.words("habits", "activities"))
+        tokens = self._tokens(clause)
+        for i, (word, _, at) in enumerate(tokens[:-1]):
+            if word[-1:] == "会" and self._is_pronoun(word[:-1]):  # jieba's "我会" is 我 + 会
+                word, at = word[-1], at + len(word) - 1
+            if word not in ZH_ABLE:
+                continue
+            after, _, start = tokens[i + 1]
+            rest = clause[start:]
+            if after in activities and start + len(after) == len(clause):
+                predicate, value = "can", after
+            elif re.fullmatch(r"[\u4e00-\u9fff]{1,3}[语文]", self._clean_value(rest)) and word.endswith("会"):
+                predicate, value = "speaks", self._clean_value(rest)
+            else:
+                return None
+            found = self._habit(clause[:at], predicate, value, turn)
+            return Found(found.subject, predicate, value, found.negated or word.startswith("不")) if found else None
+        return None
 
     def _zh_routine(self, clause: str, turn: Turn) -> Found | None:
         """ "(我)每天(早上六点起来)跑步", "我每周去两次健身房"."""

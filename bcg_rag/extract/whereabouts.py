@@ -37,6 +37,8 @@ EN_LASTING = re.compile(
     r"|\bsince\s+(?:\d{4}|last\s+(?:year|month))\b",
     re.IGNORECASE,
 )
+# "our house is in Brooklyn": where the speaker's home is, the speaker lives.
+EN_HOME = re.compile(r"^(?:my|our)\s+(?:new\s+)?(?:house|home|place|apartment|flat|condo)$", re.IGNORECASE)
 ZH_PLACED = re.compile(r"^(?P<who>.*?)在(?P<place>[^在]+?)(?:了|呢|啦|哦)?$")
 PLACE_TAGS = ("ns", "nt", "nz", "nr", "eng")  # a named place or organisation, not "家", "公司"
 PLACING_PREDICATES = ("lives_in", "works_at", "studies_at")
@@ -55,7 +57,8 @@ class WhereaboutsRules:
         if placed is None:
             return None
         at = placed["prep"].casefold() == "at"
-        if not (EN_LASTING.search(clause) or not at and EN_NOW.search(clause)):
+        home = EN_HOME.match(m["who"].strip()) is not None and not at
+        if not (home or EN_LASTING.search(clause) or not at and EN_NOW.search(clause)):
             return None  # "I'm at Starbucks now" is an errand; "at X for two years" a job
         words = []
         for word in placed["name"].split():
@@ -64,7 +67,7 @@ class WhereaboutsRules:
             words.append(word)
         name = self._clean_value(" ".join(words))
         region, negated = self._clean_before_verb(m["who"])
-        subject = self._subject(region, turn)
+        subject = turn.speaker_id if home else self._subject(region, turn)
         if subject is None or not name or (m["who"].strip() and not region):
             return None
         # "I was in Boston for years": a past state, no longer so
