@@ -79,6 +79,13 @@ def triples(extractor: OfflineExtractor, text: str, **kwargs: Any) -> list[tuple
         ("I got a Vespa", [(USER, "owns", "Vespa", 1.0)]),
         ("My rabbit's name is Clover", [(USER, "has", "rabbit", 1.0), (USER, "pet_name", "Clover", 1.0)]),
         ("my cousin married her boyfriend Luis", [(f"{USER}'s cousin", "married_to", "Luis", 1.0)]),
+        ("我是浙大毕业的", [(USER, "studied_at", "浙大", 1.0)]),
+        ("my phone is a Pixel", [(USER, "owns", "Pixel", 1.0)]),
+        ("my car is a mess", []),
+        ("I can program in Java and a little Go", [(USER, "codes_in", "Java", 1.0), (USER, "codes_in", "Go", 1.0)]),
+        ("我老家算四川的", [(USER, "attr:hometown", "四川", 1.0)]),
+        ("我的狗叫豆豆，五岁了", [(USER, "has", "狗", 1.0), (USER, "pet_name", "豆豆", 1.0), ("豆豆", "age", "五岁", 1.0)]),
+        ("已经八岁了", []),  # whose age is not said
         # a statement before the question of the sentence is still a statement
         ("I live in Leeds, where should I go running?", [(USER, "lives_in", "Leeds", 1.0)]),
         ("我下个月搬去苏州，那边房租贵吗？", [(USER, "plan:lives_in", "苏州", 0.5)]),

@@ -4,7 +4,9 @@
 * a kind of person: "I'm more of a dog person", "我是猫派" (likes dogs / 猫);
 * the pseudo-cleft: "我喝的是拿铁", "我学的是金融" (what is drunk, studied);
 * a trade: "我是做销售的" (occupation 销售), "我是学医的" (studies 医);
-* a state reached: "我退休了", "她怀孕了" (a state the lexicon lists, with 了).
+* a state reached: "我退休了", "她怀孕了" (a state the lexicon lists, with 了);
+* a school by its graduates: "我是复旦毕业的" (studied_at 复旦);
+* the make of a thing kept: "my car is a Honda", "我们家的车是辆卡罗拉" (owns Honda).
 """
 
 from __future__ import annotations
@@ -33,6 +35,11 @@ EN_KIND_OF_PERSON = re.compile(
 TEMPERAMENTS = frozenset({"morning", "night", "evening", "early", "late", "people", "detail", "big", "glass"})
 ZH_FACTION = re.compile(rf"^(?P<who>.*?)是(?P<thing>[{CJK}]{{1,3}})派$")
 ZH_CLEFT = re.compile(rf"^(?P<head>[^的]*?[{CJK}])的是(?P<value>.+)$")
+ZH_GRADUATE = re.compile(r"^(?P<who>.*?)是(?P<school>.+?)毕业的$")
+EN_MY_THING_IS = re.compile(r"^(?:my|our)\s+(?P<thing>[a-z]+)\s+is\s+an?\s+(?P<make>(?-i:[A-Z][\w-]*(?:\s+[A-Z0-9][\w-]*){0,2}))$", re.IGNORECASE)
+ZH_MY_THING_IS = re.compile(r"^(?:我|我们|我家|我们家)的?(?P<thing>车|手机|电脑|房子)是(?:一)?(?:辆|台|部|套|个)?(?P<make>.+)$")
+# Things whose make or model is worth keeping: "my car is a Honda" says the speaker owns a Honda.
+KEPT_THINGS = frozenset({"car", "truck", "van", "bike", "motorcycle", "phone", "laptop", "computer", "camera"})
 ZH_REACHED = re.compile(r"^(?P<before>.+?)了[吧啊呀哦]?$")
 ZH_TRADE = re.compile(r"^(?P<who>.*?)(?P<neg>不是|是)(?P<verb>做|搞|干|学)(?P<trade>.+?)的$")
 
@@ -43,8 +50,26 @@ class IdiomRules:
     def _idiom(self, clause: str, turn: Turn) -> Found | list[Found] | None:
         if has_cjk(clause):
             return (self._zh_trade(clause, turn) or self._zh_cleft(clause, turn) or self._zh_faction(clause, turn)
-                    or self._taste_named_last(ZH_IS_MY_TASTE, clause, turn) or self._state_reached(clause, turn))
-        return self._taste_named_last(EN_IS_MY_TASTE, clause, turn) or self._kind_of_person(clause, turn)
+                    or self._taste_named_last(ZH_IS_MY_TASTE, clause, turn) or self._state_reached(clause, turn)
+                    or self._graduate(clause, turn) or self._make_kept(clause, turn))
+        return (self._taste_named_last(EN_IS_MY_TASTE, clause, turn) or self._kind_of_person(clause, turn)
+                or self._make_kept(clause, turn))
+
+    def _graduate(self, clause: str, turn: Turn) -> Found | None:
+        """ "我是复旦毕业的": a graduate of 复旦."""
+        if not (m := ZH_GRADUATE.match(clause)):
+            return None
+        region, negated = self._clean_before_verb(m["who"])
+        subject, school = self._subject(region, turn), self._clean_value(m["school"])
+        return Found(subject, "studied_at", school, negated) if subject and self._usable(school) else None
+
+    def _make_kept(self, clause: str, turn: Turn) -> Found | None:
+        """ "my car is a Honda Civic", "我们家的车是辆二手卡罗拉": the speaker owns that make."""
+        m = ZH_MY_THING_IS.match(clause) if has_cjk(clause) else EN_MY_THING_IS.match(clause)
+        if m is None or not has_cjk(clause) and m["thing"].casefold() not in KEPT_THINGS:
+            return None
+        make = self._clean_value(m["make"])
+        return Found(turn.speaker_id, "owns", make) if turn.user_is_speaker and self._usable(make) else None
 
     def _taste_named_last(self, pattern: re.Pattern[str], clause: str, turn: Turn) -> Found | None:
         """ "Pizza is my favorite food": a taste ("favorite …") of the owner, the value first."""

@@ -149,11 +149,13 @@ class OfflineExtractor(
                 turn.owned = next(((f.subject, f.value) for f in found if f.predicate == "has" and not f.negated), None)
                 turn.placed = next((f.predicate for f in found if f.predicate in PLACING_PREDICATES), turn.placed)
                 # The clause was about someone else (for Chinese topic continuation): every claim
-                # is theirs, or names them ("Anna是我室友": the user has a roommate, Anna).
-                if about := next((f.value for f in found if f.predicate.startswith("has_") and f.rule == "shape"), None):
+                # is theirs, or names them ("Anna是我室友": the user has a roommate, Anna; "我的猫叫
+                # 年糕，三岁了": the next clause is about 年糕).
+                if about := next((f.value for f in found if f.rule == "shape" and (
+                        f.predicate.startswith("has_") or f.predicate == "pet_name")), None):
                     turn.other = about
                 topic = turn.topic
-                turn.topic = bool(found) and all(f.subject == turn.other or f.value == turn.other for f in found)
+                turn.topic = bool(found) and (about is not None or all(f.subject == turn.other or f.value == turn.other for f in found))
                 if not found and (lead := self._lead_subject(mood.clause, turn)):
                     turn.other, turn.topic = lead, True  # "我妈退休了，不当医生了": still about her
                 elif not found and topic and not self._names_speaker(clause):

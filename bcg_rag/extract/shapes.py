@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from .offline import Turn
 
 ZH_NUMBER = "[0-9一二三四五六七八九十两]{1,3}"
-ZH_AGE = re.compile(rf"^(?P<who>.+?)(?:今年|现在|已经)?(?P<age>{ZH_NUMBER})(?:周)?岁(?:半)?了?$")
+ZH_AGE = re.compile(rf"^(?P<who>.*?)(?:今年|现在|已经)?(?P<age>{ZH_NUMBER})(?:周)?岁(?:半)?了?$")
 EN_TURNED = re.compile(r"^(?P<who>.+?)\s+(?:just\s+)?turned\s+(?P<age>\d{1,3})\b", re.IGNORECASE)
 EN_IS_MY = re.compile(r"^(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s+(?:is|was)\s+my\s+(?P<rel>.+)$")
 # "Anna是我大学室友": at most a short modifier ("大学", "高中") before the kin word, no 的 inside.
@@ -113,6 +113,8 @@ class ShapeRules:
 
     def _age_owner(self, region: str, turn: Turn) -> str | None:
         region, negated = self._clean_before_verb(region)
+        if not region and has_cjk(region + "岁") and turn.topic and turn.other and not negated:
+            return turn.other  # "我的猫叫年糕，三岁了": the clause before named whose age it is
         if negated or not region and has_cjk(region + "岁"):
             return None  # "已经八岁了": whose age is not said here ("Just turned 30": the speaker's)
         subject = self._subject(region, turn)

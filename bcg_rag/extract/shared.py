@@ -34,7 +34,7 @@ CLUB_WORDS = re.compile(
     r"\b(?:club|league|team|gym|society|association|union|party|choir|band|group|community|church|ymca|program)\b",
     re.IGNORECASE,
 )
-EN_SOME = re.compile(r"^\s*(?:a\s+little(?:\s+bit)?(?:\s+of)?|a\s+bit\s+of)\s+(?=\S)", re.IGNORECASE)
+EN_SOME = re.compile(r"(?:^\s*|(?<=\band\s))(?:a\s+little(?:\s+bit)?(?:\s+of)?|a\s+bit\s+of)\s+(?=\S)", re.IGNORECASE)
 EN_KIN_NAMED = re.compile(r"^(?:his|her|my|their|our)\s+(?P<relation>[a-z-]+(?:\s+[a-z-]+)?)\s+(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)$")
 EN_CONTRACTED_BE = re.compile(r"(?<=[A-Za-z])'(?:s|re)$")
 EN_OWNER_WORDS = {"my": "i", "our": "we", "your": "you"}
@@ -179,7 +179,7 @@ class SharedRules:
         if predicate in ("likes", "dislikes") and re.match(r"(?:the\s+(?:new|latest|current|last|first|next)|this|that)\b", value.strip(), re.IGNORECASE):
             return None  # "Love the new update": an opinion of one thing, not a taste
         head, joined, tail = value.partition(" and ")
-        if joined and (lex.verb_regex.search(tail) or len(tail.split()) > 3):  # "likes tea and lives in Paris"
+        if joined and (lex.verb_regex.search(tail) or len(self._clean_value(tail).split()) > 3):  # "likes tea and lives in Paris"
             value = head
         value = self._clean_value(value)
         if (light := lex.activity_verbs.match(value)) and self._is_object(value[light.end():]):
@@ -330,7 +330,7 @@ class SharedRules:
         loop removes something from a value of bounded length.
         """
         lex = self.lexicon
-        value = EN_SOME.sub("", value)  # "speak a little French": "a little" is no stop before the value
+        value = EN_SOME.sub("", value)  # "speak a little French (and a bit of German)": no stop before a value
         if stop := lex.value_stops.search(value, 1):  # "tea over coffee": the value is what comes first
             value = value[: stop.start()]
         if len(value) > MAX_RAW_VALUE_CHARS:
