@@ -86,6 +86,17 @@ def triples(extractor: OfflineExtractor, text: str, **kwargs: Any) -> list[tuple
         ("我老家算四川的", [(USER, "attr:hometown", "四川", 1.0)]),
         ("我的狗叫豆豆，五岁了", [(USER, "has", "狗", 1.0), (USER, "pet_name", "豆豆", 1.0), ("豆豆", "age", "五岁", 1.0)]),
         ("已经八岁了", []),  # whose age is not said
+        # tastes said in other words
+        ("I'm a sucker for spy novels", [(USER, "likes", "spy novels", 1.0)]),
+        ("my wife is a huge Arsenal fan", [(f"{USER}'s wife", "likes", "Arsenal", 1.0)]),
+        ("I'm a big fan", [(USER, "is", "big fan", 1.0)]),
+        ("我对书法很感兴趣", [(USER, "likes", "书法", 1.0)]),
+        ("我对足球不感兴趣", [(USER, "dislikes", "足球", 1.0)]),
+        ("我是林俊杰的粉丝", [(USER, "likes", "林俊杰", 1.0)]),
+        ("饺子是我的最爱", [(USER, "likes", "饺子", 1.0)]),
+        ("我不怎么吃肉", [(USER, "eats", "meat", -0.8)]),  # 不怎么 asks nothing
+        ("I used to be a lawyer", [(USER, "is", "lawyer", -0.8)]),
+        ("I'd be a terrible teacher", []),  # a conditional, and "I'd" is no name
         # a statement before the question of the sentence is still a statement
         ("I live in Leeds, where should I go running?", [(USER, "lives_in", "Leeds", 1.0)]),
         ("我下个月搬去苏州，那边房租贵吗？", [(USER, "plan:lives_in", "苏州", 0.5)]),

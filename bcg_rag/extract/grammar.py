@@ -32,8 +32,9 @@ SENTENCE_END = re.compile(
     r"(?<!\b[A-Z])(?<!\bSt|\bDr|\bMr|\bMs|\bMt|\bJr|\bSr)(?<!\bMrs)(?<!\bvs)[.!?;]+(?=\s|$)|[。！？；\n?？!！]+"
 )
 # A Chinese clause that asks: a wh-word anywhere, or a final question particle.
-# "会不会", "是不是", "有没有": the A-not-A form asks too.
-ZH_QUESTION = re.compile(r"什么|哪里|哪儿|哪个|哪些|怎么|为什么|多少|几点|谁|啥|吗$|么$|([\u4e00-\u9fff])[不没]\1|有没有|是否")
+# "会不会", "是不是", "有没有": the A-not-A form asks too. "不怎么" (not much) and "没什么" (nothing
+# much) ask nothing.
+ZH_QUESTION = re.compile(r"(?<![没不])什么|哪里|哪儿|哪个|哪些|(?<!不)怎么|为什么|多少|几点|谁|啥|吗$|么$|([\u4e00-\u9fff])[不没]\1|有没有|是否")
 # Clause boundaries inside a sentence: commas and "but"-style joins.
 CLAUSE_BREAK = re.compile(
     r",\s+|[，、：:]+|\s+(?:but|though|although|because|so|and then|whereas|while)\s+|\s*[-–—]{1,2}\s+"

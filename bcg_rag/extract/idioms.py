@@ -1,7 +1,8 @@
 """Everyday ways of stating a fact that put its parts in an unusual order or word:
 
 * the taste after the copula: "Pizza is my favorite food", "五月天是我最喜欢的乐队";
-* a kind of person: "I'm more of a dog person", "我是猫派" (likes dogs / 猫);
+* a kind of person: "I'm more of a dog person", "a huge Lakers fan", "我是猫派", "我是周杰伦的粉丝";
+* the favourite without a kind: "Sushi is my favorite", "火锅是我的最爱" (likes);
 * the pseudo-cleft: "我喝的是拿铁", "我学的是金融" (what is drunk, studied);
 * a trade: "我是做销售的" (occupation 销售), "我是学医的" (studies 医);
 * a state reached: "我退休了", "她怀孕了" (a state the lexicon lists, with 了);
@@ -28,11 +29,14 @@ EN_IS_MY_TASTE = re.compile(
 ZH_IS_MY_TASTE = re.compile(r"^(?P<value>.+?)是(?P<owner>我|我们)的?(?P<attr>.+)$")
 EN_KIND_OF_PERSON = re.compile(
     r"^(?P<who>.+?)(?:'m|\s+am|'s|\s+is)\s+(?:(?:more|much more|definitely|totally|such|kind|sort)\s+(?:of\s+)?)?"
-    r"an?\s+(?P<thing>[a-z]+)\s+person$",
+    r"an?\s+(?:(?:big|huge|massive|die-hard|diehard|total|lifelong|true)\s+)?(?P<thing>[\w'&-]+(?:\s+[\w'&-]+){0,2}?)\s+"
+    r"(?P<kind>person|fan|lover|addict|enthusiast|nut)$",
     re.IGNORECASE,
 )
+ZH_FAN = re.compile(rf"^(?P<who>.*?)是(?:个|一个|一名)?(?P<thing>[{CJK}A-Za-z]{{2,8}}?)的?(?:粉丝|铁粉|迷)$")
+BARE_FAVORITE = re.compile(r"^(?:favorite|favourite|fave|最爱|最喜欢的)$", re.IGNORECASE)
 # A person of a time of day or of people is a temperament, not a taste for something.
-TEMPERAMENTS = frozenset({"morning", "night", "evening", "early", "late", "people", "detail", "big", "glass"})
+TEMPERAMENTS = frozenset({"morning", "night", "evening", "early", "late", "people", "detail", "glass"})
 ZH_FACTION = re.compile(rf"^(?P<who>.*?)是(?P<thing>[{CJK}]{{1,3}})派$")
 ZH_CLEFT = re.compile(rf"^(?P<head>[^的]*?[{CJK}])的是(?P<value>.+)$")
 ZH_GRADUATE = re.compile(r"^(?P<who>.*?)是(?P<school>.+?)毕业的$")
@@ -74,25 +78,30 @@ class IdiomRules:
     def _taste_named_last(self, pattern: re.Pattern[str], clause: str, turn: Turn) -> Found | None:
         """ "Pizza is my favorite food": a taste ("favorite …") of the owner, the value first."""
         m = pattern.match(clause)
-        if m is None or not self.lexicon.preference.match(m["attr"]):
+        bare = m is not None and BARE_FAVORITE.match(m["attr"].strip(" .!")) is not None
+        if m is None or not (bare or self.lexicon.preference.match(m["attr"])):
             return None
         region, negated = self._clean_before_verb(m["value"])
         if negated or not region or self._is_pronoun(region) or collapse(region).casefold() in self.lexicon.pronoun_values:
             return None  # "it is my favorite": the value is elsewhere
         owner, personal = self._owner(EN_OWNER_WORDS.get(m["owner"].casefold(), m["owner"]), turn)
+        if bare:  # "火锅是我的最爱": a taste, of no named kind
+            return Found(owner, "likes", region) if owner and self._usable(region) else None
         return self._attribute_claim(owner, personal, m["attr"], region, False) if owner else None
 
     def _kind_of_person(self, clause: str, turn: Turn) -> Found | None:
-        """ "I'm more of a dog person": a taste for dogs."""
+        """ "I'm more of a dog person", "a huge Lakers fan", "a coffee addict": a taste for it."""
         m = EN_KIND_OF_PERSON.match(clause)
-        if m is None or m["thing"].casefold() in TEMPERAMENTS:
-            return None
+        if m is None or m["thing"].casefold() in TEMPERAMENTS and m["kind"].casefold() == "person":
+            return None  # "a morning person": a temperament
+        if m["thing"].casefold() in ("big", "huge", "massive", "total", "true", "real"):
+            return None  # "a big fan": of what, not said
         subject = self._subject(self._clean_before_verb(m["who"])[0], turn)
         return Found(subject, "likes", m["thing"]) if subject else None
 
     def _zh_faction(self, clause: str, turn: Turn) -> Found | None:
-        """ "我是猫派": on the side of cats."""
-        m = ZH_FACTION.match(clause)
+        """ "我是猫派": on the side of cats; "我是周杰伦的粉丝": a fan of 周杰伦."""
+        m = ZH_FACTION.match(clause) or ZH_FAN.match(clause)
         if m is None or not all(flag.startswith("n") for _, flag, _ in self._tokens(m["thing"])):
             return None
         subject = self._subject(self._clean_before_verb(m["who"])[0], turn)

@@ -114,6 +114,7 @@ class SharedRules:
             )
             if frame and (verb is None or frame[0].start() <= verb.start()):
                 match, kind, predicate, value = frame[0], "verb", frame[1], frame[0].group(1)
+                value = self._peel(value, (lex.before_verb,), lead=False)[0]  # "对摄影很感兴趣": 很 is no part of it
             elif verb:
                 match, value = verb, clause[verb.end():]
                 kind, predicate = lex.verbs[collapse(verb.group()).casefold()]
