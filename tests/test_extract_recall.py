@@ -97,6 +97,10 @@ def triples(extractor: OfflineExtractor, text: str, **kwargs: Any) -> list[tuple
         ("我不怎么吃肉", [(USER, "eats", "meat", -0.8)]),  # 不怎么 asks nothing
         ("I used to be a lawyer", [(USER, "is", "lawyer", -0.8)]),
         ("I'd be a terrible teacher", []),  # a conditional, and "I'd" is no name
+        # moves said by the place left or the home moved into
+        ("Moved over from Portugal", [(USER, "lives_in", "Portugal", -0.8)]),
+        ("we moved into a bigger apartment in Harlem", [(USER, "lives_in", "Harlem", 1.0)]),
+        ("My son started college at Rutgers", [(f"{USER}'s son", "studies_at", "Rutgers", 1.0)]),
         # a statement before the question of the sentence is still a statement
         ("I live in Leeds, where should I go running?", [(USER, "lives_in", "Leeds", 1.0)]),
         ("我下个月搬去苏州，那边房租贵吗？", [(USER, "plan:lives_in", "苏州", 0.5)]),

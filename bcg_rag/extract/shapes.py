@@ -44,6 +44,12 @@ EN_DROPPED_OUT = re.compile(
     re.IGNORECASE,
 )
 ZH_MOVED_AWAY = re.compile(r"^(?P<who>.*?)从(?P<old>.+?)搬(?:过来|过来了|来|来了|走|走了|出来|出来了)$")
+EN_MOVED_AWAY = re.compile(r"^(?P<who>.*?)\b[Mm]oved\s+(?:here\s+|over\s+|out\s+|away\s+)?from\s+(?P<old>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*)*)$")
+# "moved into a new place in Queens": the home's place is where the speaker lives now.
+EN_MOVED_INTO = re.compile(
+    r"^(?P<who>.*?)\b[Mm]oved\s+(?:in)?to\s+(?:a|an|our|my|the)\s+(?:new\s+|bigger\s+|smaller\s+)?"
+    r"(?:place|apartment|house|home|flat|condo)\s+in\s+(?P<new>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*)*)$"
+)
 EN_CANCELLED = re.compile(
     r"^(?P<who>.*?)\b[Cc]ancel(?:l?ed|l?ing|s)?\s+(?:(?:my|our|the)\s+(?P<thing>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)?)\s+"
     r"(?P<kind>membership|subscription|account)|(?P<thing2>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)?)(?=\s*$|\s*[,.!]))",
@@ -78,7 +84,8 @@ class ShapeRules:
                     or self._zh_called(clause, turn) or self._zh_moved_away(clause, turn) or self._zh_bare_attribute(clause, turn))
         return (self._en_age(clause, turn) or self._en_is_my(clause, turn) or self._thing_named(clause, turn)
                 or self._left_group(clause, turn) or self._dropped_out(clause, turn) or self._bare_state(clause, turn)
-                or self._cancelled(clause, turn) or self._bought_or_sold(clause, turn) or self._my_job_at(clause, turn))
+                or self._cancelled(clause, turn) or self._bought_or_sold(clause, turn) or self._my_job_at(clause, turn)
+                or self._zh_moved_away(clause, turn))
 
     # ---- people and their relations
     def _relation_claim(self, name: str, relation: str, turn: Turn) -> Found | None:
@@ -182,12 +189,15 @@ class ShapeRules:
         return Found(turn.speaker_id, "works_at", org) if org else None
 
     def _zh_moved_away(self, clause: str, turn: Turn) -> Found | None:
-        """ "刚从广州搬过来": the old place no longer holds (the new one is not named)."""
-        if not (m := ZH_MOVED_AWAY.match(clause)):
+        """ "刚从广州搬过来", "moved here from Ohio": the old place no longer holds (the new one is
+        not named); "moved into a new place in Queens": the new one does."""
+        m = ZH_MOVED_AWAY.match(clause) or EN_MOVED_AWAY.match(clause)
+        into = None if m else EN_MOVED_INTO.match(clause)
+        if not (m or into):
             return None
-        region, negated = self._clean_before_verb(m["who"])
-        subject, old = self._subject(region, turn), self._clean_value(m["old"])
-        return Found(subject, "lives_in", old, True, True) if subject and old and not negated else None
+        region, negated = self._clean_before_verb((m or into)["who"])
+        subject, place = self._subject(region, turn), self._clean_value(m["old"] if m else into["new"])
+        return Found(subject, "lives_in", place, bool(m), True) if subject and place and not negated else None
 
     # ---- states and attributes without a subject or without 的
     def _bare_state(self, clause: str, turn: Turn) -> Found | None:
