@@ -101,6 +101,12 @@ def triples(extractor: OfflineExtractor, text: str, **kwargs: Any) -> list[tuple
         ("Moved over from Portugal", [(USER, "lives_in", "Portugal", -0.8)]),
         ("we moved into a bigger apartment in Harlem", [(USER, "lives_in", "Harlem", 1.0)]),
         ("My son started college at Rutgers", [(f"{USER}'s son", "studies_at", "Rutgers", 1.0)]),
+        # purchases of durable things or brands
+        ("我去年买了一辆比亚迪", [(USER, "owns", "比亚迪", 1.0)]),
+        ("我们刚买了房", [(USER, "owns", "房", 1.0)]),
+        ("我卖掉了钢琴", [(USER, "owns", "钢琴", -0.8)]),
+        ("我买了咖啡", []),
+        ("我想买车", []),  # a wish
         # a statement before the question of the sentence is still a statement
         ("I live in Leeds, where should I go running?", [(USER, "lives_in", "Leeds", 1.0)]),
         ("我下个月搬去苏州，那边房租贵吗？", [(USER, "plan:lives_in", "苏州", 0.5)]),

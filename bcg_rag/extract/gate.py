@@ -262,7 +262,7 @@ WORKPLACE = re.compile(
     r"|nonprofit|non-profit|government|hospital|kindergarten|daycare|supermarket|mall|newspaper|magazine)s?\b",
     re.IGNORECASE,
 )
-ONE_CHARACTER_PREDICATES = frozenset({"eats", "drinks", "likes", "dislikes", "has", "consumes", "plays"})
+ONE_CHARACTER_PREDICATES = frozenset({"eats", "drinks", "likes", "dislikes", "has", "owns", "consumes", "plays"})
 PLACE_PREDICATES = frozenset({"lives_in", "hometown", "born_in", "visited", "works_in"})
 NAME_PREDICATES = frozenset({"name", "pet_name", "nickname", "english_name"})
 DATE_PREDICATES = frozenset({"birthday", "age", "birth_date", "anniversary", "wake_time"})

@@ -60,6 +60,8 @@ EN_BOUGHT = re.compile(
 DURABLE_GOODS = frozenset(
     "house home apartment condo flat car truck van suv bike bicycle motorcycle scooter boat piano guitar".split()
 )
+ZH_BOUGHT = re.compile(r"^(?P<who>.*?)(?P<verb>买了|买|入手了|提了|卖了|卖掉了)(?:一)?(?:辆|台|套|部|架|个)?(?P<thing>.+)$")
+ZH_DURABLE_GOODS = ("车", "房", "房子", "公寓", "自行车", "电动车", "摩托车", "钢琴", "吉他", "手机", "电脑", "相机")
 EN_MY_JOB_AT = re.compile(r"\bmy\s+(?:office|job|work|desk|team)\s+at\s+(?P<org>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*)*)")
 JOB_ENDED = re.compile(r"\b(?:quit|left|leav\w*|lost|los\w+|fired|resign\w*|retir\w*|former|old|previous|ex)\b", re.IGNORECASE)
 MARRIED = re.compile(r"\b(?:got|just got|finally got)\s+married\b|(?<![没不])(?:结婚|领证)了|(?:刚|已经|早就)(?:结婚|领证)", re.IGNORECASE)
@@ -81,7 +83,8 @@ class ShapeRules:
                 return Found(turn.speaker_id, "relationship_status", "已婚", True)
         if has_cjk(clause):
             return (self._zh_age(clause, turn) or self._zh_is_my(clause, turn) or self._thing_named(clause, turn)
-                    or self._zh_called(clause, turn) or self._zh_moved_away(clause, turn) or self._zh_bare_attribute(clause, turn))
+                    or self._zh_called(clause, turn) or self._zh_moved_away(clause, turn) or self._zh_bare_attribute(clause, turn)
+                    or self._zh_bought(clause, turn))
         return (self._en_age(clause, turn) or self._en_is_my(clause, turn) or self._thing_named(clause, turn)
                 or self._left_group(clause, turn) or self._dropped_out(clause, turn) or self._bare_state(clause, turn)
                 or self._cancelled(clause, turn) or self._bought_or_sold(clause, turn) or self._my_job_at(clause, turn)
@@ -180,6 +183,21 @@ class ShapeRules:
         subject = self._subject(region, turn)
         sold = m["verb"].casefold().startswith(("sold", "sell"))
         return Found(subject, "owns", thing, negated != sold, True) if subject else None
+
+    def _zh_bought(self, clause: str, turn: Turn) -> Found | None:
+        """ "我买了一辆特斯拉", "我们在郊区买了套房子", "卖了车": a durable thing or a brand, owned or not."""
+        if not (m := ZH_BOUGHT.match(clause)) or "了" not in m["verb"] + m["thing"][-1:]:
+            return None  # "我想买车" is no purchase
+        thing = self._clean_value(m["thing"])
+        tokens = self._tokens(thing)
+        if not tokens or not (thing.endswith(ZH_DURABLE_GOODS) or len(tokens) == 1 and tokens[0][1].startswith(("nr", "nz", "eng"))):
+            return None  # "买了咖啡": nothing durable
+        who = m["who"]
+        if (place := self._locative(clause, who)) is not None:
+            who = who[:place]  # "我们在郊区买了套房子"
+        region, negated = self._clean_before_verb(who)
+        subject = self._subject(region, turn)
+        return Found(subject, "owns", thing, negated != m["verb"].startswith("卖"), True) if subject else None
 
     def _my_job_at(self, clause: str, turn: Turn) -> Found | None:
         """ "my office at Deloitte", "I love my job at Amazon": the speaker works there."""
