@@ -60,6 +60,11 @@ EN_BOUGHT = re.compile(
 DURABLE_GOODS = frozenset(
     "house home apartment condo flat car truck van suv bike bicycle motorcycle scooter boat piano guitar".split()
 )
+# "traded in the Civic for a Subaru": one thing given up for another.
+EN_TRADED = re.compile(
+    r"^(?P<who>.*?)\b(?:traded|swapped|exchanged)\s+(?:in\s+)?(?:my|our|the|a|an)\s+(?P<old>.+?)\s+for\s+(?:a|an|the)\s+(?P<new>.+)$",
+    re.IGNORECASE,
+)
 ZH_BOUGHT = re.compile(r"^(?P<who>.*?)(?P<verb>买了|买|入手了|提了|卖了|卖掉了)(?:一)?(?:辆|台|套|部|架|个)?(?P<thing>.+)$")
 ZH_DURABLE_GOODS = ("车", "房", "房子", "公寓", "自行车", "电动车", "摩托车", "钢琴", "吉他", "手机", "电脑", "相机")
 EN_MY_JOB_AT = re.compile(r"\bmy\s+(?:office|job|work|desk|team)\s+at\s+(?P<org>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*)*)")
@@ -88,7 +93,7 @@ class ShapeRules:
         return (self._en_age(clause, turn) or self._en_is_my(clause, turn) or self._thing_named(clause, turn)
                 or self._left_group(clause, turn) or self._dropped_out(clause, turn) or self._bare_state(clause, turn)
                 or self._cancelled(clause, turn) or self._bought_or_sold(clause, turn) or self._my_job_at(clause, turn)
-                or self._zh_moved_away(clause, turn))
+                or self._zh_moved_away(clause, turn) or self._traded(clause, turn))
 
     # ---- people and their relations
     def _relation_claim(self, name: str, relation: str, turn: Turn) -> Found | None:
@@ -183,6 +188,17 @@ class ShapeRules:
         subject = self._subject(region, turn)
         sold = m["verb"].casefold().startswith(("sold", "sell"))
         return Found(subject, "owns", thing, negated != sold, True) if subject else None
+
+    def _traded(self, clause: str, turn: Turn) -> list[Found] | None:
+        """ "traded in the civic for a used Subaru Outback": the old one is no longer owned, the new one is."""
+        if not (m := EN_TRADED.match(clause)):
+            return None
+        old, new = self._clean_value(m["old"]), self._clean_value(m["new"])
+        region, negated = self._clean_before_verb(m["who"])
+        subject = self._subject(region, turn)
+        if subject is None or negated or not (self._usable(old) and self._usable(new)):
+            return None
+        return [Found(subject, "owns", old, True, True), Found(subject, "owns", new, False, True)]
 
     def _zh_bought(self, clause: str, turn: Turn) -> Found | None:
         """ "我买了一辆特斯拉", "我们在郊区买了套房子", "卖了车": a durable thing or a brand, owned or not."""
