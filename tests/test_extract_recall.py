@@ -111,7 +111,7 @@ def triples(extractor: OfflineExtractor, text: str, **kwargs: Any) -> list[tuple
         # attributes the lexicon names
         ("my major is computer science", [(USER, "attr:major", "computer science", 1.0)]),
         ("我的星座是天蝎座", [(USER, "attr:star_sign", "天蝎座", 1.0)]),
-        ("我母语是粤语", [(USER, "attr:native_language", "粤语", 1.0)]),
+        ("我血型是AB型", [(USER, "attr:blood_type", "AB型", 1.0)]),
         # a statement before the question of the sentence is still a statement
         ("I live in Leeds, where should I go running?", [(USER, "lives_in", "Leeds", 1.0)]),
         ("我下个月搬去苏州，那边房租贵吗？", [(USER, "plan:lives_in", "苏州", 0.5)]),
