@@ -158,7 +158,7 @@ class Grammar:
     def silent(self, sentence: Sentence, parts: list[str]) -> list[bool]:
         """Per clause of a sentence, whether it says nothing. A question mark makes the whole
         sentence a question, except that clauses before a last clause that asks by its own
-        words are statements: "I'm moving to Berlin in June, what should I see?"."""
+        words are statements: "I live in Leeds, where should I go running?"."""
         asked_last = sentence.question and len(parts) > 1 and self.asks(parts[-1])
         return [self.says_nothing(sentence, clause, stated=asked_last and i < len(parts) - 1)
                 for i, clause in enumerate(parts)]
@@ -185,7 +185,7 @@ class Grammar:
             past = True
             clause = join_cjk(clause[: m.start()] + " " + clause[m.end():])
         if m := self._marker(lex.plan_markers.anywhere, clause):
-            # "以后不打鼓了": "from now on not" with the 了 of a changed state stops a habit now
+            # "以后不喝奶茶了": "from now on not" with the 了 of a changed state stops a habit now
             plan = not (m.group() in ZH_FROM_NOW_ON and ZH_STOPPED.search(clause))
             clause = join_cjk(clause[: m.start()] + " " + clause[m.end():])
         elif lex.future_time.anywhere.search(clause) or FUTURE_WHEN.search(clause) or ARRANGED.search(clause):

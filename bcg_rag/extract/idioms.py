@@ -1,13 +1,13 @@
 """Everyday ways of stating a fact that put its parts in an unusual order or word:
 
-* the taste after the copula: "Pizza is my favorite food", "五月天是我最喜欢的乐队";
-* a kind of person: "I'm more of a dog person", "a huge Lakers fan", "我是猫派", "我是周杰伦的粉丝";
+* the taste after the copula: "Tacos are my favorite food", "红色是我最喜欢的颜色";
+* a kind of person: "I'm definitely a cat person", "a huge Arsenal fan", "我是狗派", "我是林俊杰的粉丝";
 * the favourite without a kind: "Sushi is my favorite", "火锅是我的最爱" (likes);
 * the pseudo-cleft: "我喝的是拿铁", "我学的是金融" (what is drunk, studied);
-* a trade: "我是做销售的" (occupation 销售), "我是学医的" (studies 医);
+* a trade: "我老公是做金融的" (occupation 金融), "她是学法律的" (studies 法律);
 * a state reached: "我退休了", "她怀孕了" (a state the lexicon lists, with 了);
-* a school by its graduates: "我是复旦毕业的" (studied_at 复旦);
-* the make of a thing kept: "my car is a Honda", "我们家的车是辆卡罗拉" (owns Honda).
+* a school by its graduates: "我是浙大毕业的" (studied_at 浙大);
+* the make of a thing kept: "my phone is a Pixel", "我的车是辆比亚迪" (owns Pixel).
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ class IdiomRules:
                 or self._make_kept(clause, turn))
 
     def _graduate(self, clause: str, turn: Turn) -> Found | None:
-        """ "我是复旦毕业的": a graduate of 复旦."""
+        """ "我是浙大毕业的": a graduate of 浙大."""
         if not (m := ZH_GRADUATE.match(clause)):
             return None
         region, negated = self._clean_before_verb(m["who"])
@@ -68,7 +68,7 @@ class IdiomRules:
         return Found(subject, "studied_at", school, negated) if subject and self._usable(school) else None
 
     def _make_kept(self, clause: str, turn: Turn) -> Found | None:
-        """ "my car is a Honda Civic", "我们家的车是辆二手卡罗拉": the speaker owns that make."""
+        """ "my phone is a Pixel", "我的车是辆比亚迪": the speaker owns that make."""
         m = ZH_MY_THING_IS.match(clause) if has_cjk(clause) else EN_MY_THING_IS.match(clause)
         if m is None or not has_cjk(clause) and m["thing"].casefold() not in KEPT_THINGS:
             return None
@@ -90,7 +90,7 @@ class IdiomRules:
         return self._attribute_claim(owner, personal, m["attr"], region, False) if owner else None
 
     def _kind_of_person(self, clause: str, turn: Turn) -> Found | None:
-        """ "I'm more of a dog person", "a huge Lakers fan", "a coffee addict": a taste for it."""
+        """ "I'm definitely a cat person", "a huge Arsenal fan", "a coffee addict": a taste for it."""
         m = EN_KIND_OF_PERSON.match(clause)
         if m is None or m["thing"].casefold() in TEMPERAMENTS and m["kind"].casefold() == "person":
             return None  # "a morning person": a temperament
@@ -100,7 +100,7 @@ class IdiomRules:
         return Found(subject, "likes", m["thing"]) if subject else None
 
     def _zh_faction(self, clause: str, turn: Turn) -> Found | None:
-        """ "我是猫派": on the side of cats; "我是周杰伦的粉丝": a fan of 周杰伦."""
+        """ "我是狗派": on the side of dogs; "我是林俊杰的粉丝": a fan of 林俊杰."""
         m = ZH_FACTION.match(clause) or ZH_FAN.match(clause)
         if m is None or not all(flag.startswith("n") for _, flag, _ in self._tokens(m["thing"])):
             return None
@@ -115,7 +115,7 @@ class IdiomRules:
         return self._verb(m["head"] + m["value"], turn)
 
     def _zh_trade(self, clause: str, turn: Turn) -> Found | None:
-        """ "我是做前端的" (occupation 前端), "她是学法律的" (studies 法律)."""
+        """ "我老公是做金融的" (occupation 金融), "她是学法律的" (studies 法律)."""
         m = ZH_TRADE.match(clause)
         if m is None:
             return None

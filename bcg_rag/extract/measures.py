@@ -1,5 +1,5 @@
-"""Measurements of a person said without naming the attribute: "I'm 5'9", "我一米八二，
-一百四十斤", "我是B型血".
+"""Measurements of a person said without naming the attribute: "I'm 6 ft 1", "我一米六五，
+九十斤", "我是O型血".
 
 The unit (or the shape of the number) names the attribute: a height in feet and inches,
 metres or centimetres; a weight in pounds, kilograms or 斤; a blood type in 型. A clause

@@ -1,12 +1,12 @@
-"""What a mention says by itself: "my parrot Kiwi learned to say hello" says that the
-speaker keeps a parrot called Kiwi.
+"""What a mention says by itself: "our cat Luna knocked over a plant" says that the
+speaker keeps a cat called Luna.
 
 A possessive presupposes what it names, whatever the clause goes on to say about it, so
 these claims keep their sign under negation, the past and plans ("my dog Rex won't eat"
 still says Rex is the speaker's dog). Only the animals the lexicon lists in ``[mentions]``
 are read this way, and only with a name after them: "my dog" alone would stand in for the
-message where its name may be said in words no rule reads ("我家狗可乐"). Kin are not
-read this way: "my son Ethan" would answer questions about Ethan with his name.
+message where its name may be said in words no rule reads ("我家狗旺仔"). Kin are not
+read this way: "my son Leo" would answer questions about Leo with his name.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ class MentionRules:
     lexicon: Lexicon
 
     def _mentions(self, clause: str, turn: Turn) -> list[Found]:
-        """The speaker's named pets: "my parrot Kiwi" -> (speaker, has, parrot), (speaker, pet_name, Kiwi)."""
+        """The speaker's named pets: "our cat Luna" -> (speaker, has, cat), (speaker, pet_name, Luna)."""
         if not turn.user_is_speaker:
             return []
         found: list[Found] = []

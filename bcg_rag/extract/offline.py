@@ -3,10 +3,13 @@
 The code knows sentence shapes; the lexicon (``lexicon.toml``) knows the words. A message
 is cut into sentences and clauses (``grammar.py``); questions, requests and small talk
 are skipped; each remaining clause is read by the rules below (shared), ``shapes.py``
-(everyday shapes of both languages), ``en.py`` (English shapes) and ``zh.py`` (Chinese
-shapes, on jieba's segmentation), from the most specific shape to the loosest, and what
-they read passes the confidence gate (``gate.py``) or is dropped: a message with no claim
-is still evidence. The clause's mood (hedge, plan, past) sets the stance and, for plans,
+and ``idioms.py`` (everyday shapes of both languages), ``measures.py`` (heights, weights,
+blood types), ``routines.py`` (habits, abilities), ``whereabouts.py`` (being somewhere),
+``en.py`` (English shapes) and ``zh.py`` (Chinese shapes, on jieba's segmentation), from
+the most specific shape to the loosest, and what they read passes the confidence gate
+(``gate.py``) or is dropped: a message with no claim is still evidence. ``subjects.py``
+says whom a clause is about; ``mentions.py`` reads what a possessive says by itself ("our
+cat Luna"). The clause's mood (hedge, plan, past) sets the stance and, for plans,
 the predicate (``plan:<predicate>``): a plan is not a current fact. A clause said as an
 addition ("also", "too", "也", "还") marks its claims in ``Reading.additive``.
 """
@@ -61,7 +64,7 @@ class Turn:
     topic: bool = False  # the previous clause of this sentence was about ``other``
     parsed: list[str] = field(default_factory=list)  # clauses read with confidence (for the cascade)
     owned: tuple[str, str] | None = None  # what the last clause said someone keeps: "我养了一只仓鼠"
-    placed: str | None = None  # the slot an earlier clause placed someone in: "在字节上班" (works_at)
+    placed: str | None = None  # the slot an earlier clause placed someone in: "在百度上班" (works_at)
 
 
 class OfflineExtractor(
@@ -149,8 +152,8 @@ class OfflineExtractor(
                 turn.owned = next(((f.subject, f.value) for f in found if f.predicate == "has" and not f.negated), None)
                 turn.placed = next((f.predicate for f in found if f.predicate in PLACING_PREDICATES), turn.placed)
                 # The clause was about someone else (for Chinese topic continuation): every claim
-                # is theirs, or names them ("Anna是我室友": the user has a roommate, Anna; "我的猫叫
-                # 年糕，三岁了": the next clause is about 年糕).
+                # is theirs, or names them ("Anna是我室友": the user has a roommate, Anna; "我的狗叫
+                # 豆豆，五岁了": the next clause is about 豆豆).
                 if about := next((f.value for f in found if f.rule == "shape" and (
                         f.predicate.startswith("has_") or f.predicate == "pet_name")), None):
                     turn.other = about

@@ -1,12 +1,12 @@
-"""Habits and routines: "I run every morning", "I bike everywhere", "I go to yoga on Tuesdays",
-"我每天跑步", "我每周去两次健身房"; and schools gone to: "Our kids go to Lincoln Elementary".
+"""Habits and routines: "I swim every morning", "I cycle everywhere", "I go to pilates on Mondays",
+"我周末经常游泳", "我每周去三次图书馆"; and schools gone to: "My son goes to Jefferson High School".
 
 An activity named by its verb alone (``[habits] activities``: run, swim, 跑步, 游泳) or a
 place gone to is a habit only when the clause says how often (``[habits] frequency``:
 "every", "usually", "每天", "经常"). The present tense only: "I ran this morning" and
 "I'm running late" are episodes, and a verb with an object ("I run a bakery") is no
 activity of its own. The value is the activity ("running", English in its -ing form) or
-the place ("gym", "farmers market").
+the place ("gym", "library").
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ class RoutineRules:
     def _en_routine(self, clause: str, turn: Turn) -> Found | None:
         forms, verbs, frequency = routine_patterns(self.lexicon)
         if (m := EN_GO_TO.match(clause)) and SCHOOL.search(m["place"]):
-            school = self._clean_value(m["place"])  # "go to Lincoln Elementary": a school attended
+            school = self._clean_value(m["place"])  # "goes to Jefferson High School": a school attended
             return self._habit(m["who"], "studies_at", school, turn) if school[:1].isupper() else None
         often = frequency.search(clause)
         if often and (m := EN_GO_TO.match(clause)):
@@ -76,10 +76,10 @@ class RoutineRules:
             return Found(found.subject, found.predicate, found.value, found.negated or bool(able["neg"])) if found else None
         if not often and rest:
             return None  # "I swim in the lake": one swim, unless said how often
-        return self._habit(region, "habit", doing, turn)  # "I smoke", "I bike everywhere"
+        return self._habit(region, "habit", doing, turn)  # "I smoke", "I cycle everywhere"
 
     def _zh_ability(self, clause: str, turn: Turn) -> Found | None:
-        """ "我会游泳", "我不会开车" (can); "我会日语" (speaks): 会 right before an activity or a language."""
+        """ "我会滑雪", "我爸不会游泳" (can); "我会德语" (speaks): 会 right before an activity or a language."""
         activities = set(self.lexicon.words("habits", "activities"))
         tokens = self._tokens(clause)
         for i, (word, _, at) in enumerate(tokens[:-1]):
@@ -100,7 +100,7 @@ class RoutineRules:
         return None
 
     def _zh_routine(self, clause: str, turn: Turn) -> Found | None:
-        """ "(我)每天(早上六点起来)跑步", "我每周去两次健身房"."""
+        """ "(我)每天(早上七点起来)游泳", "我每周去三次图书馆"."""
         _, _, frequency = routine_patterns(self.lexicon)
         if not frequency.search(clause):
             return None

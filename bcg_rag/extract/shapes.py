@@ -82,7 +82,7 @@ class ShapeRules:
             region, negated = self._clean_before_verb(clause[: wed.start()])
             if not negated and self._subject(region, turn) == turn.speaker_id:
                 return Found(turn.speaker_id, "relationship_status", "已婚" if has_cjk(clause) else "married", False, True)
-        if wed := ZH_NOT_MARRIED.search(clause):  # "我还没结婚": not married (yet)
+        if wed := ZH_NOT_MARRIED.search(clause):  # "我还没有结婚": not married (yet)
             region, negated = self._clean_before_verb(clause[: wed.start()])
             if not negated and self._subject(region, turn) == turn.speaker_id:
                 return Found(turn.speaker_id, "relationship_status", "已婚", True)
@@ -129,7 +129,7 @@ class ShapeRules:
     def _age_owner(self, region: str, turn: Turn) -> str | None:
         region, negated = self._clean_before_verb(region)
         if not region and has_cjk(region + "岁") and turn.topic and turn.other and not negated:
-            return turn.other  # "我的猫叫年糕，三岁了": the clause before named whose age it is
+            return turn.other  # "我的狗叫豆豆，五岁了": the clause before named whose age it is
         if negated or not region and has_cjk(region + "岁"):
             return None  # "已经八岁了": whose age is not said here ("Just turned 30": the speaker's)
         subject = self._subject(region, turn)

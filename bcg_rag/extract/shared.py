@@ -1,7 +1,8 @@
-"""The rules both languages share: verb phrases, attributes, subjects and value cleaning.
+"""The rules both languages share: verb phrases, attributes and value cleaning.
 
 A rule reads one clause and returns what it says (``Found``), or None to let the next
-rule try. Language-specific shapes are in ``en.py`` and ``zh.py``.
+rule try. Language-specific shapes are in ``en.py`` and ``zh.py``; whom the words before
+a verb name is ``subjects.py``'s.
 """
 
 from __future__ import annotations
@@ -208,7 +209,7 @@ class SharedRules:
         ) and value[:1].isupper() and not CLUB_WORDS.search(value):
             predicate = "works_at"  # "joined Stripe": an employer; "joined the YMCA / a league": a membership
         if (kin := EN_KIN_NAMED.match(value.strip())) and self.lexicon.relative_regex.fullmatch(kin["relation"]):
-            value = kin["name"]  # "got engaged to his gf Sarah": the person is Sarah
+            value = kin["name"]  # "married her boyfriend Luis": the person is Luis
         values = self._coordinated(value)
         found = [Found(subject, predicate, v, negated) for v in values if self._usable(v)]
         found += [f for f in extra if found and self._usable(f.value)]
@@ -310,7 +311,7 @@ class SharedRules:
         """Peel adverbs, time phrases and negations off the subject region; report a negation."""
         lex = self.lexicon
         region, negated = self._peel(region.strip(), (lex.negation, lex.time, lex.before_verb), lead=True)
-        if EN_CONTRACTED_BE.search(region):  # "my wife's from Brazil", "my dad's really into golf": 's is "is"
+        if EN_CONTRACTED_BE.search(region):  # "my uncle's from Ireland", "my sister's not into sports": 's is "is"
             region, more = self._peel(EN_CONTRACTED_BE.sub("", region), (lex.negation, lex.time, lex.before_verb), lead=True)
             negated = negated or more
         if has_cjk(region) and (company := ZH_COMPANION.search(region)):

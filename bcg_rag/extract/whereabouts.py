@@ -1,5 +1,5 @@
-"""Where someone is, said with "be" alone: "I'm not in Boston anymore", "been at Google for
-5 years", "现在在广州", "之前在阿里".
+"""Where someone is, said with "be" alone: "I'm not in Chicago anymore", "I was at Intel for
+six years", "现在在成都", "之前在腾讯".
 
 "Be in <place>" and "be at <organisation>" say where someone lives or works only when the
 clause says the state lasts: "anymore", "no longer", a span of months or years, and for
@@ -7,7 +7,7 @@ clause says the state lasts: "anymore", "no longer", a span of months or years, 
 now" an errand. The place must be a name (capitalised in English).
 
 Chinese drops the verb: "在<X>" alone is a whereabouts. After a clause of the same
-message that placed someone ("现在在字节上班，之前在阿里"), the bare clause repeats that
+message that placed someone ("我在百度上班，之前在腾讯"), the bare clause repeats that
 slot (gapping); otherwise a place name (jieba's ``ns``) is where someone lives.
 """
 
@@ -51,7 +51,7 @@ class WhereaboutsRules:
         return self._zh_whereabouts(clause, turn) if has_cjk(clause) else self._en_whereabouts(clause, turn)
 
     def _en_whereabouts(self, clause: str, turn: Turn) -> Found | None:
-        """ "Now that I'm in Berlin", "I'm not in Boston anymore", "been at Google for 5 years now"."""
+        """ "I've been in Lisbon for two years now", "I'm not in Chicago anymore", "was at Intel for six years"."""
         m = EN_BE_PLACED.match(clause)
         placed = EN_PLACED.match(m["rest"]) if m else None
         if placed is None:
@@ -76,7 +76,7 @@ class WhereaboutsRules:
         return Found(subject, predicate, name, negated)
 
     def _zh_whereabouts(self, clause: str, turn: Turn) -> Found | None:
-        """ "现在在广州" (lives_in 广州), "之前在阿里" after "在字节上班" (works_at 阿里)."""
+        """ "现在在成都" (lives_in 成都), "之前在腾讯" after "在百度上班" (works_at 腾讯)."""
         m = ZH_PLACED.match(clause)
         if m is None or not self._on_tokens(clause, m.start("place") - 1, m.start("place")):
             return None
