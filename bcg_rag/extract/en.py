@@ -49,7 +49,7 @@ EN_LEFT_JOB = re.compile(
 EN_AS_TITLE = re.compile(r"^(?P<org>.+?)\s+as\s+(?:a\s+|an\s+|the\s+)?(?P<title>.+)$", re.IGNORECASE)
 # First-person and third-person copulas: "I'm a nurse", "my mom is a doctor", "I'm vegetarian".
 EN_COPULA = re.compile(
-    r"^(?P<subject>.+?)(?:'ve been|'s been|\s+(?:have|has) been|'m|'re|'s|\s+(?P<verb>am|is|are|was|were))\s+(?P<rest>.+)$",
+    r"^(?P<subject>.+?)(?:'ve been|'s been|\s+(?:have|has) been|'m|'re|'s|\s+(?P<verb>am|is|are|was|were|be))\s+(?P<rest>.+)$",
     re.IGNORECASE
 )
 RELATION_POINTERS = frozenset("its his her their my our your me him them us it".split())

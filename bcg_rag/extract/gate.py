@@ -77,7 +77,7 @@ class GateRules:
         English values are cut by the value stops of the lexicon already (``_clean_value``).
         """
         if (not has_cjk(value) or self.lexicon.value_of(value) != value
-                or predicate.removeprefix("attr:") in NAME_PREDICATES | DATE_PREDICATES):
+                or predicate.removeprefix("attr:") in NAME_PREDICATES | DATE_PREDICATES | MEASURE_PREDICATES):
             return value
         tokens = self._tokens(value)
         end = len(value)
@@ -98,7 +98,7 @@ class GateRules:
         if not value or not value.strip():
             return False
         lex = self.lexicon
-        dated = found.predicate.removeprefix("attr:") in DATE_PREDICATES
+        dated = found.predicate.removeprefix("attr:") in DATE_PREDICATES | MEASURE_PREDICATES  # numbers are values here
         if has_cjk(value):
             if ZH_QUESTION_WORDS.search(value) or re.fullmatch(ZH_DURATION, value) or value[0] in "我你他她它这那":
                 return False
@@ -178,7 +178,8 @@ class GateRules:
                 return True
             if place_ok and flags[0].startswith(("n", "eng")):
                 return True  # "大理位于云南", "腾讯总部在深圳": places and companies have places
-            return text[0] in surnames and len(text) <= 3 and not flags[0].startswith(ZH_WORD_TAGS)
+            # A common noun of the dictionary is no name, though a surname may start it ("游戏", "高铁")
+            return text[0] in surnames and len(text) <= 3 and not flags[0].startswith(ZH_WORD_TAGS) and flags[0] != "n"
         if place_ok and text.endswith(ORG_SUFFIXES) and all(f.startswith(("n", "eng")) for f in flags):
             return True  # "云杉公司"
         if text[0] in surnames and len(text) <= 3:
@@ -261,10 +262,11 @@ WORKPLACE = re.compile(
     r"|nonprofit|non-profit|government|hospital|kindergarten|daycare|supermarket|mall|newspaper|magazine)s?\b",
     re.IGNORECASE,
 )
-ONE_CHARACTER_PREDICATES = frozenset({"eats", "drinks", "likes", "dislikes", "has", "consumes", "plays"})
+ONE_CHARACTER_PREDICATES = frozenset({"eats", "drinks", "likes", "dislikes", "has", "owns", "consumes", "plays"})
 PLACE_PREDICATES = frozenset({"lives_in", "hometown", "born_in", "visited", "works_in"})
 NAME_PREDICATES = frozenset({"name", "pet_name", "nickname", "english_name"})
 DATE_PREDICATES = frozenset({"birthday", "age", "birth_date", "anniversary", "wake_time"})
+MEASURE_PREDICATES = frozenset({"height", "weight"})  # a number with a unit is the value itself
 ORG_SUFFIXES = ("公司", "集团", "银行", "大学", "学院", "医院", "中学", "小学", "研究所", "工作室", "餐厅", "酒店",
                 "科技", "技术", "网络", "传媒", "证券", "保险", "汽车", "电子", "软件", "航空")
 ORG_ATTRIBUTES = frozenset({"headquarters", "ceo"})

@@ -32,8 +32,9 @@ SENTENCE_END = re.compile(
     r"(?<!\b[A-Z])(?<!\bSt|\bDr|\bMr|\bMs|\bMt|\bJr|\bSr)(?<!\bMrs)(?<!\bvs)[.!?;]+(?=\s|$)|[。！？；\n?？!！]+"
 )
 # A Chinese clause that asks: a wh-word anywhere, or a final question particle.
-# "会不会", "是不是", "有没有": the A-not-A form asks too.
-ZH_QUESTION = re.compile(r"什么|哪里|哪儿|哪个|哪些|怎么|为什么|多少|几点|谁|啥|吗$|么$|([\u4e00-\u9fff])[不没]\1|有没有|是否")
+# "会不会", "是不是", "有没有": the A-not-A form asks too. "不怎么" (not much) and "没什么" (nothing
+# much) ask nothing.
+ZH_QUESTION = re.compile(r"(?<![没不])什么|哪里|哪儿|哪个|哪些|(?<!不)怎么|为什么|多少|几点|谁|啥|吗$|么$|([\u4e00-\u9fff])[不没]\1|有没有|是否")
 # Clause boundaries inside a sentence: commas and "but"-style joins.
 CLAUSE_BREAK = re.compile(
     r",\s+|[，、：:]+|\s+(?:but|though|although|because|so|and then|whereas|while)\s+|\s*[-–—]{1,2}\s+"
@@ -95,6 +96,8 @@ ARRANGED = re.compile(
     r"|quitting|heading|starting(?!\s+to\b))\b",
     re.IGNORECASE,
 )
+ZH_FROM_NOW_ON = ("以后", "今后", "往后")
+ZH_STOPPED = re.compile(r"(?:不再|再也不|不)[\u4e00-\u9fff]{1,4}了[吧啊呀哦]?$")
 SPACE_BETWEEN_CJK = re.compile(rf"(?<=[{CJK}])\s+(?=[{CJK}])")
 
 
@@ -148,10 +151,23 @@ class Grammar:
     def __init__(self, lexicon: Lexicon):
         self.lex = lexicon
 
-    def says_nothing(self, sentence: Sentence, clause: str) -> bool:
-        """A question, a request to the assistant, or small talk."""
+    def asks(self, clause: str) -> bool:
+        """The clause itself is put as a question: a question word first, or a Chinese question form."""
+        return bool(self.lex.questions.lead.match(clause) or ZH_QUESTION.search(clause))
+
+    def silent(self, sentence: Sentence, parts: list[str]) -> list[bool]:
+        """Per clause of a sentence, whether it says nothing. A question mark makes the whole
+        sentence a question, except that clauses before a last clause that asks by its own
+        words are statements: "I live in Leeds, where should I go running?"."""
+        asked_last = sentence.question and len(parts) > 1 and self.asks(parts[-1])
+        return [self.says_nothing(sentence, clause, stated=asked_last and i < len(parts) - 1)
+                for i, clause in enumerate(parts)]
+
+    def says_nothing(self, sentence: Sentence, clause: str, stated: bool = False) -> bool:
+        """A question, a request to the assistant, or small talk. ``stated``: the clause is a
+        statement leading up to the sentence's question."""
         lex = self.lex
-        if sentence.question or lex.questions.lead.match(clause) or ZH_QUESTION.search(clause):
+        if sentence.question and not stated or self.asks(clause):
             return True
         if lex.requests.lead.match(clause) or lex.small_talk_full(clause):
             return True
@@ -169,7 +185,8 @@ class Grammar:
             past = True
             clause = join_cjk(clause[: m.start()] + " " + clause[m.end():])
         if m := self._marker(lex.plan_markers.anywhere, clause):
-            plan = True
+            # "以后不喝奶茶了": "from now on not" with the 了 of a changed state stops a habit now
+            plan = not (m.group() in ZH_FROM_NOW_ON and ZH_STOPPED.search(clause))
             clause = join_cjk(clause[: m.start()] + " " + clause[m.end():])
         elif lex.future_time.anywhere.search(clause) or FUTURE_WHEN.search(clause) or ARRANGED.search(clause):
             plan = True  # "I'm moving to Tokyo next year", "下个月搬到上海", "I'm starting at Stripe": not yet so

@@ -26,7 +26,7 @@ LEXICON_SECTIONS = frozenset(
     {
         "stance", "defaults", "predicates", "relations", "cessation", "negation", "hedges",
         "fillers", "time_phrases", "subjects", "grammar", "values", "value_predicates", "attributes",
-        "cardinality", "questions", "requests", "small_talk", "plans", "changes", "relatives", "states", "slots",
+        "cardinality", "questions", "requests", "small_talk", "plans", "changes", "relatives", "mentions", "habits", "states", "slots",
     }
 )
 

@@ -3,10 +3,13 @@
 The code knows sentence shapes; the lexicon (``lexicon.toml``) knows the words. A message
 is cut into sentences and clauses (``grammar.py``); questions, requests and small talk
 are skipped; each remaining clause is read by the rules below (shared), ``shapes.py``
-(everyday shapes of both languages), ``en.py`` (English shapes) and ``zh.py`` (Chinese
-shapes, on jieba's segmentation), from the most specific shape to the loosest, and what
-they read passes the confidence gate (``gate.py``) or is dropped: a message with no claim
-is still evidence. The clause's mood (hedge, plan, past) sets the stance and, for plans,
+and ``idioms.py`` (everyday shapes of both languages), ``measures.py`` (heights, weights,
+blood types), ``routines.py`` (habits, abilities), ``whereabouts.py`` (being somewhere),
+``en.py`` (English shapes) and ``zh.py`` (Chinese shapes, on jieba's segmentation), from
+the most specific shape to the loosest, and what they read passes the confidence gate
+(``gate.py``) or is dropped: a message with no claim is still evidence. ``subjects.py``
+says whom a clause is about; ``mentions.py`` reads what a possessive says by itself ("our
+cat Luna"). The clause's mood (hedge, plan, past) sets the stance and, for plans,
 the predicate (``plan:<predicate>``): a plan is not a current fact. A clause said as an
 addition ("also", "too", "也", "还") marks its claims in ``Reading.additive``.
 """
@@ -24,7 +27,13 @@ from .gate import EPISODIC_PREDICATES, GateRules
 from .grammar import Grammar, clauses, sentences
 from .lexicon import Lexicon, default_lexicon, stable_name
 from .shapes import ShapeRules
+from .idioms import IdiomRules
+from .measures import MeasureRules
+from .mentions import MentionRules
+from .routines import RoutineRules
 from .shared import Found, SharedRules
+from .subjects import SubjectRules
+from .whereabouts import PLACING_PREDICATES, WhereaboutsRules
 from .text import EDGE_PUNCTUATION, collapse
 from .zh import ChineseRules
 
@@ -55,9 +64,13 @@ class Turn:
     topic: bool = False  # the previous clause of this sentence was about ``other``
     parsed: list[str] = field(default_factory=list)  # clauses read with confidence (for the cascade)
     owned: tuple[str, str] | None = None  # what the last clause said someone keeps: "我养了一只仓鼠"
+    placed: str | None = None  # the slot an earlier clause placed someone in: "在百度上班" (works_at)
 
 
-class OfflineExtractor(ShapeRules, EnglishRules, ChineseRules, GateRules, SharedRules):
+class OfflineExtractor(
+    ShapeRules, EnglishRules, ChineseRules, GateRules, SharedRules, SubjectRules, MentionRules, WhereaboutsRules,
+    MeasureRules, RoutineRules, IdiomRules,
+):
     """Rule-based claims from Chinese and English chat messages; no model, deterministic."""
 
     uses_known_entities = False  # the rules read names from the text alone: ingestion need not look them up
@@ -70,10 +83,9 @@ class OfflineExtractor(ShapeRules, EnglishRules, ChineseRules, GateRules, Shared
         """Whether a message states anything (some clause is neither a question, a request
         to the assistant, nor small talk): raw evidence worth showing when no claim covers it."""
         for sentence in sentences(collapse(text)):
-            for clause in clauses(sentence.text):
-                clause = clause.strip(EDGE_PUNCTUATION)
-                if clause and not self.grammar.says_nothing(sentence, clause):
-                    return True
+            parts = [c.strip(EDGE_PUNCTUATION) for c in clauses(sentence.text)]
+            if any(c and not silent for c, silent in zip(parts, self.grammar.silent(sentence, parts))):
+                return True
         return False
 
     def extract(
@@ -120,11 +132,11 @@ class OfflineExtractor(ShapeRules, EnglishRules, ChineseRules, GateRules, Shared
         for sentence in sentences(collapse(text)):
             turn.other = None if sentence.question else turn.other
             turn.topic = False
-            for clause in clauses(sentence.text):
-                clause = clause.strip(EDGE_PUNCTUATION)
+            parts = [c.strip(EDGE_PUNCTUATION) for c in clauses(sentence.text)]
+            for clause, silent in zip(parts, self.grammar.silent(sentence, parts)):
                 if not clause:
                     continue
-                if self.grammar.says_nothing(sentence, clause):
+                if silent:
                     reading.silent += 1
                     continue
                 reading.statements += 1
@@ -138,12 +150,15 @@ class OfflineExtractor(ShapeRules, EnglishRules, ChineseRules, GateRules, Shared
                 if mood.plan:  # "我想喝奶茶", "I want to play tennis": a passing wish, not a plan
                     found = [f for f in found if f.changed or f.predicate not in EPISODIC_PREDICATES]
                 turn.owned = next(((f.subject, f.value) for f in found if f.predicate == "has" and not f.negated), None)
+                turn.placed = next((f.predicate for f in found if f.predicate in PLACING_PREDICATES), turn.placed)
                 # The clause was about someone else (for Chinese topic continuation): every claim
-                # is theirs, or names them ("Anna是我室友": the user has a roommate, Anna).
-                if about := next((f.value for f in found if f.predicate.startswith("has_") and f.rule == "shape"), None):
+                # is theirs, or names them ("Anna是我室友": the user has a roommate, Anna; "我的狗叫
+                # 豆豆，五岁了": the next clause is about 豆豆).
+                if about := next((f.value for f in found if f.rule == "shape" and (
+                        f.predicate.startswith("has_") or f.predicate == "pet_name")), None):
                     turn.other = about
                 topic = turn.topic
-                turn.topic = bool(found) and all(f.subject == turn.other or f.value == turn.other for f in found)
+                turn.topic = bool(found) and (about is not None or all(f.subject == turn.other or f.value == turn.other for f in found))
                 if not found and (lead := self._lead_subject(mood.clause, turn)):
                     turn.other, turn.topic = lead, True  # "我妈退休了，不当医生了": still about her
                 elif not found and topic and not self._names_speaker(clause):
@@ -161,6 +176,15 @@ class OfflineExtractor(ShapeRules, EnglishRules, ChineseRules, GateRules, Shared
                     claims.append(claim)
                     reading.rules.append(f.rule)
                     reading.additive.append(additive and not f.changed)
+                for f in self._mentions(clause, turn):  # presupposed by a possessive: no mood applies
+                    value = turn.entities.get(f.value.casefold()) or self.lexicon.value_of(f.value)
+                    key = (f.subject, f.predicate, value)
+                    if key not in seen:
+                        seen.add(key)
+                        claims.append(Claim(f.subject, stable_name(f.predicate, known_predicates, self.lexicon),
+                                            value, self.lexicon.asserted, context=context))
+                        reading.rules.append("mention")
+                        reading.additive.append(False)
         return claims, reading
 
     def _claim(self, found: Found, mood: Any, turn: Turn, known_predicates: Sequence[str], context: str | None) -> Claim:
@@ -194,8 +218,8 @@ class OfflineExtractor(ShapeRules, EnglishRules, ChineseRules, GateRules, Shared
     # to let the next try. The order goes from the most specific shape to the loosest.
     def _parse_clause(self, clause: str, turn: Turn, reported: bool = True) -> list[Found]:
         rules = (
-            self._shape, self._change_from_to, self._job, self._attribute, self._verb, self._copula,
-            self._relation, self._english_relation,
+            self._shape, self._idiom, self._measure, self._change_from_to, self._job, self._attribute, self._verb, self._routine, self._copula,
+            self._relation, self._english_relation, self._whereabouts,
         )
         for rule in rules:
             found = rule(clause, turn)

@@ -26,14 +26,14 @@ if TYPE_CHECKING:
     from .offline import Turn
 
 ZH_NUMBER = "[0-9一二三四五六七八九十两]{1,3}"
-ZH_AGE = re.compile(rf"^(?P<who>.+?)(?:今年|现在|已经)?(?P<age>{ZH_NUMBER})(?:周)?岁(?:半)?了?$")
+ZH_AGE = re.compile(rf"^(?P<who>.*?)(?:今年|现在|已经)?(?P<age>{ZH_NUMBER})(?:周)?岁(?:半)?了?$")
 EN_TURNED = re.compile(r"^(?P<who>.+?)\s+(?:just\s+)?turned\s+(?P<age>\d{1,3})\b", re.IGNORECASE)
 EN_IS_MY = re.compile(r"^(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s+(?:is|was)\s+my\s+(?P<rel>.+)$")
 # "Anna是我大学室友": at most a short modifier ("大学", "高中") before the kin word, no 的 inside.
 ZH_IS_MY = re.compile(r"^(?P<name>.+?)是我的?(?P<rel>[^的]{1,6})$")
 ZH_THING_NAMED = re.compile(rf"^(?:我的|我家的?|我们家的?)(?P<thing>[{CJK}]{{1,4}})叫(?P<name>[{CJK}A-Za-z]{{1,4}})$")
 EN_THING_NAMED = re.compile(
-    r"^(?:my|our)\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)(?:'s name is|\s+is\s+(?:called|named))\s+(?P<name>[A-Z][\w'-]*)$"
+    r"^(?:[Mm]y|[Oo]ur)\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)(?:'s name is|\s+is\s+(?:called|named))\s+(?P<name>[A-Z][\w'-]*)$"
 )
 ZH_CALLED = re.compile(rf"^叫(?P<name>[{CJK}A-Za-z]{{2,4}})$")
 EN_LEFT_GROUP = re.compile(
@@ -44,19 +44,33 @@ EN_DROPPED_OUT = re.compile(
     re.IGNORECASE,
 )
 ZH_MOVED_AWAY = re.compile(r"^(?P<who>.*?)从(?P<old>.+?)搬(?:过来|过来了|来|来了|走|走了|出来|出来了)$")
+EN_MOVED_AWAY = re.compile(r"^(?P<who>.*?)\b[Mm]oved\s+(?:here\s+|over\s+|out\s+|away\s+)?from\s+(?P<old>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*)*)$")
+# "moved into a new place in Queens": the home's place is where the speaker lives now.
+EN_MOVED_INTO = re.compile(
+    r"^(?P<who>.*?)\b[Mm]oved\s+(?:in)?to\s+(?:a|an|our|my|the)\s+(?:new\s+|bigger\s+|smaller\s+)?"
+    r"(?:place|apartment|house|home|flat|condo)\s+in\s+(?P<new>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*)*)$"
+)
 EN_CANCELLED = re.compile(
     r"^(?P<who>.*?)\b[Cc]ancel(?:l?ed|l?ing|s)?\s+(?:(?:my|our|the)\s+(?P<thing>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)?)\s+"
     r"(?P<kind>membership|subscription|account)|(?P<thing2>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)?)(?=\s*$|\s*[,.!]))",
 )
 EN_BOUGHT = re.compile(
-    r"^(?P<who>.*?)\b(?P<verb>bought|buy|sold|sell)\s+(?P<thing>(?:a|an|the|my|our)\s+.+)$", re.IGNORECASE
+    r"^(?P<who>.*?)\b(?P<verb>bought|buy|sold|sell|got)\s+(?P<thing>(?:a|an|the|my|our)\s+.+)$", re.IGNORECASE
 )
 DURABLE_GOODS = frozenset(
     "house home apartment condo flat car truck van suv bike bicycle motorcycle scooter boat piano guitar".split()
 )
+# "traded in the Civic for a Subaru": one thing given up for another.
+EN_TRADED = re.compile(
+    r"^(?P<who>.*?)\b(?:traded|swapped|exchanged)\s+(?:in\s+)?(?:my|our|the|a|an)\s+(?P<old>.+?)\s+for\s+(?:a|an|the)\s+(?P<new>.+)$",
+    re.IGNORECASE,
+)
+ZH_BOUGHT = re.compile(r"^(?P<who>.*?)(?P<verb>买了|买|入手了|提了|卖了|卖掉了)(?:一)?(?:辆|台|套|部|架|个)?(?P<thing>.+)$")
+ZH_DURABLE_GOODS = ("车", "房", "房子", "公寓", "自行车", "电动车", "摩托车", "钢琴", "吉他", "手机", "电脑", "相机")
 EN_MY_JOB_AT = re.compile(r"\bmy\s+(?:office|job|work|desk|team)\s+at\s+(?P<org>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*)*)")
 JOB_ENDED = re.compile(r"\b(?:quit|left|leav\w*|lost|los\w+|fired|resign\w*|retir\w*|former|old|previous|ex)\b", re.IGNORECASE)
-MARRIED = re.compile(r"\b(?:got|just got|finally got)\s+married\b|(?<![没不])(?:结婚|领证)了", re.IGNORECASE)
+MARRIED = re.compile(r"\b(?:got|just got|finally got)\s+married\b|(?<![没不])(?:结婚|领证)了|(?:刚|已经|早就)(?:结婚|领证)", re.IGNORECASE)
+ZH_NOT_MARRIED = re.compile(r"(?:还)?没(?:有)?(?:结婚|领证)")
 EN_BARE_STATE = re.compile(r"^(?:nope\s+|no\s+)?(?P<neg>not\s+)?(?:be\s+|being\s+)?(?P<state>.+)$", re.IGNORECASE)
 
 
@@ -68,12 +82,18 @@ class ShapeRules:
             region, negated = self._clean_before_verb(clause[: wed.start()])
             if not negated and self._subject(region, turn) == turn.speaker_id:
                 return Found(turn.speaker_id, "relationship_status", "已婚" if has_cjk(clause) else "married", False, True)
+        if wed := ZH_NOT_MARRIED.search(clause):  # "我还没有结婚": not married (yet)
+            region, negated = self._clean_before_verb(clause[: wed.start()])
+            if not negated and self._subject(region, turn) == turn.speaker_id:
+                return Found(turn.speaker_id, "relationship_status", "已婚", True)
         if has_cjk(clause):
             return (self._zh_age(clause, turn) or self._zh_is_my(clause, turn) or self._thing_named(clause, turn)
-                    or self._zh_called(clause, turn) or self._zh_moved_away(clause, turn) or self._zh_bare_attribute(clause, turn))
+                    or self._zh_called(clause, turn) or self._zh_moved_away(clause, turn) or self._zh_bare_attribute(clause, turn)
+                    or self._zh_bought(clause, turn))
         return (self._en_age(clause, turn) or self._en_is_my(clause, turn) or self._thing_named(clause, turn)
                 or self._left_group(clause, turn) or self._dropped_out(clause, turn) or self._bare_state(clause, turn)
-                or self._cancelled(clause, turn) or self._bought_or_sold(clause, turn) or self._my_job_at(clause, turn))
+                or self._cancelled(clause, turn) or self._bought_or_sold(clause, turn) or self._my_job_at(clause, turn)
+                or self._zh_moved_away(clause, turn) or self._traded(clause, turn))
 
     # ---- people and their relations
     def _relation_claim(self, name: str, relation: str, turn: Turn) -> Found | None:
@@ -108,6 +128,8 @@ class ShapeRules:
 
     def _age_owner(self, region: str, turn: Turn) -> str | None:
         region, negated = self._clean_before_verb(region)
+        if not region and has_cjk(region + "岁") and turn.topic and turn.other and not negated:
+            return turn.other  # "我的狗叫豆豆，五岁了": the clause before named whose age it is
         if negated or not region and has_cjk(region + "岁"):
             return None  # "已经八岁了": whose age is not said here ("Just turned 30": the speaker's)
         subject = self._subject(region, turn)
@@ -160,12 +182,38 @@ class ShapeRules:
         if not (m := EN_BOUGHT.match(clause)):
             return None
         thing = self._clean_value(m["thing"])
-        if not thing or not (thing[:1].isupper() or thing.split()[-1].casefold() in DURABLE_GOODS):
-            return None
+        if not thing or not (len(thing) > 1 and thing[:1].isupper() or thing.split()[-1].casefold() in DURABLE_GOODS):
+            return None  # "got a cold", "got an A": neither a name nor a thing kept
         region, negated = self._clean_before_verb(m["who"])
         subject = self._subject(region, turn)
         sold = m["verb"].casefold().startswith(("sold", "sell"))
         return Found(subject, "owns", thing, negated != sold, True) if subject else None
+
+    def _traded(self, clause: str, turn: Turn) -> list[Found] | None:
+        """ "traded in the civic for a used Subaru Outback": the old one is no longer owned, the new one is."""
+        if not (m := EN_TRADED.match(clause)):
+            return None
+        old, new = self._clean_value(m["old"]), self._clean_value(m["new"])
+        region, negated = self._clean_before_verb(m["who"])
+        subject = self._subject(region, turn)
+        if subject is None or negated or not (self._usable(old) and self._usable(new)):
+            return None
+        return [Found(subject, "owns", old, True, True), Found(subject, "owns", new, False, True)]
+
+    def _zh_bought(self, clause: str, turn: Turn) -> Found | None:
+        """ "我买了一辆特斯拉", "我们在郊区买了套房子", "卖了车": a durable thing or a brand, owned or not."""
+        if not (m := ZH_BOUGHT.match(clause)) or "了" not in m["verb"] + m["thing"][-1:]:
+            return None  # "我想买车" is no purchase
+        thing = self._clean_value(m["thing"])
+        tokens = self._tokens(thing)
+        if not tokens or not (thing.endswith(ZH_DURABLE_GOODS) or len(tokens) == 1 and tokens[0][1].startswith(("nr", "nz", "eng"))):
+            return None  # "买了咖啡": nothing durable
+        who = m["who"]
+        if (place := self._locative(clause, who)) is not None:
+            who = who[:place]  # "我们在郊区买了套房子"
+        region, negated = self._clean_before_verb(who)
+        subject = self._subject(region, turn)
+        return Found(subject, "owns", thing, negated != m["verb"].startswith("卖"), True) if subject else None
 
     def _my_job_at(self, clause: str, turn: Turn) -> Found | None:
         """ "my office at Deloitte", "I love my job at Amazon": the speaker works there."""
@@ -175,12 +223,15 @@ class ShapeRules:
         return Found(turn.speaker_id, "works_at", org) if org else None
 
     def _zh_moved_away(self, clause: str, turn: Turn) -> Found | None:
-        """ "刚从广州搬过来": the old place no longer holds (the new one is not named)."""
-        if not (m := ZH_MOVED_AWAY.match(clause)):
+        """ "刚从广州搬过来", "moved here from Ohio": the old place no longer holds (the new one is
+        not named); "moved into a new place in Queens": the new one does."""
+        m = ZH_MOVED_AWAY.match(clause) or EN_MOVED_AWAY.match(clause)
+        into = None if m else EN_MOVED_INTO.match(clause)
+        if not (m or into):
             return None
-        region, negated = self._clean_before_verb(m["who"])
-        subject, old = self._subject(region, turn), self._clean_value(m["old"])
-        return Found(subject, "lives_in", old, True, True) if subject and old and not negated else None
+        region, negated = self._clean_before_verb((m or into)["who"])
+        subject, place = self._subject(region, turn), self._clean_value(m["old"] if m else into["new"])
+        return Found(subject, "lives_in", place, bool(m), True) if subject and place and not negated else None
 
     # ---- states and attributes without a subject or without 的
     def _bare_state(self, clause: str, turn: Turn) -> Found | None:

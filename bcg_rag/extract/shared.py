@@ -1,7 +1,8 @@
-"""The rules both languages share: verb phrases, attributes, subjects and value cleaning.
+"""The rules both languages share: verb phrases, attributes and value cleaning.
 
 A rule reads one clause and returns what it says (``Found``), or None to let the next
-rule try. Language-specific shapes are in ``en.py`` and ``zh.py``.
+rule try. Language-specific shapes are in ``en.py`` and ``zh.py``; whom the words before
+a verb name is ``subjects.py``'s.
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ CLUB_WORDS = re.compile(
     r"\b(?:club|league|team|gym|society|association|union|party|choir|band|group|community|church|ymca|program)\b",
     re.IGNORECASE,
 )
+EN_SOME = re.compile(r"(?:^\s*|(?<=\band\s))(?:a\s+little(?:\s+bit)?(?:\s+of)?|a\s+bit\s+of)\s+(?=\S)", re.IGNORECASE)
+EN_KIN_NAMED = re.compile(r"^(?:his|her|my|their|our)\s+(?P<relation>[a-z-]+(?:\s+[a-z-]+)?)\s+(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)$")
+EN_CONTRACTED_BE = re.compile(r"(?<=[A-Za-z])'(?:s|re)$")
 EN_OWNER_WORDS = {"my": "i", "our": "we", "your": "you"}
 
 
@@ -111,6 +115,7 @@ class SharedRules:
             )
             if frame and (verb is None or frame[0].start() <= verb.start()):
                 match, kind, predicate, value = frame[0], "verb", frame[1], frame[0].group(1)
+                value = self._peel(value, (lex.before_verb,), lead=False)[0]  # "对摄影很感兴趣": 很 is no part of it
             elif verb:
                 match, value = verb, clause[verb.end():]
                 kind, predicate = lex.verbs[collapse(verb.group()).casefold()]
@@ -176,7 +181,7 @@ class SharedRules:
         if predicate in ("likes", "dislikes") and re.match(r"(?:the\s+(?:new|latest|current|last|first|next)|this|that)\b", value.strip(), re.IGNORECASE):
             return None  # "Love the new update": an opinion of one thing, not a taste
         head, joined, tail = value.partition(" and ")
-        if joined and (lex.verb_regex.search(tail) or len(tail.split()) > 3):  # "likes tea and lives in Paris"
+        if joined and (lex.verb_regex.search(tail) or len(self._clean_value(tail).split()) > 3):  # "likes tea and lives in Paris"
             value = head
         value = self._clean_value(value)
         if (light := lex.activity_verbs.match(value)) and self._is_object(value[light.end():]):
@@ -203,6 +208,8 @@ class SharedRules:
             ("the ", "a ", "an ", "my ", "our ")
         ) and value[:1].isupper() and not CLUB_WORDS.search(value):
             predicate = "works_at"  # "joined Stripe": an employer; "joined the YMCA / a league": a membership
+        if (kin := EN_KIN_NAMED.match(value.strip())) and self.lexicon.relative_regex.fullmatch(kin["relation"]):
+            value = kin["name"]  # "married her boyfriend Luis": the person is Luis
         values = self._coordinated(value)
         found = [Found(subject, predicate, v, negated) for v in values if self._usable(v)]
         found += [f for f in extra if found and self._usable(f.value)]
@@ -304,6 +311,9 @@ class SharedRules:
         """Peel adverbs, time phrases and negations off the subject region; report a negation."""
         lex = self.lexicon
         region, negated = self._peel(region.strip(), (lex.negation, lex.time, lex.before_verb), lead=True)
+        if EN_CONTRACTED_BE.search(region):  # "my uncle's from Ireland", "my sister's not into sports": 's is "is"
+            region, more = self._peel(EN_CONTRACTED_BE.sub("", region), (lex.negation, lex.time, lex.before_verb), lead=True)
+            negated = negated or more
         if has_cjk(region) and (company := ZH_COMPANION.search(region)):
             # "(现在)和老伴住在大理", "我跟老公住在上海": who else does it is not the subject
             region, more = self._peel(region[: company.start()], (lex.negation, lex.time, lex.before_verb), lead=True)
@@ -322,6 +332,7 @@ class SharedRules:
         loop removes something from a value of bounded length.
         """
         lex = self.lexicon
+        value = EN_SOME.sub("", value)  # "speak a little French (and a bit of German)": no stop before a value
         if stop := lex.value_stops.search(value, 1):  # "tea over coffee": the value is what comes first
             value = value[: stop.start()]
         if len(value) > MAX_RAW_VALUE_CHARS:
@@ -359,71 +370,3 @@ class SharedRules:
     def _is_pronoun(self, word: str) -> bool:
         key = word.casefold()
         return key in self.lexicon.first_person or key in self.lexicon.second_person
-
-    def _subject(self, region: str, turn: Turn) -> str | None:
-        """Whom the words before the verb name: the speaker, the user, a relative, a named entity."""
-        key = collapse(region).casefold()
-        lex = self.lexicon
-        if not key and has_cjk(region + "字") and turn.other and turn.topic:
-            return turn.other  # Chinese continues the topic: "我妈是医生，住在成都"
-        if not key or key in lex.first_person:
-            return turn.speaker_id  # Chinese drops "我"; English "no more Americano for me"
-        if key in lex.second_person and not turn.user_is_speaker:
-            return turn.user_id  # the assistant saying "you love tea"
-        if key in lex.user_references:
-            return turn.user_id  # "The user lives in Lyon", "用户住在…"
-        if has_cjk(region) and (said := lex.reporting.match(region)) and said.end() < len(region):
-            return self._subject(region[said.end():], turn)  # "听说小张住在北京": 小张, not 听说小张
-        return self._third_person(region, turn)
-
-    def _third_person(self, region: str, turn: Turn) -> str | None:
-        """A relative ("my mom", "我妈", "my sister Anna"), a pronoun for the last one, or a name."""
-        key = collapse(region).casefold()
-        if key in self.lexicon.user_references:
-            return turn.user_id
-        if key in ("he", "she", "他", "她", "he's", "she's") and turn.other:
-            return turn.other
-        if relative := self._relative(region, turn):
-            return relative
-        return self._name(region, turn)
-
-    def _relative(self, region: str, turn: Turn) -> str | None:
-        """ "my sister Anna" -> Anna; "my mom" / "我妈" -> "<user>'s mother" (English relation word)."""
-        lex = self.lexicon
-        text = collapse(region)
-        owner = re.match(r"^(my|our|your)\s+|^(我们的|我的|我们|咱们|我|咱)", text, re.IGNORECASE)
-        if owner is None:  # a bare kin word: "Mom is a nurse", "老公是山东人", "室友小陈"
-            owner = re.match(r"", text)
-        who = owner.group().strip().casefold()
-        if who == "your" and turn.user_is_speaker:
-            return None
-        rest = text[owner.end():]
-        m = lex.relative_regex.match(rest)
-        if m is None:
-            return None
-        name = rest[m.end():].strip()
-        if not name:
-            return f"{turn.user_id}'s {lex.relatives[collapse(m.group()).casefold()]}"
-        if has_cjk(name):
-            if not owner.group() and not self._zh_named(name):
-                return None  # bare kin word + a name: only a name read as one ("室友小陈"), not "同事说用户"
-            return self._name(name, turn)
-        named = EN_NAME_AFTER.match(name)
-        return named.group(1) if named else None
-
-    def _owner(self, region: str, turn: Turn) -> tuple[str | None, bool]:
-        """Who has an attribute, and whether that is a person the pronouns name (the speaker or user)."""
-        key = collapse(region).casefold()
-        if not key:
-            return None, False
-        if key in self.lexicon.first_person or key in ("we", "us", "我们", "咱们"):
-            return turn.speaker_id, True
-        if key in self.lexicon.second_person:
-            return (turn.user_id, True) if not turn.user_is_speaker else (None, False)
-        if key in self.lexicon.user_references:
-            return turn.user_id, True
-        if key in ("his", "her", "he", "she", "他", "她") and turn.other:
-            return turn.other, False
-        if relative := self._relative(region, turn):
-            return relative, False
-        return self._name(region, turn), False

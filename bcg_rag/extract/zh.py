@@ -36,6 +36,7 @@ ZH_JOB_VERBS = ("跳槽到", "调到", "转到")
 ZH_JOB_AT = re.compile(r"^(?P<before>.*?)在(?P<org>.+?)(?:当|做|担任|干)(?P<title>.+)$")
 ZH_LEFT_JOB = re.compile(r"^(?P<before>.*?)(?:从(?P<org>.+?)(?:离职|辞职|辞职了|离开|退休)|离开了?(?P<org2>.+?)(?:公司)?$)")
 ZH_COPULA = re.compile(r"^(?P<before>.*?)(?P<neg>不是|是)(?P<value>.+)$")
+ZH_COUNTS_AS = re.compile(r"^(?P<before>.*?)(?P<neg>不算|算)(?P<value>.+)$")  # "老家算四川的": counts as
 NOUN_TAGS = ("n", "nr", "ns", "nt", "nz", "nrt", "nrfg", "eng", "vn", "an")
 NOT_NAME_TAGS = ("v", "d", "p", "c", "u", "t", "r", "m", "q", "f", "y", "e", "ad", "ul", "uj", "uz")
 
@@ -215,12 +216,16 @@ class ChineseRules:
     def _zh_copula(self, clause: str, turn: Turn) -> Found | None:
         """我是老师 / 我妈妈是医生: a noun after 是 (the first-person case needs a noun, so
         "我是说…" says nothing)."""
-        m = ZH_COPULA.match(clause)
+        m = ZH_COPULA.match(clause) or ZH_COUNTS_AS.match(clause)
         if m is None:
             return None
         region, negated = self._clean_before_verb(m["before"])
         value = self._clean_value(m["value"])
-        if attr := self.lexicon.attributes.get(region):  # 老家是湖北的: the speaker's attribute
+        attr = self.lexicon.attributes.get(re.sub(r"^(?:我的|我)", "", region))  # (我)老家是江西的: the speaker's
+        if m["neg"].endswith("算") and not attr:
+            return None  # 算 counts as only after an attribute ("老家算四川的"); "我算了一下" is arithmetic
+        if attr:
+            negated = negated or m["neg"].startswith("不")
             return Found(turn.speaker_id, "attr:" + attr, value, negated) if self._usable(value) else None
         subject = self._subject(region, turn)
         if subject is None:

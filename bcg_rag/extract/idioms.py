@@ -1,0 +1,137 @@
+"""Everyday ways of stating a fact that put its parts in an unusual order or word:
+
+* the taste after the copula: "Tacos are my favorite food", "红色是我最喜欢的颜色";
+* a kind of person: "I'm definitely a cat person", "a huge Arsenal fan", "我是狗派", "我是林俊杰的粉丝";
+* the favourite without a kind: "Sushi is my favorite", "火锅是我的最爱" (likes);
+* the pseudo-cleft: "我喝的是拿铁", "我学的是金融" (what is drunk, studied);
+* a trade: "我老公是做金融的" (occupation 金融), "她是学法律的" (studies 法律);
+* a state reached: "我退休了", "她怀孕了" (a state the lexicon lists, with 了);
+* a school by its graduates: "我是浙大毕业的" (studied_at 浙大);
+* the make of a thing kept: "my phone is a Pixel", "我的车是辆比亚迪" (owns Pixel).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from .shared import EN_OWNER_WORDS, Found
+from .text import CJK, collapse, has_cjk
+
+if TYPE_CHECKING:
+    from .lexicon import Lexicon
+    from .offline import Turn
+
+EN_IS_MY_TASTE = re.compile(
+    r"^(?P<value>.+?)\s+(?:is|are|'s)\s+(?:(?:still|now|definitely|probably|always)\s+)?(?P<owner>my|our)\s+(?P<attr>.+)$",
+    re.IGNORECASE,
+)
+ZH_IS_MY_TASTE = re.compile(r"^(?P<value>.+?)是(?P<owner>我|我们)的?(?P<attr>.+)$")
+EN_KIND_OF_PERSON = re.compile(
+    r"^(?P<who>.+?)(?:'m|\s+am|'s|\s+is)\s+(?:(?:more|much more|definitely|totally|such|kind|sort)\s+(?:of\s+)?)?"
+    r"an?\s+(?:(?:big|huge|massive|die-hard|diehard|total|lifelong|true)\s+)?(?P<thing>[\w'&-]+(?:\s+[\w'&-]+){0,2}?)\s+"
+    r"(?P<kind>person|fan|lover|addict|enthusiast|nut)$",
+    re.IGNORECASE,
+)
+ZH_FAN = re.compile(rf"^(?P<who>.*?)是(?:个|一个|一名)?(?P<thing>[{CJK}A-Za-z]{{2,8}}?)的?(?:粉丝|铁粉|迷)$")
+BARE_FAVORITE = re.compile(r"^(?:favorite|favourite|fave|最爱|最喜欢的)$", re.IGNORECASE)
+# A person of a time of day or of people is a temperament, not a taste for something.
+TEMPERAMENTS = frozenset({"morning", "night", "evening", "early", "late", "people", "detail", "glass"})
+ZH_FACTION = re.compile(rf"^(?P<who>.*?)是(?P<thing>[{CJK}]{{1,3}})派$")
+ZH_CLEFT = re.compile(rf"^(?P<head>[^的]*?[{CJK}])的是(?P<value>.+)$")
+ZH_GRADUATE = re.compile(r"^(?P<who>.*?)是(?P<school>.+?)毕业的$")
+EN_MY_THING_IS = re.compile(r"^(?:my|our)\s+(?P<thing>[a-z]+)\s+is\s+an?\s+(?P<make>(?-i:[A-Z][\w-]*(?:\s+[A-Z0-9][\w-]*){0,2}))$", re.IGNORECASE)
+ZH_MY_THING_IS = re.compile(r"^(?:我|我们|我家|我们家)的?(?P<thing>车|手机|电脑|房子)是(?:一)?(?:辆|台|部|套|个)?(?P<make>.+)$")
+# Things whose make or model is worth keeping: "my car is a Honda" says the speaker owns a Honda.
+KEPT_THINGS = frozenset({"car", "truck", "van", "bike", "motorcycle", "phone", "laptop", "computer", "camera"})
+ZH_REACHED = re.compile(r"^(?P<before>.+?)了[吧啊呀哦]?$")
+ZH_TRADE = re.compile(r"^(?P<who>.*?)(?P<neg>不是|是)(?P<verb>做|搞|干|学)(?P<trade>.+?)的$")
+
+
+class IdiomRules:
+    lexicon: Lexicon
+
+    def _idiom(self, clause: str, turn: Turn) -> Found | list[Found] | None:
+        if has_cjk(clause):
+            return (self._zh_trade(clause, turn) or self._zh_cleft(clause, turn) or self._zh_faction(clause, turn)
+                    or self._taste_named_last(ZH_IS_MY_TASTE, clause, turn) or self._state_reached(clause, turn)
+                    or self._graduate(clause, turn) or self._make_kept(clause, turn))
+        return (self._taste_named_last(EN_IS_MY_TASTE, clause, turn) or self._kind_of_person(clause, turn)
+                or self._make_kept(clause, turn))
+
+    def _graduate(self, clause: str, turn: Turn) -> Found | None:
+        """ "我是浙大毕业的": a graduate of 浙大."""
+        if not (m := ZH_GRADUATE.match(clause)):
+            return None
+        region, negated = self._clean_before_verb(m["who"])
+        subject, school = self._subject(region, turn), self._clean_value(m["school"])
+        return Found(subject, "studied_at", school, negated) if subject and self._usable(school) else None
+
+    def _make_kept(self, clause: str, turn: Turn) -> Found | None:
+        """ "my phone is a Pixel", "我的车是辆比亚迪": the speaker owns that make."""
+        m = ZH_MY_THING_IS.match(clause) if has_cjk(clause) else EN_MY_THING_IS.match(clause)
+        if m is None or not has_cjk(clause) and m["thing"].casefold() not in KEPT_THINGS:
+            return None
+        make = self._clean_value(m["make"])
+        return Found(turn.speaker_id, "owns", make) if turn.user_is_speaker and self._usable(make) else None
+
+    def _taste_named_last(self, pattern: re.Pattern[str], clause: str, turn: Turn) -> Found | None:
+        """ "Pizza is my favorite food": a taste ("favorite …") of the owner, the value first."""
+        m = pattern.match(clause)
+        bare = m is not None and BARE_FAVORITE.match(m["attr"].strip(" .!")) is not None
+        if m is None or not (bare or self.lexicon.preference.match(m["attr"])):
+            return None
+        region, negated = self._clean_before_verb(m["value"])
+        if negated or not region or self._is_pronoun(region) or collapse(region).casefold() in self.lexicon.pronoun_values:
+            return None  # "it is my favorite": the value is elsewhere
+        owner, personal = self._owner(EN_OWNER_WORDS.get(m["owner"].casefold(), m["owner"]), turn)
+        if bare:  # "火锅是我的最爱": a taste, of no named kind
+            return Found(owner, "likes", region) if owner and self._usable(region) else None
+        return self._attribute_claim(owner, personal, m["attr"], region, False) if owner else None
+
+    def _kind_of_person(self, clause: str, turn: Turn) -> Found | None:
+        """ "I'm definitely a cat person", "a huge Arsenal fan", "a coffee addict": a taste for it."""
+        m = EN_KIND_OF_PERSON.match(clause)
+        if m is None or m["thing"].casefold() in TEMPERAMENTS and m["kind"].casefold() == "person":
+            return None  # "a morning person": a temperament
+        if m["thing"].casefold() in ("big", "huge", "massive", "total", "true", "real"):
+            return None  # "a big fan": of what, not said
+        subject = self._subject(self._clean_before_verb(m["who"])[0], turn)
+        return Found(subject, "likes", m["thing"]) if subject else None
+
+    def _zh_faction(self, clause: str, turn: Turn) -> Found | None:
+        """ "我是狗派": on the side of dogs; "我是林俊杰的粉丝": a fan of 林俊杰."""
+        m = ZH_FACTION.match(clause) or ZH_FAN.match(clause)
+        if m is None or not all(flag.startswith("n") for _, flag, _ in self._tokens(m["thing"])):
+            return None
+        subject = self._subject(self._clean_before_verb(m["who"])[0], turn)
+        return Found(subject, "likes", m["thing"]) if subject else None
+
+    def _zh_cleft(self, clause: str, turn: Turn) -> Found | list[Found] | None:
+        """ "我喝的是拿铁" reads as "我喝拿铁", when the words before 的 end with a verb of the lexicon."""
+        m = ZH_CLEFT.match(clause)
+        if m is None or not re.search(f"(?:{self.lexicon.verb_regex.pattern})$", m["head"], re.IGNORECASE):
+            return None
+        return self._verb(m["head"] + m["value"], turn)
+
+    def _zh_trade(self, clause: str, turn: Turn) -> Found | None:
+        """ "我老公是做金融的" (occupation 金融), "她是学法律的" (studies 法律)."""
+        m = ZH_TRADE.match(clause)
+        if m is None:
+            return None
+        region, negated = self._clean_before_verb(m["who"])
+        subject = self._subject(region, turn)
+        trade = self._clean_value(m["trade"])
+        if subject is None or not self._usable(trade):
+            return None
+        return Found(subject, "studies" if m["verb"] == "学" else "occupation", trade, negated or m["neg"] == "不是")
+
+    def _state_reached(self, clause: str, turn: Turn) -> Found | None:
+        """ "我退休了", "我姐怀孕了": a listed state, reached (了), of someone named."""
+        m = ZH_REACHED.match(clause)
+        state = next((s for s in self.lexicon.states if m and has_cjk(s) and m["before"].endswith(s)), None)
+        if state is None:
+            return None
+        region, negated = self._clean_before_verb(m["before"][: -len(state)])
+        subject = self._subject(region, turn)
+        return Found(subject, "is", state, negated) if subject else None

@@ -1,0 +1,138 @@
+"""Habits and routines: "I swim every morning", "I cycle everywhere", "I go to pilates on Mondays",
+"我周末经常游泳", "我每周去三次图书馆"; and schools gone to: "My son goes to Jefferson High School".
+
+An activity named by its verb alone (``[habits] activities``: run, swim, 跑步, 游泳) or a
+place gone to is a habit only when the clause says how often (``[habits] frequency``:
+"every", "usually", "每天", "经常"). The present tense only: "I ran this morning" and
+"I'm running late" are episodes, and a verb with an object ("I run a bakery") is no
+activity of its own. The value is the activity ("running", English in its -ing form) or
+the place ("gym", "library").
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import TYPE_CHECKING
+
+from .shared import Found
+from .text import english_forms, has_cjk, phrase_pattern
+
+if TYPE_CHECKING:
+    from .lexicon import Lexicon
+    from .offline import Turn
+
+# "I can swim", "I can't drive", "I know how to ski": an ability, said right before the activity.
+EN_ABLE = re.compile(r"\b(?P<neg>can't|cannot|can not|don't know how to|doesn't know how to)\s*$|\b(?:can|know how to|knows how to)\s*$", re.IGNORECASE)
+ZH_ABLE = frozenset({"会", "不会", "能", "不能"})
+EN_GO_TO = re.compile(r"^(?P<who>.*?)\bgo(?:es)?\s+to\s+(?P<place>.+)$", re.IGNORECASE)
+EN_GO_DOING = re.compile(r"^(?P<who>.*?)\bgo(?:es)?\s+(?P<doing>[a-z]+ing)\b(?P<rest>.*)$", re.IGNORECASE)
+SCHOOL = re.compile(r"\b(?:School|Elementary|Primary|Middle|High|Academy|College|University|Kindergarten|Preschool)\b")
+# What may stand between the subject and a Chinese activity: times, counts, adverbs, "起来".
+ZH_BETWEEN_TAGS = ("t", "m", "q", "d")
+ZH_BETWEEN_WORDS = frozenset({"每天", "每周", "每晚", "天天", "起来", "坚持", "都", "也", "还", "会", "练", "做", "去"})
+
+
+@functools.lru_cache(maxsize=8)
+def routine_patterns(lexicon: Lexicon) -> tuple[dict[str, str], re.Pattern[str], re.Pattern[str]]:
+    """(English present form -> -ing form, that verb pattern, the frequency pattern)."""
+    forms: dict[str, str] = {}
+    for phrase in lexicon.words("habits", "activities"):
+        if phrase.isascii():
+            base, third, doing = english_forms(phrase)[:3]
+            forms[base.casefold()] = forms[third.casefold()] = doing.casefold()
+    verbs = re.compile(phrase_pattern(list(forms)), re.IGNORECASE)
+    frequency = re.compile(phrase_pattern(lexicon.words("habits", "frequency")), re.IGNORECASE)
+    return forms, verbs, frequency
+
+
+class RoutineRules:
+    lexicon: Lexicon
+
+    def _routine(self, clause: str, turn: Turn) -> Found | None:
+        if has_cjk(clause):
+            return self._zh_ability(clause, turn) or self._zh_routine(clause, turn)
+        return self._en_routine(clause, turn)
+
+    def _en_routine(self, clause: str, turn: Turn) -> Found | None:
+        forms, verbs, frequency = routine_patterns(self.lexicon)
+        if (m := EN_GO_TO.match(clause)) and SCHOOL.search(m["place"]):
+            school = self._clean_value(m["place"])  # "goes to Jefferson High School": a school attended
+            return self._habit(m["who"], "studies_at", school, turn) if school[:1].isupper() else None
+        often = frequency.search(clause)
+        if often and (m := EN_GO_TO.match(clause)):
+            return self._habit(m["who"], "habit", self._clean_value(m["place"]), turn)
+        if often and (m := EN_GO_DOING.match(clause)) and m["doing"].casefold() in forms.values():
+            return self._habit(m["who"], "habit", m["doing"].casefold(), turn)  # "go running on Sundays"
+        if (verb := verbs.search(clause)) is None:
+            return None
+        rest = clause[verb.end():].strip()
+        if rest and not (frequency.match(rest) or rest.split()[0].casefold() in self.lexicon.prepositions
+                         or re.match(r"(?:\w+ly|a lot|everywhere|pretty well|well)\b", rest, re.IGNORECASE)):
+            return None  # "I run a bakery": the verb has an object
+        region, doing = clause[: verb.start()], forms[verb.group().casefold()]
+        if able := EN_ABLE.search(region):  # "I can't drive": what someone can do
+            found = self._habit(region[: able.start()], "can", doing, turn)
+            return Found(found.subject, found.predicate, found.value, found.negated or bool(able["neg"])) if found else None
+        if not often and rest:
+            return None  # "I swim in the lake": one swim, unless said how often
+        return self._habit(region, "habit", doing, turn)  # "I smoke", "I cycle everywhere"
+
+    def _zh_ability(self, clause: str, turn: Turn) -> Found | None:
+        """ "我会滑雪", "我爸不会游泳" (can); "我会德语" (speaks): 会 right before an activity or a language."""
+        activities = set(self.lexicon.words("habits", "activities"))
+        tokens = self._tokens(clause)
+        for i, (word, _, at) in enumerate(tokens[:-1]):
+            if word[-1:] == "会" and self._is_pronoun(word[:-1]):  # jieba's "我会" is 我 + 会
+                word, at = word[-1], at + len(word) - 1
+            if word not in ZH_ABLE:
+                continue
+            after, _, start = tokens[i + 1]
+            rest = clause[start:]
+            if after in activities and start + len(after) == len(clause):
+                predicate, value = "can", after
+            elif re.fullmatch(r"[\u4e00-\u9fff]{1,3}[语文]", self._clean_value(rest)) and word.endswith("会"):
+                predicate, value = "speaks", self._clean_value(rest)
+            else:
+                return None
+            found = self._habit(clause[:at], predicate, value, turn)
+            return Found(found.subject, predicate, value, found.negated or word.startswith("不")) if found else None
+        return None
+
+    def _zh_routine(self, clause: str, turn: Turn) -> Found | None:
+        """ "(我)每天(早上七点起来)游泳", "我每周去三次图书馆"."""
+        _, _, frequency = routine_patterns(self.lexicon)
+        if not frequency.search(clause):
+            return None
+        activities = set(self.lexicon.words("habits", "activities"))
+        tokens = self._tokens(clause)
+        for i, (word, flag, at) in enumerate(tokens):
+            gone = word == "去" and i + 1 < len(tokens)
+            if word not in activities and not gone:
+                continue
+            rest = tokens[i + 1:]
+            if gone:  # 去 + (两次) + a place
+                while rest and rest[0][1].startswith(("m", "q")):
+                    rest = rest[1:]
+                if not rest or not all(f.startswith(("n", "eng")) for _, f, _ in rest):
+                    return None
+                value = clause[rest[0][2]:]
+            elif rest and not all(f.startswith(("m", "q", "t", "y", "ul")) for _, f, _ in rest):
+                return None  # the activity is followed by more than "三次", "了"
+            else:
+                value = word
+            subject_end = next((j for j, (w, f, _) in enumerate(tokens[:i])
+                                if f.startswith(ZH_BETWEEN_TAGS) or w in ZH_BETWEEN_WORDS or frequency.fullmatch(w)), i)
+            if any(not (f.startswith(ZH_BETWEEN_TAGS) or w in ZH_BETWEEN_WORDS or frequency.fullmatch(w))
+                   for w, f, _ in tokens[subject_end:i]):
+                return None  # another verb stands before the activity: "我喜欢跑步" is the verb rule's
+            region = clause[: tokens[subject_end][2]] if subject_end < i else clause[:at]
+            return self._habit(region, "habit", value, turn)
+        return None
+
+    def _habit(self, region: str, predicate: str, value: str, turn: Turn) -> Found | None:
+        region, negated = self._clean_before_verb(region)
+        subject = self._subject(region, turn)
+        if subject is None or not self._usable(value):
+            return None
+        return Found(subject, predicate, value, negated)

@@ -1,0 +1,86 @@
+"""Who a clause is about: the speaker, the user, a relative ("my mom", "我妈"), a pronoun for
+the last person named, or a name; and who owns an attribute."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from .shared import EN_NAME_AFTER
+from .text import collapse, has_cjk
+
+if TYPE_CHECKING:
+    from .lexicon import Lexicon
+    from .offline import Turn
+
+
+class SubjectRules:
+    lexicon: Lexicon
+
+    def _subject(self, region: str, turn: Turn) -> str | None:
+        """Whom the words before the verb name: the speaker, the user, a relative, a named entity."""
+        key = collapse(region).casefold()
+        lex = self.lexicon
+        if not key and has_cjk(region + "字") and turn.other and turn.topic:
+            return turn.other  # Chinese continues the topic: "我妈是医生，住在成都"
+        if not key or key in lex.first_person:
+            return turn.speaker_id  # Chinese drops "我"; English "no more Americano for me"
+        if key in lex.second_person and not turn.user_is_speaker:
+            return turn.user_id  # the assistant saying "you love tea"
+        if key in lex.user_references:
+            return turn.user_id  # "The user lives in Lyon", "用户住在…"
+        if has_cjk(region) and (said := lex.reporting.match(region)) and said.end() < len(region):
+            return self._subject(region[said.end():], turn)  # "听说小张住在北京": 小张, not 听说小张
+        return self._third_person(region, turn)
+
+    def _third_person(self, region: str, turn: Turn) -> str | None:
+        """A relative ("my mom", "我妈", "my sister Anna"), a pronoun for the last one, or a name."""
+        key = collapse(region).casefold()
+        if key in self.lexicon.user_references:
+            return turn.user_id
+        if key in ("he", "she", "他", "她", "he's", "she's") and turn.other:
+            return turn.other
+        if relative := self._relative(region, turn):
+            return relative
+        return self._name(region, turn)
+
+    def _relative(self, region: str, turn: Turn) -> str | None:
+        """ "my sister Anna" -> Anna; "my mom" / "我妈" -> "<user>'s mother" (English relation word)."""
+        lex = self.lexicon
+        text = collapse(region)
+        owner = re.match(r"^(my|our|your)\s+|^(我们的|我的|我们|咱们|我|咱)", text, re.IGNORECASE)
+        if owner is None:  # a bare kin word: "Mom is a nurse", "老公是山东人", "室友小陈"
+            owner = re.match(r"", text)
+        who = owner.group().strip().casefold()
+        if who == "your" and turn.user_is_speaker:
+            return None
+        rest = text[owner.end():]
+        m = lex.relative_regex.match(rest)
+        if m is None:
+            return None
+        name = rest[m.end():].strip()
+        if not name:
+            return f"{turn.user_id}'s {lex.relatives[collapse(m.group()).casefold()]}"
+        if has_cjk(name):
+            if not owner.group() and not self._zh_named(name):
+                return None  # bare kin word + a name: only a name read as one ("室友小陈"), not "同事说用户"
+            return self._name(name, turn)
+        named = EN_NAME_AFTER.match(name)
+        return named.group(1) if named else None
+
+    def _owner(self, region: str, turn: Turn) -> tuple[str | None, bool]:
+        """Who has an attribute, and whether that is a person the pronouns name (the speaker or user)."""
+        key = collapse(region).casefold()
+        if not key:
+            return None, False
+        if key in self.lexicon.first_person or key in ("we", "us", "我们", "咱们"):
+            return turn.speaker_id, True
+        if key in self.lexicon.second_person:
+            return (turn.user_id, True) if not turn.user_is_speaker else (None, False)
+        if key in self.lexicon.user_references:
+            return turn.user_id, True
+        if key in ("his", "her", "he", "she", "他", "她") and turn.other:
+            return turn.other, False
+        if relative := self._relative(region, turn):
+            return relative, False
+        return self._name(region, turn), False

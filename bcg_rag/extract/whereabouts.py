@@ -1,0 +1,97 @@
+"""Where someone is, said with "be" alone: "I'm not in Chicago anymore", "I was at Intel for
+six years", "现在在成都", "之前在腾讯".
+
+"Be in <place>" and "be at <organisation>" say where someone lives or works only when the
+clause says the state lasts: "anymore", "no longer", a span of months or years, and for
+"in" also "now" or "these days". "I'm in Paris" alone may be a trip, "I'm at Starbucks
+now" an errand. The place must be a name (capitalised in English).
+
+Chinese drops the verb: "在<X>" alone is a whereabouts. After a clause of the same
+message that placed someone ("我在百度上班，之前在腾讯"), the bare clause repeats that
+slot (gapping); otherwise a place name (jieba's ``ns``) is where someone lives.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from .shared import Found
+from .text import has_cjk
+
+if TYPE_CHECKING:
+    from .lexicon import Lexicon
+    from .offline import Turn
+
+EN_BE_PLACED = re.compile(
+    r"^(?P<who>.*?)(?P<be>'m|'re|'s|'ve been|'s been|(?:^|\s)(?:am|is|are|was|were|been|have been|has been))\s+"
+    r"(?P<rest>.+)$",
+    re.IGNORECASE,
+)
+EN_PLACED = re.compile(r"^(?P<neg>not\s+|no longer\s+)?(?:still\s+|now\s+|currently\s+)?(?P<prep>in|at)\s+(?P<name>.+)$", re.IGNORECASE)
+# The state lasts: a change said ("now", "anymore") or a span of months or years.
+EN_NOW = re.compile(r"\b(?:now|these days|nowadays)\b", re.IGNORECASE)
+EN_LASTING = re.compile(
+    r"\b(?:anymore|any more|no longer)\b"
+    r"|\bfor\s+(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|few|several|many)\s+(?:more\s+)?(?:months?|years?|yrs?)\b"
+    r"|\bsince\s+(?:\d{4}|last\s+(?:year|month))\b",
+    re.IGNORECASE,
+)
+# "our house is in Brooklyn": where the speaker's home is, the speaker lives.
+EN_HOME = re.compile(r"^(?:my|our)\s+(?:new\s+)?(?:house|home|place|apartment|flat|condo)$", re.IGNORECASE)
+ZH_PLACED = re.compile(r"^(?P<who>.*?)在(?P<place>[^在]+?)(?:了|呢|啦|哦)?$")
+PLACE_TAGS = ("ns", "nt", "nz", "nr", "eng")  # a named place or organisation, not "家", "公司"
+PLACING_PREDICATES = ("lives_in", "works_at", "studies_at")
+
+
+class WhereaboutsRules:
+    lexicon: Lexicon
+
+    def _whereabouts(self, clause: str, turn: Turn) -> Found | None:
+        return self._zh_whereabouts(clause, turn) if has_cjk(clause) else self._en_whereabouts(clause, turn)
+
+    def _en_whereabouts(self, clause: str, turn: Turn) -> Found | None:
+        """ "I've been in Lisbon for two years now", "I'm not in Chicago anymore", "was at Intel for six years"."""
+        m = EN_BE_PLACED.match(clause)
+        placed = EN_PLACED.match(m["rest"]) if m else None
+        if placed is None:
+            return None
+        at = placed["prep"].casefold() == "at"
+        home = EN_HOME.match(m["who"].strip()) is not None and not at
+        if not (home or EN_LASTING.search(clause) or not at and EN_NOW.search(clause)):
+            return None  # "I'm at Starbucks now" is an errand; "at X for two years" a job
+        words = []
+        for word in placed["name"].split():
+            if not word[:1].isupper() or word.casefold().strip(",.!") in self.lexicon.not_names:
+                break
+            words.append(word)
+        name = self._clean_value(" ".join(words))
+        region, negated = self._clean_before_verb(m["who"])
+        subject = turn.speaker_id if home else self._subject(region, turn)
+        if subject is None or not name or (m["who"].strip() and not region):
+            return None
+        # "I was in Boston for years": a past state, no longer so
+        negated = negated or bool(placed["neg"]) or m["be"].strip().casefold() in ("was", "were")
+        predicate = "works_at" if at else "lives_in"
+        return Found(subject, predicate, name, negated)
+
+    def _zh_whereabouts(self, clause: str, turn: Turn) -> Found | None:
+        """ "现在在成都" (lives_in 成都), "之前在腾讯" after "在百度上班" (works_at 腾讯)."""
+        m = ZH_PLACED.match(clause)
+        if m is None or not self._on_tokens(clause, m.start("place") - 1, m.start("place")):
+            return None
+        tokens = self._tokens(m["place"])
+        if not tokens or any(not flag.startswith(("n", "eng")) for _, flag, _ in tokens):
+            return None  # "在开会", "在这边": no place named
+        if not tokens[-1][1].startswith(PLACE_TAGS):
+            return None
+        if turn.placed:
+            predicate = turn.placed
+        elif tokens[-1][1].startswith("ns"):
+            predicate = "lives_in"
+        else:
+            return None
+        region, negated = self._clean_before_verb(m["who"])
+        subject = self._subject(region, turn)
+        place = self._clean_value(m["place"])
+        return Found(subject, predicate, place, negated) if subject and place else None
