@@ -570,19 +570,21 @@ class PostgresStore:
         if ids:
             self.execute(f"DELETE FROM {self.schema}.edge WHERE src = ANY(%s) OR dst = ANY(%s)", (ids, ids))
 
-    def edges_to(self, dst_ids: Sequence[str], relations: Sequence[str]) -> list[Edge]:
-        return self._edges("dst", dst_ids, relations)
+    def edges_to(self, dst_ids: Sequence[str], relations: Sequence[str], since: str | None = None) -> list[Edge]:
+        return self._edges("dst", dst_ids, relations, since)
 
     def edges_from(self, src_ids: Sequence[str], relations: Sequence[str]) -> list[Edge]:
         return self._edges("src", src_ids, relations)
 
-    def _edges(self, column: str, ids: Sequence[str], relations: Sequence[str]) -> list[Edge]:
+    def _edges(self, column: str, ids: Sequence[str], relations: Sequence[str], since: str | None = None) -> list[Edge]:
         ids = list(dict.fromkeys(ids))
         if not ids:
             return []
+        when, after = ("", ()) if since is None else (" AND valid_from >= %s", (since,))
         rows = self.execute(
-            f"SELECT * FROM {self.schema}.edge WHERE {column} = ANY(%s) AND relation = ANY(%s) ORDER BY src, dst, relation",
-            (ids, list(relations)),
+            f"SELECT * FROM {self.schema}.edge WHERE {column} = ANY(%s) AND relation = ANY(%s){when}"
+            " ORDER BY src, dst, relation",
+            (ids, list(relations)) + after,
         )
         return [Edge(**r) for r in rows]
 
