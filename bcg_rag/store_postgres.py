@@ -107,7 +107,7 @@ def _ddl(s: str) -> list[str]:
             relation {TXT} NOT NULL CHECK (relation IN ({_RELATION_CHECK})),
             weight DOUBLE PRECISION, value DOUBLE PRECISION, valid_from {TXT}, valid_until {TXT},
             reason {TXT}, source_type {TXT}, PRIMARY KEY (src, dst, relation))""",
-        f"CREATE INDEX IF NOT EXISTS edge_dst ON {s}.edge(dst, relation)",
+        f"CREATE INDEX IF NOT EXISTS edge_dst_from ON {s}.edge(dst, relation, valid_from)",
         f"""CREATE TABLE IF NOT EXISTS {s}.claim_vector (
             evidence_id {TXT} NOT NULL, belief_id {TXT} NOT NULL, user_id {TXT} NOT NULL, vector BYTEA NOT NULL,
             PRIMARY KEY (evidence_id, belief_id))""",

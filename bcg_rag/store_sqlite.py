@@ -70,7 +70,8 @@ CREATE TABLE IF NOT EXISTS edge (
     weight REAL, value REAL, valid_from TEXT, valid_until TEXT, reason TEXT, source_type TEXT,
     PRIMARY KEY (src, dst, relation)
 );
-CREATE INDEX IF NOT EXISTS edge_dst ON edge(dst, relation);
+DROP INDEX IF EXISTS edge_dst;
+CREATE INDEX IF NOT EXISTS edge_dst_from ON edge(dst, relation, valid_from);
 CREATE TABLE IF NOT EXISTS claim_vector (
     evidence_id TEXT NOT NULL, belief_id TEXT NOT NULL, user_id TEXT NOT NULL, vector BLOB NOT NULL,
     PRIMARY KEY (evidence_id, belief_id)
