@@ -87,7 +87,8 @@ def relation_for(stance: float) -> str:
     return SUPPORTS if stance > 0 else REFUTES
 
 
-def fold(events: Iterable[EdgeEvent], initial_for: Callable[[str], float], rules: Rules | None = None) -> list[HistoryEntry]:
+def fold(events: Iterable[EdgeEvent], initial_for: Callable[[str], float], rules: Rules | None = None, *,
+         current: float | None = None, strongest: float | None = None) -> list[HistoryEntry]:
     """Replay a belief from its edges. Returns the history; the last entry is the current state.
 
     Derived (functional) refutations that happened before the belief's first direct
@@ -100,11 +101,14 @@ def fold(events: Iterable[EdgeEvent], initial_for: Callable[[str], float], rules
     supporter so far, or a hedged one (|stance| <= ``rules.hedge_stance``). Derived
     refutations arrive already marked by ``functional_refutations``. Everything depends
     on event time and content only, so the fold stays order-independent.
+
+    ``current`` and ``strongest`` resume a fold: the state after the events before these
+    (the last history entry's ``new``, and ``fold_strongest`` of the direct events before);
+    the entries returned then continue that history (``writing``'s tail refold).
     """
     rules = rules or Rules()
     history: list[HistoryEntry] = []
-    current: float | None = None
-    strongest: float | None = None  # initial confidence of the most reliable direct supporter so far
+    # strongest: initial confidence of the most reliable direct supporter so far
     for ev in sorted(events, key=lambda e: e.sort_key):
         reason = ev.reason
         if current is None:
@@ -124,6 +128,17 @@ def fold(events: Iterable[EdgeEvent], initial_for: Callable[[str], float], rules
     return history
 
 
+def strongest_supporter(events: Iterable[EdgeEvent], initial_for: Callable[[str], float]) -> float | None:
+    """The initial confidence of the most reliable direct supporter among ``events`` (None: none)."""
+    values = [initial_for(ev.source_type) for ev in events if ev.relation == SUPPORTS and not is_derived(ev.reason)]
+    return max(values) if values else None
+
+
+def fold_strongest(strongest: float | None) -> float | None:
+    """``strongest_supporter`` as ``fold`` keeps it (never below zero)."""
+    return None if strongest is None else max(0.0, strongest)
+
+
 def _weaker_or_hedged(source_type: str, stance: float, strongest: float | None, initial_for, rules: Rules) -> bool:
     if not rules.conflicts_from_weaker_sources:
         return False
@@ -136,6 +151,9 @@ def functional_refutations(
     predicate: str,
     initial_for: Callable[[str], float],
     rules: Rules | None = None,
+    *,
+    first: str | None = None,
+    strongest: float | None = None,
 ) -> list[EdgeEvent]:
     """Support for another value of a single-valued slot refutes this belief (whose own
     direct events are ``own``), but only support that came after this belief was first
@@ -143,24 +161,30 @@ def functional_refutations(
     confidence x stance): a model's guess of a new city must not overturn what the user
     said, a user's own update does. A rival claim that is a hedge, or comes from a less
     reliable source than this belief's strongest supporter before it, is a conflict
-    (reason ``conflict:functional:...``): recorded, shown, but it does not move the belief."""
+    (reason ``conflict:functional:...``): recorded, shown, but it does not move the belief.
+
+    For a tail refold ``own`` and ``sibling_supports`` may be only the events from some
+    time on: ``first`` is then the timestamp of the belief's first direct evidence before
+    that time, and ``strongest`` the ``strongest_supporter`` of its events before it."""
     rules = rules or Rules()
-    if not own:
+    firsts = [ev.timestamp for ev in own] + ([first] if first is not None else [])
+    if not firsts:
         return []
-    first = min(ev.timestamp for ev in own)
+    first = min(firsts)
     # The strongest own supporter before each rival, by bisection over a running maximum:
     # a slot restated thousands of times must not cost own x rivals per refold.
     supports = sorted((o.sort_key, initial_for(o.source_type)) for o in own if o.relation == SUPPORTS)
     keys = [k for k, _ in supports]
-    running = list(accumulate((v for _, v in supports), max))
+    prior = [] if strongest is None else [strongest]
+    running = list(accumulate(prior + [v for _, v in supports], max))
     out = []
     for s in sibling_supports:
         if s.timestamp <= first:
             continue
-        before = bisect_left(keys, s.sort_key)
-        strongest = running[before - 1] if before else None
+        before = bisect_left(keys, s.sort_key) + len(prior)
+        best = running[before - 1] if before else None
         reason = f"{DERIVED_PREFIX}{predicate}"
-        if _weaker_or_hedged(s.source_type, s.value, strongest, initial_for, rules):
+        if _weaker_or_hedged(s.source_type, s.value, best, initial_for, rules):
             reason = CONFLICT_PREFIX + reason
         out.append(EdgeEvent(s.evidence_id, s.timestamp, REFUTES, -abs(s.value) * initial_for(s.source_type), s.weight,
                              s.source_type, reason))

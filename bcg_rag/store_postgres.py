@@ -108,7 +108,7 @@ def _ddl(s: str) -> list[str]:
             relation {TXT} NOT NULL CHECK (relation IN ({_RELATION_CHECK})),
             weight DOUBLE PRECISION, value DOUBLE PRECISION, valid_from {TXT}, valid_until {TXT},
             reason {TXT}, source_type {TXT}, PRIMARY KEY (src, dst, relation))""",
-        f"CREATE INDEX IF NOT EXISTS edge_dst ON {s}.edge(dst, relation)",
+        f"CREATE INDEX IF NOT EXISTS edge_dst_from ON {s}.edge(dst, relation, valid_from)",
         f"""CREATE TABLE IF NOT EXISTS {s}.claim_vector (
             evidence_id {TXT} NOT NULL, belief_id {TXT} NOT NULL, user_id {TXT} NOT NULL, vector BYTEA NOT NULL,
             PRIMARY KEY (evidence_id, belief_id))""",
@@ -571,19 +571,21 @@ class PostgresStore:
         if ids:
             self.execute(f"DELETE FROM {self.schema}.edge WHERE src = ANY(%s) OR dst = ANY(%s)", (ids, ids))
 
-    def edges_to(self, dst_ids: Sequence[str], relations: Sequence[str]) -> list[Edge]:
-        return self._edges("dst", dst_ids, relations)
+    def edges_to(self, dst_ids: Sequence[str], relations: Sequence[str], since: str | None = None) -> list[Edge]:
+        return self._edges("dst", dst_ids, relations, since)
 
     def edges_from(self, src_ids: Sequence[str], relations: Sequence[str]) -> list[Edge]:
         return self._edges("src", src_ids, relations)
 
-    def _edges(self, column: str, ids: Sequence[str], relations: Sequence[str]) -> list[Edge]:
+    def _edges(self, column: str, ids: Sequence[str], relations: Sequence[str], since: str | None = None) -> list[Edge]:
         ids = list(dict.fromkeys(ids))
         if not ids:
             return []
+        when, after = ("", ()) if since is None else (" AND valid_from >= %s", (since,))
         rows = self.execute(
-            f"SELECT * FROM {self.schema}.edge WHERE {column} = ANY(%s) AND relation = ANY(%s) ORDER BY src, dst, relation",
-            (ids, list(relations)),
+            f"SELECT * FROM {self.schema}.edge WHERE {column} = ANY(%s) AND relation = ANY(%s){when}"
+            " ORDER BY src, dst, relation",
+            (ids, list(relations)) + after,
         )
         return [Edge(**r) for r in rows]
 

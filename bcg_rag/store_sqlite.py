@@ -71,7 +71,8 @@ CREATE TABLE IF NOT EXISTS edge (
     weight REAL, value REAL, valid_from TEXT, valid_until TEXT, reason TEXT, source_type TEXT,
     PRIMARY KEY (src, dst, relation)
 );
-CREATE INDEX IF NOT EXISTS edge_dst ON edge(dst, relation);
+DROP INDEX IF EXISTS edge_dst;
+CREATE INDEX IF NOT EXISTS edge_dst_from ON edge(dst, relation, valid_from);
 CREATE TABLE IF NOT EXISTS claim_vector (
     evidence_id TEXT NOT NULL, belief_id TEXT NOT NULL, user_id TEXT NOT NULL, vector BLOB NOT NULL,
     PRIMARY KEY (evidence_id, belief_id)
@@ -394,21 +395,22 @@ class SQLiteStore:
             marks = ",".join("?" * len(chunk))
             self.execute(f"DELETE FROM edge WHERE src IN ({marks}) OR dst IN ({marks})", chunk + chunk)
 
-    def edges_to(self, dst_ids: Sequence[str], relations: Sequence[str]) -> list[Edge]:
-        return self._edges("dst", dst_ids, relations)
+    def edges_to(self, dst_ids: Sequence[str], relations: Sequence[str], since: str | None = None) -> list[Edge]:
+        return self._edges("dst", dst_ids, relations, since)
 
     def edges_from(self, src_ids: Sequence[str], relations: Sequence[str]) -> list[Edge]:
         return self._edges("src", src_ids, relations)
 
-    def _edges(self, column: str, ids: Sequence[str], relations: Sequence[str]) -> list[Edge]:
+    def _edges(self, column: str, ids: Sequence[str], relations: Sequence[str], since: str | None = None) -> list[Edge]:
         rels = list(relations)
         out: list[Edge] = []
+        when, after = ("", []) if since is None else (" AND valid_from >= ?", [since])
         for chunk in _chunks(list(dict.fromkeys(ids))):
             marks = ",".join("?" * len(chunk))
             rmarks = ",".join("?" * len(rels))
             rows = self.execute(
-                f"SELECT * FROM edge WHERE {column} IN ({marks}) AND relation IN ({rmarks}) ORDER BY src, dst, relation",
-                chunk + rels,
+                f"SELECT * FROM edge WHERE {column} IN ({marks}) AND relation IN ({rmarks}){when} ORDER BY src, dst, relation",
+                chunk + rels + after,
             )
             out += [Edge(**dict(r)) for r in rows]
         return out

@@ -1,6 +1,7 @@
 """The write path, no LLM on it: validate everything, embed new evidence texts in one
 batch, then in one transaction store the evidence (append-only), its claims and the
-edges to the beliefs they touch, and refold those beliefs (``revision.fold``). The
+edges to the beliefs they touch, and refold those beliefs (``refold.py``: new evidence
+folds on from the stored state, from its own event time on). The
 vector index is written after the commit; a crash in between is repaired when the
 memory opens (``index.EvidenceIndex.repair``).
 """
@@ -8,7 +9,7 @@ memory opens (``index.EvidenceIndex.repair``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from . import revision
 from .checks import (
@@ -19,15 +20,15 @@ from .errors import (
     EmptyTextError, InputTooLargeError, InvalidInputError, InvalidWeightError, NotFoundError, UnknownSourceTypeError,
 )
 from .ids import clean_value, normalise_key, stable_id, text_hash
-from .models import BELONGS_TO, CONTEXT_OF, OCCURRED_IN, REFUTES, SUPPORTS, Change, Claim, Edge, ObserveResult, check_unit
-from .revision import DIRECT, EdgeEvent
+from .models import BELONGS_TO, CONTEXT_OF, OCCURRED_IN, Change, Claim, Edge, ObserveResult, check_unit
+from .refold import BELIEF_RELATIONS, recompute_slot, recompute_slots  # noqa: F401 (callers use writing.*)
+from .revision import DIRECT
 from .store import slot_locks
 from .timeutil import parse_timestamp
 
 if TYPE_CHECKING:
     from .memory import BeliefMemory
 
-BELIEF_RELATIONS = (SUPPORTS, REFUTES)
 # A claim's origin (claim table) and the reason of the edge it becomes.
 CALLER = "caller"
 CALLER_ADDITIVE = "caller:additive"
@@ -219,7 +220,7 @@ def write(memory: "BeliefMemory", p: Prepared, claim_vectors: dict[str, list[flo
             per_belief.setdefault(belief_id(slot, row["value"]), claim_vectors[claim_text(row)])
     if len(per_belief) > 1:  # relevance per claim, not per message (search.py)
         memory.store.put_claim_vectors((ev["id"], bid, ev["user_id"], v) for bid, v in sorted(per_belief.items()))
-    return recompute_slots(memory, slots)
+    return recompute_slots(memory, slots, since=ev["timestamp"])  # only evidence dated then was added
 
 
 def belief_id(slot: tuple[str, str, str, str], value: str) -> str:
@@ -267,7 +268,7 @@ def add_claims(memory: "BeliefMemory", evidence_id: str, claims: Sequence[Claim]
                 ensure_context(memory, row["context"])
             memory.store.insert_claim(row)
             slots.append(link_claim(memory, row))
-        return recompute_slots(memory, slots)
+        return recompute_slots(memory, slots, since=ev["timestamp"])
 
 
 def ensure_context(memory: "BeliefMemory", ctx: str) -> None:
@@ -305,65 +306,6 @@ def link_claim(memory: "BeliefMemory", c: dict) -> tuple[str, str, str, str]:
     return (user_id, subject_id, c["predicate"], context_key)
 
 
-def recompute_slots(memory: "BeliefMemory", slots: Iterable[tuple[str, str, str, str]]) -> list[Change]:
-    changes: list[Change] = []
-    for slot in dict.fromkeys(slots):
-        changes += recompute_slot(memory, *slot)
-    return changes
-
-
-def recompute_slot(memory: "BeliefMemory", user_id: str, subject_id: str, predicate: str, context_key: str) -> list[Change]:
-    """Refold every belief of one slot. For a functional predicate, derive the
-    REFUTES edges that support for one value implies for the others."""
-    rows = memory.store.slot_beliefs(user_id, subject_id, predicate, context_key)
-    ids = [r["id"] for r in rows]
-    edges = memory.store.edges_to(ids, BELIEF_RELATIONS)
-    rules = revision.Rules.from_policy(memory.policy)
-    direct: dict[str, list[EdgeEvent]] = {i: [] for i in ids}
-    derived_now: dict[tuple[str, str, str], Edge] = {}
-    for e in edges:
-        if revision.is_derived(e.reason):
-            derived_now[(e.src, e.dst, e.relation)] = e
-        else:
-            direct[e.dst].append(revision.edge_event(e))
-    derived: dict[str, list[EdgeEvent]] = {i: [] for i in ids}
-    if memory.policy.is_functional(predicate) and len(ids) > 1:
-        for bid in ids:
-            own = {ev.evidence_id for ev in direct[bid]}
-            siblings = [  # an addition ("I also work at ...") refutes no other value
-                ev for other in ids if other != bid for ev in direct[other]
-                if ev.relation == SUPPORTS and ev.evidence_id not in own and ev.reason != revision.ADDITIVE
-            ]
-            derived[bid] = revision.functional_refutations(
-                direct[bid], unique(siblings), predicate, memory.policy.initial_confidence, rules
-            )
-    wanted = {
-        (ev.evidence_id, bid, REFUTES): Edge(ev.evidence_id, bid, REFUTES, weight=ev.weight, value=ev.value,
-                                            valid_from=ev.timestamp, reason=ev.reason, source_type=ev.source_type)
-        for bid in ids for ev in derived[bid]
-    }
-    memory.store.delete_edges(set(derived_now) - set(wanted))
-    for key, edge in wanted.items():
-        if derived_now.get(key) != edge:  # new, or its strength or conflict status changed
-            memory.store.put_edge(edge)
-    changes = []
-    for row in rows:
-        events = direct[row["id"]] + derived[row["id"]]
-        history = revision.fold(events, memory.policy.initial_confidence, rules)
-        if not history:  # nothing left that claims it (e.g. its evidence was forgotten)
-            memory.store.delete_edges_touching([row["id"]])
-            memory.store.delete_beliefs([row["id"]])
-            changes.append(Change(row["id"], row["confidence"] if row["history"] else None, 0.0))
-            continue
-        old = row["confidence"] if row["history"] else None
-        new_history = [h.__dict__ for h in history]
-        if new_history != row["history"]:  # a refold that changed nothing writes nothing
-            row.update(confidence=history[-1].new, last_updated=revision.last_confirmed(history), history=new_history)
-            memory.store.upsert_belief(row)
-            changes.append(Change(row["id"], old, history[-1].new))
-    return changes
-
-
 def refold_user(memory: "BeliefMemory", user_id: str) -> None:
     """Rebuild every belief of a user from the stored claims (after an alias merge or
     undo, or a deletion). Ids are content hashes, so unchanged beliefs keep their ids."""
@@ -387,10 +329,6 @@ def claims_of(p: Prepared) -> list[Claim]:
               r["origin"] == CALLER_ADDITIVE)
         for r in p.claims
     ]
-
-
-def unique(events: list[EdgeEvent]) -> list[EdgeEvent]:
-    return list({ev.evidence_id: ev for ev in sorted(events, key=lambda e: e.sort_key)}.values())
 
 
 def check_messages(memory: "BeliefMemory", messages: Any) -> list[dict]:

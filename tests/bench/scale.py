@@ -1,5 +1,7 @@
 """Scale benchmarks (issue 13): ingestion per decile, search against its floor, open time,
-RSS, determinism across processes. Each run is one fresh process:
+RSS, determinism across processes. Each decile reports wall time and the process's CPU
+time (``events_per_cpu_s``: on a shared machine the wall rate also measures the neighbours).
+Each run is one fresh process:
 
     python tests/bench/scale.py ingest --mode text --n 10000 --users 1 --embedder minilm --dir /tmp/m --out x.json
     python tests/bench/scale.py search --dir /tmp/m --embedder minilm --out y.json
@@ -83,10 +85,10 @@ def ingest(mode: str, n: int, users: int, embedder: str, path: Path, batch: int,
     for d in range(10):
         size = per_decile if d < 9 else n - done
         items = list(itertools.islice(stream, size))
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         for start in range(0, len(items), batch):
             call(items[start : start + batch])
-        dt = time.perf_counter() - t0
+        dt, dc = time.perf_counter() - t0, time.process_time() - c0
         done += len(items)
         texts = [it["text"] for it in items[:: max(1, len(items) // sample)]][:sample]
         t0 = time.perf_counter()
@@ -94,6 +96,7 @@ def ingest(mode: str, n: int, users: int, embedder: str, path: Path, batch: int,
             emb.embed(texts[start : start + batch])
         de = time.perf_counter() - t0
         deciles.append(dict(decile=d + 1, events=len(items), seconds=round(dt, 2), events_per_s=round(len(items) / dt, 1),
+                            cpu_seconds=round(dc, 2), events_per_cpu_s=round(len(items) / dc, 1),
                             embed_only_per_s=round(len(texts) / de, 1), rss_mb=rss_mb()))
         print(f"[{mode} {n} x{users} {embedder}] decile {d + 1}: {deciles[-1]}", file=sys.stderr, flush=True)
     total = time.perf_counter() - t_all
@@ -106,6 +109,7 @@ def ingest(mode: str, n: int, users: int, embedder: str, path: Path, batch: int,
     return dict(mode=mode, n=n, users=users, embedder=embedder, batch=batch, deciles=deciles, total_seconds=round(total, 1),
                 events_per_s=round(rate, 1), embedding_bound_per_s=round(embed_rate, 1),
                 last_over_first=round(last / first, 2), ratio_to_embedding_bound=round(rate / embed_rate, 2),
+                last_over_first_cpu=round(deciles[-1]["events_per_cpu_s"] / deciles[0]["events_per_cpu_s"], 2),
                 peak_rss_mb=peak_rss_mb(), **counts)
 
 

@@ -1,0 +1,161 @@
+"""Refolding the beliefs of one slot (user, subject, predicate, context group) after its
+evidence changed: the stored beliefs are a cache of ``revision.fold`` over their edges.
+
+Two ways to the same beliefs, bit for bit:
+
+- ``recompute_slot`` replays every belief of the slot from all its edges and derives
+  every functional refutation again: after a deletion, a merge, a rebuild.
+- ``extend_slot``, when evidence was only *added*, all of it at event time ``since`` or
+  later: the fold only looks back, so every history entry before ``since`` stays what it
+  is, and so does every derived refutation before it. Each belief keeps that prefix and
+  folds on from its last state, reading only the edges from ``since`` on (plus the
+  slot's SUPPORTS edges, for its strongest supporter before ``since``). A slot restated
+  thousands of times then costs per new statement what its new entries cost, not values
+  x statements: evidence arriving in time order has almost no tail; evidence arriving out
+  of order refolds from its own time, which is the same fold (order-independence).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterable
+
+from . import revision
+from .models import REFUTES, SUPPORTS, Change, Edge
+from .revision import EdgeEvent
+
+if TYPE_CHECKING:
+    from .memory import BeliefMemory
+
+BELIEF_RELATIONS = (SUPPORTS, REFUTES)
+Slot = tuple[str, str, str, str]
+
+
+def recompute_slots(memory: "BeliefMemory", slots: Iterable[Slot], since: str | None = None) -> list[Change]:
+    """Refold every slot once: in full, or (``since``: every change is evidence added at
+    that event time or later) from ``since`` on."""
+    changes: list[Change] = []
+    for slot in dict.fromkeys(slots):
+        changes += recompute_slot(memory, *slot) if since is None else extend_slot(memory, *slot, since=since)
+    return changes
+
+
+def recompute_slot(memory: "BeliefMemory", user_id: str, subject_id: str, predicate: str, context_key: str) -> list[Change]:
+    """Refold every belief of one slot. For a functional predicate, derive the
+    REFUTES edges that support for one value implies for the others."""
+    rows = memory.store.slot_beliefs(user_id, subject_id, predicate, context_key)
+    ids = [r["id"] for r in rows]
+    direct, derived_now = _split(ids, memory.store.edges_to(ids, BELIEF_RELATIONS))
+    derived = _derive(memory, predicate, ids, direct, {}, {})
+    _sync_derived(memory, ids, derived, derived_now)
+    return _store_folds(memory, rows, direct, derived, {})
+
+
+def extend_slot(memory: "BeliefMemory", user_id: str, subject_id: str, predicate: str, context_key: str, *,
+                since: str) -> list[Change]:
+    """``recompute_slot``'s result when the slot only gained evidence dated ``since`` or
+    later: the histories before ``since`` are kept, the rest is folded on from there."""
+    rows = memory.store.slot_beliefs(user_id, subject_id, predicate, context_key)
+    ids = [r["id"] for r in rows]
+    supports = memory.store.edges_to(ids, (SUPPORTS,))  # derived edges are all REFUTES: these are direct
+    tail = [e for e in supports if e.valid_from >= since] + memory.store.edges_to(ids, (REFUTES,), since=since)
+    direct, derived_now = _split(ids, tail)
+    initial_for = memory.policy.initial_confidence
+    before: dict[str, list[EdgeEvent]] = {i: [] for i in ids}
+    for e in supports:
+        if e.valid_from < since and not revision.is_derived(e.reason):
+            before[e.dst].append(revision.edge_event(e))
+    strongest = {i: revision.strongest_supporter(before[i], initial_for) for i in ids}
+    prefix = {r["id"]: [h for h in r["history"] if h["at"] < since] for r in rows}
+    first = {i: (p[0]["at"] if p else None) for i, p in prefix.items()}
+    derived = _derive(memory, predicate, ids, direct, first, strongest)
+    _sync_derived(memory, ids, derived, derived_now)
+    return _store_folds(memory, rows, direct, derived, prefix, strongest)
+
+
+def _split(ids: list[str], edges: list[Edge]) -> tuple[dict[str, list[EdgeEvent]], dict[tuple[str, str, str], Edge]]:
+    """Direct events per belief, and the stored derived edges by key."""
+    direct: dict[str, list[EdgeEvent]] = {i: [] for i in ids}
+    derived_now: dict[tuple[str, str, str], Edge] = {}
+    for e in edges:
+        if revision.is_derived(e.reason):
+            derived_now[(e.src, e.dst, e.relation)] = e
+        else:
+            direct[e.dst].append(revision.edge_event(e))
+    return direct, derived_now
+
+
+def _derive(memory: "BeliefMemory", predicate: str, ids: list[str], direct: dict[str, list[EdgeEvent]],
+            first: dict[str, str | None], strongest: dict[str, float | None]) -> dict[str, list[EdgeEvent]]:
+    """The functional refutations of each belief, from its siblings' support in ``direct``
+    (all of it, or the tail: then ``first`` and ``strongest`` summarise what came before)."""
+    derived: dict[str, list[EdgeEvent]] = {i: [] for i in ids}
+    if not memory.policy.is_functional(predicate) or len(ids) < 2:
+        return derived
+    rules = revision.Rules.from_policy(memory.policy)
+    for bid in ids:
+        own = {ev.evidence_id for ev in direct[bid]}
+        siblings = [  # an addition ("I also work at ...") refutes no other value
+            ev for other in ids if other != bid for ev in direct[other]
+            if ev.relation == SUPPORTS and ev.evidence_id not in own and ev.reason != revision.ADDITIVE
+        ]
+        derived[bid] = revision.functional_refutations(
+            direct[bid], unique(siblings), predicate, memory.policy.initial_confidence, rules,
+            first=first.get(bid), strongest=strongest.get(bid),
+        )
+    return derived
+
+
+def _sync_derived(memory: "BeliefMemory", ids: list[str], derived: dict[str, list[EdgeEvent]],
+                  derived_now: dict[tuple[str, str, str], Edge]) -> None:
+    """Store the derived edges wanted, delete those no longer wanted (of the span read)."""
+    wanted = {
+        (ev.evidence_id, bid, REFUTES): Edge(ev.evidence_id, bid, REFUTES, weight=ev.weight, value=ev.value,
+                                            valid_from=ev.timestamp, reason=ev.reason, source_type=ev.source_type)
+        for bid in ids for ev in derived[bid]
+    }
+    memory.store.delete_edges(set(derived_now) - set(wanted))
+    for key, edge in wanted.items():
+        if derived_now.get(key) != edge:  # new, or its strength or conflict status changed
+            memory.store.put_edge(edge)
+
+
+def _store_folds(memory: "BeliefMemory", rows: list[dict], direct: dict[str, list[EdgeEvent]],
+                 derived: dict[str, list[EdgeEvent]], prefix: dict[str, list[dict]],
+                 strongest: dict[str, float | None] | None = None) -> list[Change]:
+    """Fold each belief (on from its kept ``prefix``, if any) and store those that changed."""
+    rules = revision.Rules.from_policy(memory.policy)
+    initial_for = memory.policy.initial_confidence
+    changes = []
+    for row in rows:
+        bid = row["id"]
+        kept = prefix.get(bid, [])
+        events = direct[bid] + derived[bid]
+        if kept and not events and len(kept) == len(row["history"]):
+            continue  # nothing from ``since`` on: the stored history is the fold
+        tail = revision.fold(events, initial_for, rules, current=kept[-1]["new"] if kept else None,
+                             strongest=revision.fold_strongest((strongest or {}).get(bid)))
+        if not kept and not tail:  # nothing left that claims it (e.g. its evidence was forgotten)
+            memory.store.delete_edges_touching([bid])
+            memory.store.delete_beliefs([bid])
+            changes.append(Change(bid, row["confidence"] if row["history"] else None, 0.0))
+            continue
+        old = row["confidence"] if row["history"] else None
+        new_history = kept + [h.__dict__ for h in tail]
+        if new_history != row["history"]:  # a refold that changed nothing writes nothing
+            last = new_history[-1]["new"]
+            row.update(confidence=last, last_updated=_last_confirmed(new_history), history=new_history)
+            memory.store.upsert_belief(row)
+            changes.append(Change(bid, old, last))
+    return changes
+
+
+def _last_confirmed(history: list[dict]) -> str:
+    """``revision.last_confirmed`` over stored history entries (dicts)."""
+    for h in reversed(history):
+        if not revision.is_conflict(h["reason"]):
+            return h["at"]
+    return history[-1]["at"]
+
+
+def unique(events: list[EdgeEvent]) -> list[EdgeEvent]:
+    return list({ev.evidence_id: ev for ev in sorted(events, key=lambda e: e.sort_key)}.values())
