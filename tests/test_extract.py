@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
-
 import pytest
 
 from bcg_rag.errors import ConfigError, ExtractionError, InvalidInputError
@@ -19,18 +17,12 @@ from bcg_rag.extract import (
     statement_key,
 )
 from bcg_rag.models import Claim
-
-USER = "u1"
+from claims import USER, triples
 
 
 @pytest.fixture(scope="module")
 def extractor() -> OfflineExtractor:
     return OfflineExtractor()
-
-
-def triples(extractor: OfflineExtractor, text: str, **kwargs: Any) -> list[tuple[str, str, str, float]]:
-    kwargs.setdefault("user_id", USER)
-    return [(c.subject, c.predicate, c.value, c.stance) for c in extractor.extract(text, **kwargs)]
 
 
 # ------------------------------------------------------------------ seed stories

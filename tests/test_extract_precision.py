@@ -4,24 +4,16 @@ an additive marker is carried to the caller."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from bcg_rag import BeliefMemory, Policy
 from bcg_rag.extract import OfflineExtractor, competing, restatement_diff
-
-USER = "u1"
+from claims import USER, triples
 
 
 @pytest.fixture(scope="module")
 def extractor() -> OfflineExtractor:
     return OfflineExtractor()
-
-
-def triples(extractor: OfflineExtractor, text: str, **kwargs: Any) -> list[tuple[str, str, str, float]]:
-    kwargs.setdefault("user_id", USER)
-    return [(c.subject, c.predicate, c.value, c.stance) for c in extractor.extract(text, **kwargs)]
 
 
 # ------------------------------------------------------------------ nothing durable, nothing extracted

@@ -5,23 +5,15 @@ current facts, questions and requests say nothing."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from bcg_rag.extract import OfflineExtractor
-
-USER = "u1"
+from claims import USER, triples
 
 
 @pytest.fixture(scope="module")
 def extractor() -> OfflineExtractor:
     return OfflineExtractor()
-
-
-def triples(extractor: OfflineExtractor, text: str, **kwargs: Any) -> list[tuple[str, str, str, float]]:
-    kwargs.setdefault("user_id", USER)
-    return [(c.subject, c.predicate, c.value, c.stance) for c in extractor.extract(text, **kwargs)]
 
 
 @pytest.mark.parametrize(
