@@ -268,7 +268,9 @@ def _groups(memory: Any, chosen: list, via: dict, as_of: str | None, now: str, a
     clock = as_of or now
     groups = []
     for score, rel, slot_rows, contexts in chosen:
-        beliefs = [views[r["id"]] for r in slot_rows if views[r["id"]] is not None]
+        beliefs = [views[r["id"]] for r in slot_rows if views.get(r["id"]) is not None]  # None: deleted meanwhile
+        if not beliefs:
+            continue
         group = make_group(memory, beliefs, contexts, score, rel, entries, clock)
         group.via = via.get(slot_rows[0]["id"], [])
         groups.append(group)
@@ -316,6 +318,8 @@ def _evidence_entries(memory: Any, beliefs: list[Belief], agent_id: str | None) 
     evidence = memory.store.get_nodes("evidence", [e.src for e in edges])
     out: dict[str, list[dict]] = {b.id: [] for b in beliefs}
     for e in edges:
+        if e.src not in evidence:  # deleted by a concurrent forget between the two reads; its edge goes too
+            continue
         entry = evidence_entry(e, evidence[e.src], agent_id)
         if revision.is_conflict(counted[e.dst][e.src]):
             entry["reason"] = counted[e.dst][e.src]

@@ -228,7 +228,8 @@ def explain(memory: "BeliefMemory", belief_id: str,
     counted = {h.evidence_id for h in belief.history}
     edges = [e for e in edges if e.src in counted]
     evidence = memory.store.get_nodes("evidence", [e.src for e in edges])
-    entries = sorted((evidence_entry(e, evidence[e.src], agent_id) for e in edges), key=lambda x: (x["timestamp"], x["evidence_id"]))
+    entries = sorted((evidence_entry(e, evidence[e.src], agent_id) for e in edges if e.src in evidence),  # a concurrent forget
+                     key=lambda x: (x["timestamp"], x["evidence_id"]))
     slot = {
         r["id"]: r for r in memory.store.slot_beliefs(row["user_id"], row["subject_id"], row["predicate"], row["context_key"])
     }
