@@ -39,6 +39,7 @@ _EN_OWNER = r"\b(?:my|our|(?:the |this )?user's)\s+(?:[a-z-]+\s+)?"
 _ZH_OWNER = r"(?:我们的|我们|我的|我|咱们|咱|用户的|用户)"
 _EN_USER = frozenset("i me my mine myself we us our ours user".split())
 _ZH_USER = ("我", "咱", "用户")
+NAMED_WINDOW = 10  # distinct subjects of the best-ranked groups checked for a name the question says
 
 
 @lru_cache(maxsize=8)
@@ -92,9 +93,11 @@ def asked_subjects(memory: Any, user_id: str, query: str, subject_ids: list[str]
         return relatives & set(subject_ids)
     if not refers_to_user(query):
         return set()
-    rows = memory.store.get_nodes("entity", list(dict.fromkeys(subject_ids)))
+    # The nearest subjects only: each name check may cost a look-up of its aliases.
+    rows = memory.store.get_nodes("entity", list(dict.fromkeys(subject_ids))[:NAMED_WINDOW])
     user = {i for i, r in rows.items() if r.get("entity_type") == "user"}
-    if any(names_entity(query, [r["name"], *memory.store.aliases_of(i)]) for i, r in rows.items() if i not in user):
+    if any(names_entity(query, [r["name"]]) or names_entity(query, memory.store.aliases_of(i))
+           for i, r in rows.items() if i not in user):
         return set()  # "does my brother Robert still live in Phoenix?": Robert's, not the user's
     return user
 
