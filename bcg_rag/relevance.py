@@ -116,7 +116,8 @@ def memory_lexicon(memory: Any) -> Any:
 
 
 def predicate_similarity(memory: Any, predicates: list[str], vector: np.ndarray) -> dict[str, float]:
-    """Per predicate, the best similarity of the query to its phrasings (see module doc)."""
+    """Per predicate, the mean of the query's similarity to its name (with its verb
+    phrases) and to its best phrasing (see module doc)."""
     vectors = predicate_vectors(memory, predicates)
     out = {}
     for p in predicates:
