@@ -22,13 +22,17 @@ over the retrieved groups' subjects; no embedding.
 
 Which slot of a subject is asked for is the predicate's to say, not the message's
 (``slots_by_predicate``): a message's vector says whom it is about as much as what.
+
+When the question asks about the user or a relative and no retrieved group is about
+them (``speaks_of_unanswered``), the beliefs do not answer it: the raw statements that
+speak of that subject are what a plain retriever would answer from.
 """
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any
+from typing import Any, Callable
 
 from .errors import InvalidInputError
 from .hop_words import CJK_RUN, normalise
@@ -39,6 +43,9 @@ _EN_OWNER = r"\b(?:my|our|(?:the |this )?user's)\s+(?:[a-z-]+\s+)?"
 _ZH_OWNER = r"(?:我们的|我们|我的|我|咱们|咱|用户的|用户)"
 _EN_USER = frozenset("i me my mine myself we us our ours user".split())
 _ZH_USER = ("我", "咱", "用户")
+# A statement in the first person speaks of the user ("I'm stuck here in Kansas City").
+_FIRST_PERSON = re.compile(r"(?<![\w'])(?:i|i'm|i've|i'd|i'll|im|me|my|mine|myself|we|we're|we've|our|ours|us)(?![\w'])|我|咱",
+                           re.IGNORECASE)
 NAMED_WINDOW = 10  # distinct subjects of the best-ranked groups checked for a name the question says
 
 
@@ -47,15 +54,18 @@ def _relative_pattern(lexicon: Any) -> re.Pattern[str]:
     return re.compile(rf"(?:{_EN_OWNER}|{_ZH_OWNER})({lexicon.relative_regex.pattern})", re.IGNORECASE)
 
 
+def _relations(memory: Any, text: str) -> list[str]:
+    """The relations of the user a text names with an owner ("my mom" -> "mother")."""
+    lexicon = memory_lexicon(memory)
+    found = (lexicon.relatives.get(" ".join(m.group(1).split()).casefold()) for m in _relative_pattern(lexicon).finditer(text))
+    return [r for r in found if r is not None]
+
+
 def relatives_asked(memory: Any, user_id: str, query: str) -> list[str]:
     """Entity ids of the user's relatives the question asks about ("my mom" -> the
     entity "<user>'s mother"), in the order named; those no statement made are left out."""
-    lexicon = memory_lexicon(memory)
     out: list[str] = []
-    for m in _relative_pattern(lexicon).finditer(query):
-        relation = lexicon.relatives.get(" ".join(m.group(1).split()).casefold())
-        if relation is None:
-            continue
+    for relation in _relations(memory, query):
         try:
             entity_id = memory.resolve_entity(user_id, f"{user_id}'s {relation}")
         except InvalidInputError:
@@ -137,3 +147,29 @@ def slots_by_predicate(memory: Any, ranked: list, vector: Any) -> list:
             for i, g in zip(at, slots):
                 out[i] = g
     return out
+
+
+def speaks_of_unanswered(memory: Any, user_id: str, query: str, subject_ids: list[str]) -> Callable[[str], bool] | None:
+    """When the question asks about the user or one of their relatives (as ``asked_subjects``
+    reads it) and none of ``subject_ids`` (the returned groups' subjects) is that subject,
+    a test of whether a statement speaks of it: in the first person for the user, by one of
+    its names or its relation ("my sister") for a relative. None when a group is about the
+    asked subject, or the question asks about no one it can tell."""
+    relatives = relatives_asked(memory, user_id, query)
+    if relatives:
+        if set(relatives) & set(subject_ids):
+            return None
+        names = [n for r in relatives for n in _names(memory, r)]
+        relations = set(_relations(memory, query))
+        return lambda text: names_entity(text, names) or bool(relations & set(_relations(memory, text)))
+    if not refers_to_user(query) or asked_subjects(memory, user_id, query, subject_ids):
+        return None
+    rows = memory.store.get_nodes("entity", list(dict.fromkeys(subject_ids))[:NAMED_WINDOW])
+    if any(names_entity(query, _names(memory, i, r)) for i, r in rows.items() if r.get("entity_type") != "user"):
+        return None  # the question names someone whose slots were retrieved: theirs, not the user's
+    return lambda text: bool(_FIRST_PERSON.search(text))
+
+
+def _names(memory: Any, entity_id: str, row: dict | None = None) -> list[str]:
+    row = row or memory.store.get_node("entity", entity_id) or {}
+    return [n for n in [row.get("name")] if n] + list(memory.store.aliases_of(entity_id))

@@ -63,6 +63,7 @@ UNSTRUCTURED_FIRST = "Unstructured memory, most relevant here (things the user s
 UNSTRUCTURED_LAST = "Unstructured memory (things the user said that no belief answers), newest first:"
 VIA_NOTE = "(current beliefs linking the question to this one)"
 NEWER_NOTE = "newer than what the best belief stands on, and about the same thing: it may have changed it"
+ABOUT_NOTE = "speaks of whom the question asks about, which no belief does"
 
 BANDS = ("high", "medium", "low", "lean_negative", "strong_negative")
 MAX_EVIDENCE = 3  # per side; the newest are the ones that moved the belief last
@@ -165,8 +166,9 @@ def render_evidence(e: dict) -> str:
     if e.get("source_type") not in (None, "user_explicit"):
         attrs.append(f"type={quote(e['source_type'])}")
     attrs.append(f"time={quote(short_time(str(e['timestamp'])))}")
-    if e.get("newer_than_belief"):  # set by search: a statement the memory could not read
-        attrs.append(f"note={quote(NEWER_NOTE)}")
+    # set by search on statements the memory could not read (unstructured.py)
+    attrs += [f"note={quote(note)}" for flag, note in (("newer_than_belief", NEWER_NOTE), ("about_asked", ABOUT_NOTE))
+              if e.get(flag)]
     return f"<evidence {' '.join(attrs)}>{quote(text)}</evidence>"
 
 

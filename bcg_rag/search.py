@@ -181,7 +181,7 @@ def search(
     if as_of is None:
         groups = _with_archived(memory, query, user_id, groups, top_k, agent_id, now)
     unread = (float(settings.get("unread_similarity", 0.5)), float(settings.get("unread_relevance_margin", 0.2)))
-    unstructured, first = unstructured_memory(memory, hits[: max(0, top_k)], relevance, claimed, groups, user_id,
+    unstructured, first = unstructured_memory(memory, query, hits[: max(0, top_k)], relevance, claimed, groups, user_id,
                                               agent_id, unread)
     groups = hide_private_values(groups, agent_id)  # before trimming: it reads every supporter
     if max_tokens is not None:

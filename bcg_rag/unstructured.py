@@ -2,8 +2,10 @@
 
 Plain retrieval would answer from it, so search never hides it: a statement the extractor
 read nothing in comes back beside the beliefs, and first when it is the nearest evidence of
-all, when there is no belief at all, or when it is newer than what the best belief stands
-on and about the same thing (an update the extractor could not read).
+all, when there is no belief at all, when the question asks about the user (or a relative)
+and no belief is about them while the statement speaks of them, or when it is newer than
+what the best belief stands on and about the same thing (an update the extractor could
+not read).
 """
 
 from __future__ import annotations
@@ -12,29 +14,54 @@ from typing import Any
 
 import numpy as np
 
+from .asked import speaks_of_unanswered
 from .models import HIDDEN_TEXT
 
 
-def unstructured_memory(memory: Any, hits: list, relevance: dict[str, float], claimed: set[str], groups: list,
-                        user_id: str, agent_id: str | None, unread: tuple[float, float]) -> tuple[list[dict], bool]:
+def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str, float], claimed: set[str],
+                        groups: list, user_id: str, agent_id: str | None,
+                        unread: tuple[float, float]) -> tuple[list[dict], bool]:
     """The unstructured rows (newest first) and whether they are to be read first. Rows
     that no claim was read from and that may update the best group's stated value
     (``_newer_unread``; ``unread`` is its similarity threshold and relevance margin) are
-    marked ``newer_than_belief``."""
+    marked ``newer_than_belief``; rows that speak of the subject the question asks about
+    when no group is about it (``asked.speaks_of_unanswered``), ``about_asked``."""
     rows = _unstructured(memory, hits, relevance, _shown(groups), user_id, agent_id)
     # The nearest evidence of all is what plain retrieval would answer from. When the
     # extractor read nothing in it and it is more relevant than every returned belief, the
     # raw text is read first; where it made claims, the beliefs ranked them already.
     top = hits[0][0] if hits else None
-    first = (top is not None and top not in claimed and top in {u["id"] for u in rows}
-             and relevance[top] > max((g.relevance for g in groups), default=-1.0))
+    top_row = next((u for u in rows if u["id"] == top), None)
+    first = (top_row is not None and top not in claimed and relevance[top] > max((g.relevance for g in groups), default=-1.0)
+             and not any(accounted(g, top_row) for g in groups))
     first = first or (not groups and bool(rows))  # no belief at all: the raw evidence is all there is
     not_read = [u for u in rows if u["id"] not in claimed]  # rows with claims were read: their beliefs speak
+    # "Where does the user live?" answered only by groups about Tom and Jess: the beliefs
+    # do not answer it, the user's own unread "I'm stuck here in Kansas City" may.
+    speaks = speaks_of_unanswered(memory, user_id, query, [g.best.subject_id for g in groups]) if groups and rows else None
+    about = {u["id"] for u in not_read if speaks is not None and u["text"] != HIDDEN_TEXT and speaks(u["text"])}
+    if about:
+        rows = [dict(u, about_asked=True) if u["id"] in about else u for u in rows]
+        first = True
     newer = _newer_unread(memory, user_id, groups[0], not_read, relevance, *unread) if groups else set()
     if newer:
         rows = [dict(u, newer_than_belief=True) if u["id"] in newer else u for u in rows]
         first = True
     return rows, first
+
+
+def accounted(group: Any, row: dict) -> bool:
+    """The group already knows what ``row`` says: the row names one of its values (current
+    or not) and is no newer than the group's newest evidence. "my 2015 civic is making a
+    grinding noise" is older than the "traded in the civic for an Outback" that made the
+    civic outdated; read first, it would bring the old car back."""
+    entries = group.supporters + group.refuters + [e for a in group.alternatives
+                                                   for e in a.get("refuted_by", []) + a.get("supporters", [])]
+    if not entries or str(row["timestamp"]) > max(str(e["timestamp"]) for e in entries):
+        return False
+    text = row["text"].casefold()
+    values = [group.best.value] + [a["value"] for a in group.alternatives]
+    return any(len(v) >= 2 and v.casefold() in text for v in map(str, values))
 
 
 def _shown(groups: list) -> set[str]:

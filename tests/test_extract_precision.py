@@ -210,3 +210,19 @@ def test_message_results_carry_the_additive_claims():
         memory.close()
     assert first.additive == []
     assert [(c.predicate, c.value) for c in second.additive] == [("works_at", "Globex")]
+
+
+@pytest.mark.parametrize(
+    "text, states",
+    [
+        ("what's a good podcast for a long drive", False),  # a contracted question word, no question mark
+        ("how's your day going", False),
+        ("thoughts on the new iPhone?", False),
+        ("my wife and I are taking a cooking class for valentine's, any tips?", True),  # a statement, then an ask
+        ("I moved to Austin last week, any recommendations for tacos?", True),
+        ("what is a good podcast?", False),
+        ("I live in Leeds, where should I go running?", True),
+    ],
+)
+def test_a_statement_is_told_from_a_question(extractor, text, states):
+    assert extractor.states_something(text) is states

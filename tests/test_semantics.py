@@ -4,6 +4,8 @@ the right slot answers, the archive is consulted, raw evidence is never lost."""
 import pytest
 
 from bcg_rag import Claim
+from bcg_rag.render import render_groups
+from bcg_rag.unstructured import accounted
 
 U = "u1"
 
@@ -75,6 +77,41 @@ def test_raw_evidence_no_claim_covers_comes_back_first(mem):
     result = mem.search("Which city does the user live in?", user_id=U)
     assert result.unstructured_first
     assert [u["text"] for u in result.unstructured][0].startswith("finally signed the lease")
+
+
+def test_a_question_about_the_user_that_only_others_beliefs_match_reads_the_users_own_words(mem):
+    say(mem, "my cousin Priya just moved to Denver, she works at REI now", "2025-01-10T09:00:00",
+        Claim("Priya", "lives_in", "Denver"), Claim("Priya", "works_at", "REI"))
+    mem.observe("I'm stuck here in Kansas City while everyone has fun in the mountains", user_id=U,
+                timestamp="2025-01-12T09:00:00")
+    mem.observe("lol it's raining again", user_id=U, timestamp="2025-01-13T09:00:00")
+    result = mem.search("Where does the user live?", user_id=U)
+    assert {g.subject for g in result} == {"Priya"}
+    assert result.unstructured_first
+    about = [u["text"] for u in result.unstructured if u.get("about_asked")]
+    assert about == ["I'm stuck here in Kansas City while everyone has fun in the mountains"]
+    assert 'note="speaks of whom the question asks about' in render_groups(result)
+    # Asked about Priya, her beliefs answer: nothing is marked.
+    asked = mem.search("Where does Priya live?", user_id=U)
+    assert asked[0].current.value == "Denver" and not any(u.get("about_asked") for u in asked.unstructured)
+
+
+def test_older_raw_text_naming_a_value_the_beliefs_know_is_not_read_first(mem):
+    mem.observe("my 2015 civic is making a weird grinding noise when I brake", user_id=U, timestamp="2025-01-10T09:00:00")
+    say(mem, "traded in the civic for a used Outback last weekend", "2025-03-01T09:00:00",
+        Claim("user", "drives", "civic", -0.8), Claim("user", "drives", "Outback"))
+    result = mem.search("What car does the user drive?", user_id=U)
+    top = next(g for g in result if g.predicate == "drives")
+    assert top.current.value == "Outback"
+    assert any(u["text"].startswith("my 2015 civic") for u in result.unstructured) and not result.unstructured_first
+    # A newer raw text naming the old value may have changed it back: the beliefs do not
+    # account for it, so it may still come first.
+    mem.observe("the Outback is in the shop so I'm back in the civic for now", user_id=U, timestamp="2025-04-01T09:00:00")
+    result = mem.search("What car does the user drive?", user_id=U)
+    top = next(g for g in result if g.predicate == "drives")
+    (newer,) = [u for u in result.unstructured if u["text"].startswith("the Outback is in the shop")]
+    assert not accounted(top, newer)
+    assert accounted(top, next(u for u in result.unstructured if u["text"].startswith("my 2015 civic")))
 
 
 def test_last_confirmed_ignores_a_conflict_and_search_takes_a_token_budget(mem):

@@ -153,7 +153,8 @@ READ_MARGIN = 0.2  # relevance below the best raw text that still counts as "as 
 
 def _read_order(rows: list[dict], question: str = "") -> list[dict]:
     """The raw texts in the order a reader of the rendering takes them: those search marked
-    newer than the best belief, newest first; else the most relevant, or, for a question
+    newer than the best belief, newest first; else those it marked as speaking of the
+    subject asked about, most relevant first; else the most relevant, or, for a question
     about the present, the newest of those within ``READ_MARGIN`` of it; else a newer text
     restating the most relevant one with one span changed."""
     rows = sorted(rows, key=lambda u: -u.get("relevance", 0.0))
@@ -165,6 +166,9 @@ def _read_order(rows: list[dict], question: str = "") -> list[dict]:
                    reverse=True)
     if newer:  # marked by search as newer than the best belief: the newest of them first
         return newer + [u for u in rows if not u.get("newer_than_belief")]
+    about = [u for u in rows if u.get("about_asked")]
+    if about:  # marked by search as speaking of the subject asked about, which no belief is
+        return about + [u for u in rows if not u.get("about_asked")]
     if not rows:
         return rows
     top = rows[0]
