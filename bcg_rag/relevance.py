@@ -74,7 +74,7 @@ def belief_relevance(memory: Any, query: str, vector: np.ndarray, pairs: dict[tu
     predicate_of = {b: rows[b]["predicate"] for _, b in pairs if b in rows}
     predicates = sorted(set(predicate_of.values())) if p_weight else []
     sims = predicate_similarity(memory, predicates, vector) if predicates else {}
-    answered = _named_in_question(query, {bid: rows[bid]["value"] for bid in rows}) if is_wh_question(query) else set()
+    answered = named_in_question(query, {bid: rows[bid]["value"] for bid in rows}) if is_wh_question(query) else set()
     out: dict[str, float] = {}
     for (eid, bid), rel in pairs.items():
         if bid not in rows:
@@ -172,7 +172,7 @@ def _normalise(text: str) -> str:
     return " ".join("".join(ch if ch.isalnum() else " " for ch in unicodedata.normalize("NFKC", text).casefold()).split())
 
 
-def _named_in_question(query: str, values: dict[str, str]) -> set[str]:
+def named_in_question(query: str, values: dict[str, str]) -> set[str]:
     """Beliefs whose value the query names: whole words for Latin script, any substring
     of two or more characters for CJK (no spaces to cut at)."""
     q = f" {_normalise(query)} "

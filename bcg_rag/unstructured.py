@@ -16,6 +16,7 @@ import numpy as np
 
 from .asked import speaks_of_unanswered
 from .models import HIDDEN_TEXT
+from .relevance import is_wh_question, named_in_question
 
 
 def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str, float], claimed: set[str],
@@ -35,6 +36,11 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
     first = (top_row is not None and top not in claimed and relevance[top] > max((g.relevance for g in groups), default=-1.0)
              and not any(accounted(g, top_row) for g in groups))
     first = first or (not groups and bool(rows))  # no belief at all: the raw evidence is all there is
+    # Beliefs whose every stated value the question names answer nothing: "乌龟" is not the
+    # name asked for by "用户的乌龟叫什么名字？"; the raw "慢慢今天醒了" may be.
+    stated = {g.best.id: g.current.value for g in groups if g.current is not None}
+    first = first or (bool(rows) and bool(stated) and is_wh_question(query)
+                      and named_in_question(query, stated) == set(stated))
     not_read = [u for u in rows if u["id"] not in claimed]  # rows with claims were read: their beliefs speak
     # "Where does the user live?" answered only by groups about Tom and Jess: the beliefs
     # do not answer it, the user's own unread "I'm stuck here in Kansas City" may.

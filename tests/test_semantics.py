@@ -114,6 +114,14 @@ def test_older_raw_text_naming_a_value_the_beliefs_know_is_not_read_first(mem):
     assert accounted(top, next(u for u in result.unstructured if u["text"].startswith("my 2015 civic")))
 
 
+def test_beliefs_whose_values_the_question_names_answer_nothing(mem):
+    say(mem, "我养了只乌龟，好几年了", "2025-01-10T09:00:00", Claim("user", "has_pet", "乌龟"))
+    mem.observe("慢慢今天醒了，一口气吃了两只虾", user_id=U, timestamp="2025-02-10T09:00:00")
+    result = mem.search("用户的乌龟叫什么名字？", user_id=U)
+    assert result[0].current.value == "乌龟" and result.unstructured_first
+    assert mem.search("用户养了什么宠物？", user_id=U).unstructured_first is False  # 乌龟 is that answer
+
+
 def test_last_confirmed_ignores_a_conflict_and_search_takes_a_token_budget(mem):
     say(mem, "My birthday is June 3.", "2024-01-10T09:00:00", Claim("user", "birthday", "June 3"))
     say(mem, "HR record: birthday July 3", "2025-02-01T09:00:00", Claim("user", "birthday", "July 3"),
