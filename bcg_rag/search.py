@@ -49,7 +49,7 @@ from .errors import InvalidInputError, MissingUserError
 from .hops import follow_links
 from .models import HIDDEN_TEXT, REFUTES, SUPPORTS, Belief
 from .relevance import belief_relevance as claim_relevance
-from .relevance import claim_pairs
+from .relevance import claim_pairs, predicate_similarity
 from .timeutil import days_between, parse_timestamp
 from .tokens import fit_group
 from .unstructured import unstructured_memory, visible_rows
@@ -76,6 +76,7 @@ class BeliefGroup:
     age_days: float | None = None  # days since the best belief was last confirmed, at the search's clock
     archived: bool = False  # found in cold storage because the hot tier had nothing to state
     functional: bool = False  # a single-valued slot: one current value, the others outdated or in conflict
+    predicate_fit: float | None = None  # how near the predicate is to what the query asks (relevance.predicate_similarity)
 
     def to_dict(self) -> dict:
         return dict(
@@ -83,7 +84,7 @@ class BeliefGroup:
             current=self.current.to_dict() if self.current else None, best=self.best.to_dict(), band=self.band,
             score=self.score, relevance=self.relevance, supporters=self.supporters, refuters=self.refuters,
             alternatives=self.alternatives, via=self.via, age_days=self.age_days, archived=self.archived,
-            functional=self.functional,
+            functional=self.functional, predicate_fit=self.predicate_fit,
         )
 
 
@@ -180,6 +181,9 @@ def search(
     groups = _groups(memory, chosen, via, as_of, now, agent_id)
     if as_of is None:
         groups = _with_archived(memory, query, user_id, groups, top_k, agent_id, now)
+    fits = predicate_similarity(memory, sorted({g.predicate for g in groups}), vector) if groups else {}
+    for g in groups:
+        g.predicate_fit = round(float(fits[g.predicate]), 6)
     unread = (float(settings.get("unread_similarity", 0.5)), float(settings.get("unread_relevance_margin", 0.2)))
     unstructured, first = unstructured_memory(memory, query, hits[: max(0, top_k)], relevance, claimed, groups, user_id,
                                               agent_id, unread)

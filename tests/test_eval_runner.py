@@ -128,6 +128,18 @@ def test_bcg_answers_read_groups_and_unstructured_evidence():
     assert bcg_answers(_Result([_group(None), _group("x")]), q)[0] == ["", "x"]
 
 
+def test_a_best_group_far_from_the_slot_asked_is_read_from_its_newest_quote():
+    quotes = [{"text": "My son Leo is 8", "timestamp": "2024-01-01T00:00:00", "evidence_id": "e1"},
+              {"text": "Leo is 8, in third grade at Maple Grove", "timestamp": "2024-02-01T00:00:00", "evidence_id": "e2"}]
+    q = Question("What school does Leo go to?", "u1", expect=("Maple Grove",))
+    far = SimpleNamespace(**vars(_group("8")), predicate_fit=0.05)
+    far.supporters = quotes
+    assert bcg_answers([far], q)[0] == ["Leo is 8, in third grade at Maple Grove", "8"]
+    near = SimpleNamespace(**vars(far))
+    near.predicate_fit = 0.4
+    assert bcg_answers([near], q)[0] == ["8"]
+
+
 def test_a_question_about_now_reads_the_newest_of_the_nearly_as_relevant_texts():
     rows = [{"text": "I live in Beijing", "timestamp": "2024-01-01T00:00:00", "relevance": 0.60},
             {"text": "moved to Hangzhou!", "timestamp": "2024-06-01T00:00:00", "relevance": 0.50},

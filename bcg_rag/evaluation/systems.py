@@ -120,6 +120,9 @@ def bcg_answers(result: Any, q: Question) -> tuple[list[str], bool, list[str]]:
         if g.current is not None:
             if not answers or answers == [""]:
                 supporters = [s["text"] for s in g.supporters]
+                fit = getattr(g, "predicate_fit", None)
+                if fit is not None and fit < READ_FIT and g.supporters:  # the quote, not the slot's value
+                    answers.append(max(g.supporters, key=lambda s: (s["timestamp"], s["evidence_id"]))["text"])
             answers.append(g.current.value)
             answers += [a["value"] for a in g.alternatives if a.get("status", "outdated" if a.get("outdated") else "also") == "also"]
         elif not answers:
@@ -149,6 +152,11 @@ def bcg_answers(result: Any, q: Question) -> tuple[list[str], bool, list[str]]:
 _NOW = re.compile(r"\b(now|currently|these days|nowadays|lately|recently|at the moment|still)\b|现在|目前|如今|最近|这阵子",
                   re.IGNORECASE)
 READ_MARGIN = 0.2  # relevance below the best raw text that still counts as "as relevant"
+# A best group whose predicate is this far from what the question asks for (predicate_fit,
+# a cosine) is read from its newest quote, as an LLM reading it would: asked "what school
+# does Leo go to?", the belief "Leo: age 8" quoted "My son Leo is 8, he's in third grade at
+# Maple Grove Elementary" answers Maple Grove.
+READ_FIT = 0.1
 
 
 def _read_order(rows: list[dict], question: str = "") -> list[dict]:
