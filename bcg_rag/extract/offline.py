@@ -22,6 +22,7 @@ from typing import Any, Protocol, Sequence, runtime_checkable
 
 from ..errors import InvalidInputError
 from ..models import Claim
+from .changes import ChangeRules
 from .en import EnglishRules
 from .gate import EPISODIC_PREDICATES, GateRules
 from .grammar import Grammar, clauses, sentences
@@ -65,11 +66,12 @@ class Turn:
     parsed: list[str] = field(default_factory=list)  # clauses read with confidence (for the cascade)
     owned: tuple[str, str] | None = None  # what the last clause said someone keeps: "我养了一只仓鼠"
     placed: str | None = None  # the slot an earlier clause placed someone in: "在百度上班" (works_at)
+    courting: bool = False  # an earlier clause said the speaker dates someone unnamed: "seeing someone new"
 
 
 class OfflineExtractor(
     ShapeRules, EnglishRules, ChineseRules, GateRules, SharedRules, SubjectRules, MentionRules, WhereaboutsRules,
-    MeasureRules, RoutineRules, IdiomRules,
+    MeasureRules, RoutineRules, IdiomRules, ChangeRules,
 ):
     """Rule-based claims from Chinese and English chat messages; no model, deterministic."""
 
@@ -149,6 +151,10 @@ class OfflineExtractor(
                 found, turn.other = parsed[key]
                 if mood.plan:  # "我想喝奶茶", "I want to play tennis": a passing wish, not a plan
                     found = [f for f in found if f.changed or f.predicate not in EPISODIC_PREDICATES]
+                    # "I'm going to move from Paris to Berlin": where one is going is the plan; the
+                    # old value still holds until then
+                    found = [f for f in found if not (f.changed and f.negated)] if any(
+                        f.changed and not f.negated for f in found) else found
                 turn.owned = next(((f.subject, f.value) for f in found if f.predicate == "has" and not f.negated), None)
                 turn.placed = next((f.predicate for f in found if f.predicate in PLACING_PREDICATES), turn.placed)
                 # The clause was about someone else (for Chinese topic continuation): every claim
@@ -199,7 +205,7 @@ class OfflineExtractor(
         if mood.past and not mood.plan and not found.changed:
             negated = True  # "I used to live in Paris": Paris no longer holds
         stance = lex.negated if negated else lex.asserted
-        if mood.plan and not found.changed:
+        if mood.plan:
             predicate = "plan:" + predicate  # a plan is not a current fact; it never competes with one
             stance *= lex.hedge_factor
         elif mood.hedged:
@@ -218,7 +224,7 @@ class OfflineExtractor(
     # to let the next try. The order goes from the most specific shape to the loosest.
     def _parse_clause(self, clause: str, turn: Turn, reported: bool = True) -> list[Found]:
         rules = (
-            self._shape, self._idiom, self._measure, self._change_from_to, self._job, self._attribute, self._verb, self._routine, self._copula,
+            self._shape, self._idiom, self._measure, self._change, self._change_from_to, self._job, self._attribute, self._verb, self._routine, self._copula,
             self._relation, self._english_relation, self._whereabouts,
         )
         for rule in rules:
