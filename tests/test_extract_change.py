@@ -39,6 +39,8 @@ def extractor() -> OfflineExtractor:
         ("back at Starbucks again lol", []),  # an errand
         # one employer for another
         ("my cousin Dev left Vantage for Orbitly", [("Dev", "works_at", "Vantage", -0.8), ("Dev", "works_at", "Orbitly", 1.0)]),
+        ("my old manager Nadia left Crestline for Halcyon", [("Nadia", "works_at", "Crestline", -0.8), ("Nadia", "works_at", "Halcyon", 1.0)]),
+        ("my former boss moved to Boston", []),  # not "my boss": filed under no one
         # a new title
         ("just got bumped up to senior engineer", [(USER, "job_title", "senior engineer", 1.0)]),
         ("I was made head of marketing", [(USER, "job_title", "head of marketing", 1.0)]),
@@ -73,6 +75,13 @@ def extractor() -> OfflineExtractor:
         # organisations and other people moving
         ("Brightline moved its headquarters to Denver", [("Brightline", "headquarters", "Denver", 1.0)]),
         ("my aunt moved to Tucson", [(f"{USER}'s aunt", "lives_in", "Tucson", 1.0)]),
+        # a region after a town: the town is in it
+        ("moved to Coimbra, Portugal", [(USER, "lives_in", "Coimbra", 1.0), ("Coimbra", "located_in", "Portugal", 1.0)]),
+        ("my uncle moved to Fresno, California", [(f"{USER}'s uncle", "lives_in", "Fresno", 1.0), ("Fresno", "located_in", "California", 1.0)]),
+        ("I live in Berlin, Anna lives in Rome", [(USER, "lives_in", "Berlin", 1.0), ("Anna", "lives_in", "Rome", 1.0)]),
+        ("I moved to Austin, Yay", [(USER, "lives_in", "Austin", 1.0)]),
+        ("搬到了波尔图，葡萄牙", [(USER, "lives_in", "波尔图", 1.0), ("波尔图", "located_in", "葡萄牙", 1.0)]),
+        ("我住在杭州，西湖边上", [(USER, "lives_in", "杭州", 1.0)]),
         # plans, hedges, questions, requests
         ("I'm going to start at Brightwave next month", [(USER, "plan:works_at", "Brightwave", 0.5)]),
         ("first day at Tessel tomorrow", [(USER, "plan:works_at", "Tessel", 0.5)]),
