@@ -5,6 +5,7 @@ is cut into sentences and clauses (``grammar.py``); questions, requests and smal
 are skipped; each remaining clause is read by the rules below (shared), ``shapes.py``
 and ``idioms.py`` (everyday shapes of both languages), ``measures.py`` (heights, weights,
 blood types), ``routines.py`` (habits, abilities), ``whereabouts.py`` (being somewhere),
+``changes.py`` (a new employer, title, diet or partner; a switch, an ending),
 ``en.py`` (English shapes) and ``zh.py`` (Chinese shapes, on jieba's segmentation), from
 the most specific shape to the loosest, and what they read passes the confidence gate
 (``gate.py``) or is dropped: a message with no claim is still evidence. ``subjects.py``
