@@ -5,6 +5,7 @@ is cut into sentences and clauses (``grammar.py``); questions, requests and smal
 are skipped; each remaining clause is read by the rules below (shared), ``shapes.py``
 and ``idioms.py`` (everyday shapes of both languages), ``measures.py`` (heights, weights,
 blood types), ``routines.py`` (habits, abilities), ``whereabouts.py`` (being somewhere),
+``changes.py`` (a new employer, title, diet or partner; a switch, an ending),
 ``en.py`` (English shapes) and ``zh.py`` (Chinese shapes, on jieba's segmentation), from
 the most specific shape to the loosest, and what they read passes the confidence gate
 (``gate.py``) or is dropped: a message with no claim is still evidence. ``subjects.py``
@@ -22,6 +23,7 @@ from typing import Any, Protocol, Sequence, runtime_checkable
 
 from ..errors import InvalidInputError
 from ..models import Claim
+from .changes import ChangeRules
 from .en import EnglishRules
 from .gate import EPISODIC_PREDICATES, GateRules
 from .grammar import Grammar, clauses, sentences
@@ -33,7 +35,7 @@ from .mentions import MentionRules
 from .routines import RoutineRules
 from .shared import Found, SharedRules
 from .subjects import SubjectRules
-from .whereabouts import PLACING_PREDICATES, WhereaboutsRules
+from .whereabouts import PLACING_PREDICATES, TOWN_PREDICATES, WhereaboutsRules
 from .text import EDGE_PUNCTUATION, collapse
 from .zh import ChineseRules
 
@@ -65,11 +67,13 @@ class Turn:
     parsed: list[str] = field(default_factory=list)  # clauses read with confidence (for the cascade)
     owned: tuple[str, str] | None = None  # what the last clause said someone keeps: "我养了一只仓鼠"
     placed: str | None = None  # the slot an earlier clause placed someone in: "在百度上班" (works_at)
+    town: str | None = None  # the place the last clause put someone or something in: "moved to Porto"
+    courting: bool = False  # an earlier clause said the speaker dates someone unnamed: "seeing someone new"
 
 
 class OfflineExtractor(
     ShapeRules, EnglishRules, ChineseRules, GateRules, SharedRules, SubjectRules, MentionRules, WhereaboutsRules,
-    MeasureRules, RoutineRules, IdiomRules,
+    MeasureRules, RoutineRules, IdiomRules, ChangeRules,
 ):
     """Rule-based claims from Chinese and English chat messages; no model, deterministic."""
 
@@ -132,6 +136,7 @@ class OfflineExtractor(
         for sentence in sentences(collapse(text)):
             turn.other = None if sentence.question else turn.other
             turn.topic = False
+            turn.town = None
             parts = [c.strip(EDGE_PUNCTUATION) for c in clauses(sentence.text)]
             for clause, silent in zip(parts, self.grammar.silent(sentence, parts)):
                 if not clause:
@@ -147,8 +152,15 @@ class OfflineExtractor(
                     read = [g for f in self._parse_clause(mood.clause, turn) if (g := self._gate(f, mood.clause, turn))]
                     parsed[key] = (read, turn.other)
                 found, turn.other = parsed[key]
+                if not found and turn.town and (region := self._region_of(mood.clause, turn.town, turn)):
+                    found = [region]  # "moved to Porto, Portugal": the town is in the region named after it
+                turn.town = next((f.value for f in found if f.predicate in TOWN_PREDICATES and not f.negated), None)
                 if mood.plan:  # "我想喝奶茶", "I want to play tennis": a passing wish, not a plan
                     found = [f for f in found if f.changed or f.predicate not in EPISODIC_PREDICATES]
+                    # "I'm going to move from Paris to Berlin": where one is going is the plan; the
+                    # old value still holds until then
+                    found = [f for f in found if not (f.changed and f.negated)] if any(
+                        f.changed and not f.negated for f in found) else found
                 turn.owned = next(((f.subject, f.value) for f in found if f.predicate == "has" and not f.negated), None)
                 turn.placed = next((f.predicate for f in found if f.predicate in PLACING_PREDICATES), turn.placed)
                 # The clause was about someone else (for Chinese topic continuation): every claim
@@ -199,7 +211,7 @@ class OfflineExtractor(
         if mood.past and not mood.plan and not found.changed:
             negated = True  # "I used to live in Paris": Paris no longer holds
         stance = lex.negated if negated else lex.asserted
-        if mood.plan and not found.changed:
+        if mood.plan:
             predicate = "plan:" + predicate  # a plan is not a current fact; it never competes with one
             stance *= lex.hedge_factor
         elif mood.hedged:
@@ -218,7 +230,7 @@ class OfflineExtractor(
     # to let the next try. The order goes from the most specific shape to the loosest.
     def _parse_clause(self, clause: str, turn: Turn, reported: bool = True) -> list[Found]:
         rules = (
-            self._shape, self._idiom, self._measure, self._change_from_to, self._job, self._attribute, self._verb, self._routine, self._copula,
+            self._shape, self._idiom, self._measure, self._change, self._change_from_to, self._job, self._attribute, self._verb, self._routine, self._copula,
             self._relation, self._english_relation, self._whereabouts,
         )
         for rule in rules:

@@ -148,6 +148,11 @@ class ShapeRules:
         """ "我养了一只仓鼠，叫团子": the name of what the last clause said the speaker keeps."""
         if not (m := ZH_CALLED.match(clause)) or turn.owned is None:
             return None
+        if relation := self.lexicon.relatives.get(collapse(turn.owned[1]).casefold()):
+            # "我有女朋友了，叫小雨": whom the speaker dates; "我有个妹妹，叫小雨": a sister, no pet
+            if relation in ("boyfriend", "girlfriend", "partner"):
+                return Found(turn.owned[0], "dating", m["name"], False, True)
+            return self._relation_claim(m["name"], turn.owned[1], turn) if turn.owned[0] == turn.user_id else None
         return Found(turn.owned[0], "pet_name", m["name"])
 
     # ---- leaving

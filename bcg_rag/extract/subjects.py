@@ -14,6 +14,10 @@ if TYPE_CHECKING:
     from .offline import Turn
 
 
+# Before a kin word, these say which one, not who: "my old manager Priya" is Priya.
+EN_KIN_MODIFIER = re.compile(r"^(?:old|former|new|current|previous)\s+(?=[a-z])", re.IGNORECASE)
+
+
 class SubjectRules:
     lexicon: Lexicon
 
@@ -55,10 +59,14 @@ class SubjectRules:
         if who == "your" and turn.user_is_speaker:
             return None
         rest = text[owner.end():]
+        if former := (EN_KIN_MODIFIER.match(rest) if owner.group() else None):
+            rest = rest[former.end():]  # "my old manager Priya", "my former boss": the same kin word
         m = lex.relative_regex.match(rest)
         if m is None:
             return None
         name = rest[m.end():].strip()
+        if former and not name:
+            return None  # "my former boss" is not "my boss": without a name, no one to file it under
         if not name:
             return f"{turn.user_id}'s {lex.relatives[collapse(m.group()).casefold()]}"
         if has_cjk(name):

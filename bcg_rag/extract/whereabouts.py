@@ -42,6 +42,9 @@ EN_HOME = re.compile(r"^(?:my|our)\s+(?:new\s+)?(?:house|home|place|apartment|fl
 ZH_PLACED = re.compile(r"^(?P<who>.*?)在(?P<place>[^在]+?)(?:了|呢|啦|哦)?$")
 PLACE_TAGS = ("ns", "nt", "nz", "nr", "eng")  # a named place or organisation, not "家", "公司"
 PLACING_PREDICATES = ("lives_in", "works_at", "studies_at")
+# Slots whose value is a town a region may follow: "live in Porto, Portugal", "总部在杭州，浙江".
+TOWN_PREDICATES = ("lives_in", "born_in", "hometown", "headquarters", "works_in")
+EN_REGION = re.compile(r"[A-Z][\w'.-]*(?:\s+(?:of\s+)?[A-Z][\w'.-]*){0,2}")
 
 
 class WhereaboutsRules:
@@ -49,6 +52,20 @@ class WhereaboutsRules:
 
     def _whereabouts(self, clause: str, turn: Turn) -> Found | None:
         return self._zh_whereabouts(clause, turn) if has_cjk(clause) else self._en_whereabouts(clause, turn)
+
+    def _region_of(self, clause: str, town: str, turn: Turn) -> Found | None:
+        """A clause that is only a place name, right after one that named a town: the region
+        the town is in ("moved to Porto, Portugal" -> Porto located_in Portugal)."""
+        region = self._clean_value(clause)
+        if not region or region.casefold() == town.casefold():
+            return None
+        if has_cjk(region):
+            tokens = self._tokens(region)
+            if len(tokens) != 1 or not tokens[0][1].startswith("ns") or len(region) < 2 or not has_cjk(town):
+                return None
+        elif not EN_REGION.fullmatch(region) or any(w.casefold() in self.lexicon.not_names for w in region.split()):
+            return None
+        return Found(town, "located_in", region, rule="region")
 
     def _en_whereabouts(self, clause: str, turn: Turn) -> Found | None:
         """ "I've been in Lisbon for two years now", "I'm not in Chicago anymore", "was at Intel for six years"."""

@@ -1,0 +1,318 @@
+"""Change statements of everyday chat: the text itself says that a value replaced another.
+
+Each shape names its slot by its grammar, and every claim it reads is marked ``changed``
+(the stance is the shape's: a clause said with "also"/"又" still replaces the old value):
+
+* starting at or returning to an employer: "first day at Figma", "my first week at the new
+  job at Canva", "new gig at Datadog", "rejoined Google", "went back to IBM" (a name that
+  reads as an organisation), "back at work at Oracle"; "回到百度上班了", "又回华为了";
+  leaving one employer for another: "left Oracle for Salesforce";
+* a new title: "got bumped up to team lead", "I'm now head of sales"; 升职成了主管;
+* a diet taken up or dropped: "went vegan", "gone keto", "on the keto diet", "done with
+  keto"; 开始吃素了, 不吃素了 (diet 素食);
+* switching someone to a school ("switched our daughter to Oak Hill Elementary"), one's
+  savings to a bank ("moved my savings over to Ally"); 改学法语了 (studies), 换成了特斯拉;
+* ending: "cancelled my gym membership at Equinox" (member_of), "broke up with Sam",
+  "我和小张分手了" (dating, denied);
+* dating: "started dating Theo", "been seeing Theo", "seeing someone new, her name's Mara",
+  "我有女朋友了，叫小雨";
+* an organisation moving: "Northwind moved its headquarters to Boston", "腾讯把总部搬到了深圳".
+
+Plans, hedges, questions and other people are the clause mood's and the subject rules'
+business, as for every rule: "I'm going to start at Figma" is a plan.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from .en import EN_NEW_JOB
+from .routines import SCHOOL
+from .shared import Found
+from .text import CJK, collapse, has_cjk
+
+if TYPE_CHECKING:
+    from .lexicon import Lexicon
+    from .offline import Turn
+
+ORG = r"(?P<org>[A-Z][\w&'.-]*(?:\s+(?:of\s+|&\s+)?[A-Z][\w&'.-]*){0,3})"
+# "first day at Figma", "Day 1 at the bakery", "my first week at the new job at Canva".
+EN_FIRST_DAY = re.compile(
+    r"^(?P<who>.*?)\b(?:(?:my|his|her)\s+)?(?:first|1st)\s+(?:day|week|month|shift)|^(?P<who2>)[Dd]ay\s+(?:one|1)\b",
+)
+EN_AT_WORK = re.compile(
+    r"^\s*(?i:(?:of\s+)?work\s+)?(?i:at|with)\s+(?i:(?:the|my|a)\s+new\s+(?:job|gig|role|position)\s+(?:at|with)\s+)?"
+    r"(?P<org>(?i:the\s+)?[\w&'.-]+(?:\s+[A-Z][\w&'.-]*){0,3})",
+)
+NOT_EMPLOYERS = frozenset("school college university work gym camp kindergarten daycare preschool home".split())
+# "new gig at Datadog", "my new job with the city": no verb before it.
+EN_NEW_GIG = re.compile(
+    r"^(?P<who>.*?)\b(?:a|my|the)?\s*new\s+(?:job|gig|role|position)\s+(?:as\s+(?:a\s+|an\s+)?(?P<title>[a-z][\w\s-]*?)\s+)?(?:at|with)\s+" + ORG
+)
+# Back at an employer: "rejoined Google", "went back to IBM", "back at work at Oracle".
+EN_REJOINED = re.compile(r"^(?P<who>.*?)\bre-?join(?:ed|ing|s)?\s+" + ORG + r"(?!\s+(?:club|team|league|gym))")
+EN_BACK_TO = re.compile(
+    r"^(?P<who>.*?)\b(?:went|gone|go|going|came|come|coming|moved|returned|return)\s+back\s+to\s+(?P<work>work(?:ing)?\s+(?:at|for)\s+)?" + ORG
+    + r"|^(?P<who2>.*?)\b(?:returned\s+to|back\s+at|back\s+with)\s+(?P<work2>work\s+(?:at|for)\s+)?(?P<org2>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,3})"
+)
+AWAY = re.compile(r"\bafter\s+(?:\w+\s+){1,2}(?:years?|months?)\s+(?:away|off|elsewhere|at\s+[A-Z]\w*)", re.IGNORECASE)
+# What reads as an organisation without a job word: an acronym, or a company's suffix.
+ORG_NAME = re.compile(
+    r"^(?:[A-Z]{2,6}|.+\s(?:Inc|Corp|Corporation|Co|Company|Group|Labs?|Bank|Technologies|Systems|Partners|Capital|Health|Software|Studios?))\.?$"
+)
+EN_LEFT_FOR = re.compile(r"^(?P<who>.*?)\b(?:left|quit|leaving|leaves)\s+" + ORG + r"\s+(?:to\s+join|for)\s+(?P<new>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,3})")
+# "got bumped up to team lead", "was made head of sales", "got promoted to senior".
+EN_PROMOTED = re.compile(
+    r"^(?P<who>.*?)\b(?:got|get|was|been|just\s+got)\s+(?:bumped(?:\s+up)?|moved\s+up|made|named|appointed)\s+(?:to\s+)?(?:the\s+)?(?:new\s+)?(?P<title>.+)$",
+    re.IGNORECASE,
+)
+# A title, by its head word: "head of sales", "team lead", "engineering manager".
+TITLE = re.compile(
+    r"^(?:(?:senior|junior|staff|principal|lead|chief|head|deputy|assistant|associate|executive|general|regional|vice)\s+)?"
+    r"(?:[\w-]+\s+){0,3}?(?:head\s+of\s+[\w\s&-]+|lead|manager|director|engineer|supervisor|president|vp|chief|officer|"
+    r"architect|editor|partner|captain|principal|coordinator|analyst|administrator|designer|cto|ceo|cfo|coo)$",
+    re.IGNORECASE,
+)
+EN_NOW_TITLE = re.compile(
+    r"^(?P<who>.+?)(?:'m|'s|\s+am|\s+is)\s+(?:now|officially)\s+(?:the\s+)?(?:new\s+)?(?P<title>[a-z][\w\s&-]+)$", re.IGNORECASE
+)
+DIETS = r"vegan|vegetarian|veggie|pescatarian|pescetarian|keto|paleo|gluten-free|dairy-free|plant-based|carnivore|raw vegan"
+EN_WENT_DIET = re.compile(
+    rf"^(?P<who>.*?)\b(?:went|gone|go|going|goes|turned|become|became|becoming|switched\s+to|'ve\s+gone)\s+(?:full\s+|fully\s+)?(?P<diet>{DIETS})\b",
+    re.IGNORECASE,
+)
+EN_ON_DIET = re.compile(rf"^(?P<who>.*?)(?:'m|'re|\s+am|\s+is|\s+are|\s+been|\bbeen)\s+(?:now\s+)?on\s+(?:a|the)\s+(?P<diet>{DIETS})\s+diet\b", re.IGNORECASE)
+EN_OFF_DIET = re.compile(rf"^(?P<who>.*?)\b(?:done\s+with|off|quit|gave\s+up|stopped)\s+(?:the\s+)?(?P<diet>{DIETS})(?:\s+diet)?\b", re.IGNORECASE)
+# "switched our daughter to Oak Hill Elementary": someone moved to another school.
+EN_SCHOOL_SWITCH = re.compile(
+    r"^(?P<who>.*?)\b(?:switched|moved|transferred|changed)\s+(?P<kid>(?:my|our)\s+[a-z-]+(?:\s+[A-Z][\w'-]*)?|[A-Z][\w'-]*)\s+"
+    r"(?:over\s+)?to\s+(?P<school>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,4})"
+)
+EN_MONEY_MOVED = re.compile(
+    r"^(?P<who>.*?)\b(?:moved|switched|transferred)\s+(?:my|our|all\s+(?:my|our))\s+(?:savings|money|banking|checking|accounts?)\s+"
+    r"(?:over\s+)?to\s+(?P<org>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,2})"
+)
+EN_CANCELLED_AT = re.compile(
+    r"^(?P<who>.*?)\b(?:cancel(?:l?ed|l?ing|s)?|ended|dropped)\s+(?:my|our|the)\s+(?:[a-z-]+\s+){0,2}?(?P<kind>membership|subscription)\s+"
+    r"(?:at|with|to|for)\s+(?P<org>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,2})"
+)
+EN_BROKE_UP = re.compile(
+    r"^(?P<who>.*?)\b(?:broke|broken|breaking|break|split)\s+up\s+with\s+(?P<name>(?:my|her|his)\s+[a-z]+(?:\s+[A-Z][\w'-]*)?|[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)"
+)
+# "seeing" a name is also going to a show ("I'm seeing Hamilton"): only "been seeing" / "started
+# seeing" a name, or "seeing someone", says whom one dates.
+EN_DATING = re.compile(
+    r"^(?P<who>.*?)\b(?:(?:started|start|been|'ve\s+been|'m|am|is|'s)\s+)?(?:dating|going\s+out\s+with)\s+"
+    r"(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?|someone(?:\s+new)?|somebody(?:\s+new)?)\s*$"
+    r"|^(?P<who2>.*?)\b(?:(?:started|been|'ve\s+been)\s+seeing\s+(?P<name2>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)"
+    r"|(?:(?:been|'ve\s+been|'m|am|is|'s)\s+)?seeing\s+(?P<name3>someone|somebody)(?:\s+new)?)\s*$"
+)
+EN_PARTNER_NAME = re.compile(r"^(?:her|his|their)\s+name(?:'s|\s+is)\s+(?P<name>[A-Z][\w'-]*)\s*$")
+EN_MOVED_HQ = re.compile(
+    r"^(?P<org>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,3})\s+(?:just\s+|has\s+|have\s+)?(?:moved|relocated|moves|is\s+moving)\s+"
+    r"(?:its|their)\s+(?:headquarters|hq|head\s+office|main\s+office)\s+(?:from\s+\S.*?\s+)?to\s+(?P<place>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})",
+    re.IGNORECASE,
+)
+
+# 回到百度上班了 / 又回华为了 / 重回阿里: back at an employer; 跟小张分手了: a breakup.
+ZH_BACK_TO_WORK = re.compile(rf"^(?P<who>.*?)(?:又|重新)?(?:回到|回|重回)了?(?P<org>[{CJK}A-Za-z]{{2,8}}?)(?P<work>上班|工作|任职)?了?$")
+ZH_GENERIC_PLACES = frozenset(
+    "公司 单位 学校 家 家里 老家 办公室 岗位 工位 厂 厂里 店里 医院 工地 部门 宿舍 国 国内 大陆 内地 原单位 老东家 工作 上班".split()
+)
+ZH_BROKE_UP = re.compile(rf"^(?P<who>.*?)(?:和|跟|与)(?P<name>[{CJK}A-Za-z]{{2,6}}?)分手了?$")
+ZH_DIET = re.compile(r"^(?P<who>.*?)(?P<neg>不再|不|没)?(?:开始|改成?|改为|已经|一直|都|也|还|又)*吃(?:全)?素(?:了|啦|呢)?$")
+# 腾讯把总部搬到了深圳 / 腾讯总部搬到了深圳
+ZH_MOVED_HQ = re.compile(rf"^(?P<org>[{CJK}A-Za-z]{{2,8}}?)(?:把|的)?总部(?:已经)?(?:搬到|迁到|迁往|搬去|搬迁到|迁至)了?(?P<place>[{CJK}]{{2,6}})了?$")
+# Relatives that are someone one dates: a name given for one is whom the speaker dates.
+PARTNERS = frozenset({"boyfriend", "girlfriend", "partner"})
+
+
+class ChangeRules:
+    lexicon: Lexicon
+
+    def _change(self, clause: str, turn: Turn) -> Found | list[Found] | None:
+        if has_cjk(clause):
+            return (self._zh_back_to_work(clause, turn) or self._zh_broke_up(clause, turn) or self._zh_diet(clause, turn)
+                    or self._zh_moved_hq(clause, turn))
+        return (self._en_started(clause, turn) or self._en_back(clause, turn) or self._en_left_for(clause, turn)
+                or self._en_promoted(clause, turn) or self._en_diet(clause, turn) or self._en_switched_someone(clause, turn)
+                or self._en_cancelled_at(clause, turn) or self._en_dating(clause, turn) or self._en_moved_hq(clause, turn))
+
+    def _who(self, region: str, turn: Turn) -> str | None:
+        """The subject the words before the verb name; None when they deny the change."""
+        region, negated = self._clean_before_verb(region or "")
+        return None if negated else self._subject(region, turn)
+
+    # ---- employers
+    def _en_started(self, clause: str, turn: Turn) -> list[Found] | None:
+        """ "first day at Figma", "Day 1 at the bakery", "new gig at Datadog (as a ...)"."""
+        if m := EN_FIRST_DAY.search(clause):
+            at = EN_AT_WORK.match(clause[m.end():])
+            if at is None:
+                return None
+            subject, org = self._who(m["who"] or "", turn), self._clean_value(at["org"])
+            if subject is None or not self._usable(org) or org.casefold() in NOT_EMPLOYERS:
+                return None  # "first day at school" is a pupil's, "first week at the gym" a member's
+            return [Found(subject, "works_at", org, False, True)]
+        if (m := EN_NEW_GIG.search(clause)) and not EN_NEW_JOB.match(clause):  # "started a new job at X as Y": the job rule's
+            subject, org = self._who(m["who"], turn), self._clean_value(m["org"])
+            if subject is None or not self._usable(org):
+                return None
+            found = [Found(subject, "works_at", org, False, True)]
+            if m["title"] and self._usable(title := self._clean_value(m["title"])):
+                found.append(Found(subject, "job_title", title, False, True))
+            return found
+        return None
+
+    def _en_back(self, clause: str, turn: Turn) -> Found | None:
+        """ "rejoined Google", "went back to IBM", "back at work at Oracle": the employer again.
+        Without a job word the name must read as an organisation ("back to Paris" is a place)."""
+        if m := EN_REJOINED.search(clause):
+            who, org, work = m["who"], m["org"], True
+        elif m := EN_BACK_TO.search(clause):
+            who, org, work = m["who"] if m["org"] else m["who2"], m["org"] or m["org2"], bool(m["work"] or m["work2"])
+        else:
+            return None
+        org = self._clean_value(org)
+        work = work or bool(AWAY.search(clause))  # "back at Oracle after two years away": a return, not an errand
+        if not (work or ORG_NAME.match(org)) or not self._usable(org):
+            return None
+        subject = self._who(who, turn)
+        return Found(subject, "works_at", org, False, True) if subject else None
+
+    def _en_left_for(self, clause: str, turn: Turn) -> list[Found] | None:
+        """ "left Oracle for Salesforce": one employer for another."""
+        if not (m := EN_LEFT_FOR.search(clause)):
+            return None
+        subject = self._who(m["who"], turn)
+        old, new = self._clean_value(m["org"]), self._clean_value(m["new"])
+        if subject is None or not (self._usable(old) and self._usable(new)):
+            return None
+        return [Found(subject, "works_at", old, True, True), Found(subject, "works_at", new, False, True)]
+
+    # ---- titles
+    def _en_promoted(self, clause: str, turn: Turn) -> Found | None:
+        """ "got bumped up to team lead", "was made head of sales", "I'm now head of sales"."""
+        m = EN_PROMOTED.search(clause) or EN_NOW_TITLE.match(clause)
+        if m is None:
+            return None
+        title = self._clean_value(m["title"])
+        if not TITLE.match(title) or not self._usable(title):
+            return None  # "was made redundant", "I'm now tired": no title
+        subject = self._who(m["who"], turn)
+        return Found(subject, "job_title", title, False, True) if subject else None
+
+    # ---- diets
+    def _en_diet(self, clause: str, turn: Turn) -> Found | None:
+        """ "went vegan", "gone keto", "on the keto diet" (diet); "done with keto" (denied)."""
+        off = EN_OFF_DIET.search(clause)
+        m = off or EN_WENT_DIET.search(clause) or EN_ON_DIET.search(clause)
+        if m is None:
+            return None
+        subject = self._who(m["who"], turn)
+        diet = m["diet"].casefold().replace("veggie", "vegetarian").replace("pescetarian", "pescatarian")
+        return Found(subject, "diet", diet, bool(off), True) if subject else None
+
+    def _zh_diet(self, clause: str, turn: Turn) -> Found | None:
+        """ "开始吃素了", "我们全家都吃素" (diet 素食); "不吃素了" (denied)."""
+        if not (m := ZH_DIET.match(clause)):
+            return None
+        region, negated = self._clean_before_verb(m["who"])
+        subject = self._subject(region, turn)
+        return Found(subject, "diet", "素食", negated or bool(m["neg"]), True) if subject else None
+
+    # ---- switching, ending, dating
+    def _en_switched_someone(self, clause: str, turn: Turn) -> Found | None:
+        """ "switched our daughter to Oak Hill Elementary" (her school), "moved my savings over to Ally"."""
+        if m := EN_MONEY_MOVED.search(clause):
+            subject, org = self._who(m["who"], turn), self._clean_value(m["org"])
+            return Found(subject, "banks_with", org, False, True) if subject and self._usable(org) else None
+        if not (m := EN_SCHOOL_SWITCH.search(clause)) or not SCHOOL.search(m["school"]):
+            return None
+        if self._who(m["who"], turn) != turn.speaker_id:
+            return None
+        kid = self._third_person(re.sub(r"^our\s", "my ", m["kid"]), turn)
+        school = self._clean_value(m["school"])
+        return Found(kid, "studies_at", school, False, True) if kid and self._usable(school) else None
+
+    def _en_cancelled_at(self, clause: str, turn: Turn) -> Found | None:
+        """ "cancelled my gym membership at Equinox": the membership there ends."""
+        if not (m := EN_CANCELLED_AT.search(clause)):
+            return None
+        subject, org = self._who(m["who"], turn), self._clean_value(m["org"])
+        predicate = "member_of" if m["kind"] == "membership" else "subscribes_to"
+        return Found(subject, predicate, org, True, True) if subject and self._usable(org) else None
+
+    def _en_dating(self, clause: str, turn: Turn) -> Found | None:
+        """ "broke up with Sam" (dating, denied); "started dating Theo"; "seeing someone new",
+        then "her name's Mara" in the next clause."""
+        if m := EN_BROKE_UP.search(clause):
+            subject, name = self._who(m["who"], turn), self._partner_name(m["name"], turn)
+            return Found(subject, "dating", name, True, True) if subject and name else None
+        if (m := EN_PARTNER_NAME.match(clause)) and (turn.courting or turn.owned and turn.owned[0] == turn.speaker_id
+                                                     and self.lexicon.relatives.get(turn.owned[1].casefold()) in PARTNERS):
+            return Found(turn.speaker_id, "dating", m["name"], False, True)  # "I have a girlfriend, her name's Mara"
+        if not (m := EN_DATING.search(clause)):
+            return None
+        subject = self._who(m["who"] if m["name"] else m["who2"], turn)
+        name = m["name"] or m["name2"] or m["name3"]
+        if subject is None:
+            return None
+        if name.casefold().startswith("some"):
+            turn.courting = subject == turn.speaker_id  # the next clause may name them
+            return None
+        return Found(subject, "dating", name, False, True)
+
+    def _partner_name(self, words: str, turn: Turn) -> str | None:
+        """ "Sam", "my boyfriend Luis": the person; "my boyfriend" alone names no one."""
+        if words[:1].isupper():
+            return words
+        named = re.match(r"^(?:my|her|his)\s+[a-z]+\s+([A-Z][\w'-]*)$", words)
+        return named.group(1) if named else None
+
+    def _zh_broke_up(self, clause: str, turn: Turn) -> Found | None:
+        """ "我和小张分手了": the speaker no longer dates 小张."""
+        if not (m := ZH_BROKE_UP.match(clause)) or not self._zh_named(m["name"]):
+            return None
+        region, negated = self._clean_before_verb(m["who"])
+        if negated or self._subject(region, turn) != turn.speaker_id:
+            return None
+        return Found(turn.speaker_id, "dating", m["name"], True, True)
+
+    def _zh_back_to_work(self, clause: str, turn: Turn) -> Found | None:
+        """ "回到百度上班了", "又回华为了": back at an employer. Without 上班/工作 the word must be
+        an organisation's or a person's name in jieba's tags ("回北京了" is a place, "回家" home)."""
+        if not (m := ZH_BACK_TO_WORK.match(clause)):
+            return None
+        org = self._clean_value(m["org"])
+        if not org or org in ZH_GENERIC_PLACES or not self._on_tokens(clause, m.start("org"), m.end("org")):
+            return None
+        tokens = self._tokens(org)
+        if m["work"]:
+            ok = all(flag.startswith(("n", "eng", "j")) and not flag.startswith("ns") for _, flag, _ in tokens)
+        else:
+            ok = len(tokens) == 1 and tokens[0][1].startswith(("nt", "nz", "nrt", "eng")) or (
+                len(tokens) == 1 and tokens[0][1] == "nr" and len(org) == 2 and not self.lexicon.relative_regex.fullmatch(org))
+        if not ok:
+            return None
+        subject = self._who(m["who"], turn)
+        return Found(subject, "works_at", org, False, True) if subject else None
+
+    # ---- organisations
+    def _en_moved_hq(self, clause: str, turn: Turn) -> Found | None:
+        """ "Northwind moved its headquarters to Boston": the organisation's headquarters."""
+        if not (m := EN_MOVED_HQ.match(clause)) or (org := self._name(m["org"], turn)) is None:
+            return None
+        place = self._clean_value(m["place"])
+        return Found(org, "headquarters", place, False, True) if self._usable(place) else None
+
+    def _zh_moved_hq(self, clause: str, turn: Turn) -> Found | None:
+        """ "腾讯把总部搬到了深圳". The company must be named: "公司总部搬到了杭州" says which
+        company no more than "our HQ" does (the gate drops it)."""
+        if not (m := ZH_MOVED_HQ.match(clause)):
+            return None
+        org, place = collapse(m["org"]), self._clean_value(m["place"])
+        if org in ZH_GENERIC_PLACES or org.startswith(("我", "咱")) or not self._usable(place):
+            return None
+        return Found(org, "headquarters", place, False, True)
