@@ -155,7 +155,7 @@ def _update_status(memory: Any, belief_id: str, now: str, actor: str) -> str | N
             return None
         old = row["status"]
         row["status"] = status
-        memory.store.upsert_belief(row)
+        memory.store.upsert_belief({k: v for k, v in row.items() if k != "history"})  # the history stays as stored
         action = STATUS_ACTIONS[status]
         _audit(memory, now, action, belief_id, row["user_id"], actor, why, dict(old=old, new=status, confidence=row["confidence"]))
         return action
