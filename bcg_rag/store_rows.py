@@ -32,6 +32,7 @@ def decode(kind: str, row: Any) -> dict:
     d = dict(row)
     if kind == "belief":
         d["contexts"] = json.loads(d["contexts"])
+        d.pop("history", None)  # a schema-1 row read where it cannot be migrated (read-only)
     elif kind == "evidence":
         d["private"] = bool(d["private"])
         d.pop("seq", None)

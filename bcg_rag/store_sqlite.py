@@ -51,6 +51,7 @@ class SQLiteStore(SQLiteFacts):
         self._lock = threading.RLock()
         self._depth = 0
         self._busy_timeout_ms = int(busy_timeout_ms)
+        self._json_history = False
         try:
             # One connection shared by threads (async callers run us in a thread pool); the
             # lock keeps transactions whole. Writers in other processes wait on SQLite's lock.
@@ -71,9 +72,8 @@ class SQLiteStore(SQLiteFacts):
             if self.read_only:
                 if not self._conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchall():
                     raise StoreError(f"{self.path} is not a bcg-rag memory (and is read-only)")
-                if has_history_column(self._conn):  # nothing here may migrate it
-                    raise StoreError(f"{self.path} was written by an older bcg-rag: open it once where it is writable"
-                                     " to bring it up to date")
+                # Schema 1 (histories in a JSON column) cannot be migrated here: read as it is.
+                self._json_history = has_history_column(self._conn)
                 return
             with self.transaction():
                 create_or_migrate(self._conn)
@@ -210,8 +210,13 @@ class SQLiteStore(SQLiteFacts):
         found: list = []
         for chunk in _chunks(ids):
             marks = ",".join("?" * len(chunk))
-            found += self.execute(f"SELECT belief_id, entry FROM belief_history WHERE belief_id IN ({marks})"
-                                  " ORDER BY belief_id, seq", chunk)
+            if self._json_history:
+                found += self.execute(f"SELECT id, history FROM belief WHERE id IN ({marks})", chunk)
+            else:
+                found += self.execute(f"SELECT belief_id, entry FROM belief_history WHERE belief_id IN ({marks})"
+                                      " ORDER BY belief_id, seq", chunk)
+        if self._json_history:
+            return {i: [] for i in ids} | {r[0]: json.loads(r[1]) for r in found}
         return rows_.group_entries(((r[0], r[1]) for r in found), ids)
 
     def history_tails(self, ids: Sequence[str], since: str) -> dict[str, dict]:
@@ -256,7 +261,9 @@ class SQLiteStore(SQLiteFacts):
 
     def all_rows(self, kind: str) -> list[dict]:
         rows = [_decode(kind, r) for r in self.execute(f"SELECT * FROM {_table(kind)} ORDER BY id")]
-        if kind == "belief":
+        if kind == "belief" and self._json_history:
+            rows_.attach_history(rows, self.belief_history([r["id"] for r in rows]))
+        elif kind == "belief":
             found = self.execute("SELECT belief_id, entry FROM belief_history ORDER BY belief_id, seq")
             rows_.attach_history(rows, rows_.group_entries(((r[0], r[1]) for r in found), ()))
         return rows

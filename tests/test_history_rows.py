@@ -166,3 +166,22 @@ def test_a_memory_with_json_histories_opens_migrated_and_reads_the_same(memory_b
     writing.refold_user(again, "u")
     assert again.store.all_rows("belief") == extended
     again.close()
+
+
+@pytest.mark.embedded_only  # a file opened read-only
+def test_a_read_only_memory_with_json_histories_reads_the_same_unmigrated(memory_backend):
+    from bcg_rag.store_sqlite import SQLiteStore
+
+    m = memory_backend.new(durable=True)
+    _restate(m, range(1, 8))
+    rows = m.store.all_rows("belief")
+    _to_json_layout(m.store)
+    path = m.store.path
+    m.close()
+    ro = SQLiteStore(path, read_only=True)
+    ids = [r["id"] for r in rows]
+    assert ro.all_rows("belief") == rows
+    assert ro.get_nodes("belief", ids) == {r["id"]: r for r in rows}
+    assert ro.find_beliefs("u", history=False) == [{k: v for k, v in r.items() if k != "history"} for r in rows]
+    assert ro.get_meta("schema_version") == "1"  # nothing was written
+    ro.close()
