@@ -42,7 +42,7 @@ def archived_beliefs(memory: Any, user_id: str, *, agent_id: str | None = None) 
         if cold is None:
             return []
         rows = cold.find_beliefs(user_id)
-        hot = set(memory.store.get_nodes("belief", [r["id"] for r in rows]))  # mid-restore: shown hot
+        hot = set(memory.store.get_nodes("belief", [r["id"] for r in rows], history=False))  # mid-restore: shown hot
         out = [_archived_dict(cold, r, agent_id) for r in rows if r["id"] not in hot]
     out.sort(key=lambda d: (-d["confidence"], d["belief_id"]))
     return out

@@ -374,7 +374,7 @@ def _drop_evidence(mem: Any, evidence_id: str) -> dict:
     """Delete one evidence from a memory's store and refold every slot it touched."""
     s = mem.store
     row = s.get_node("evidence", evidence_id)
-    touched = s.get_nodes("belief", [e.dst for e in s.edges_from([evidence_id], BELIEF_EDGES)])
+    touched = s.get_nodes("belief", [e.dst for e in s.edges_from([evidence_id], BELIEF_EDGES)], history=False)
     contexts = {e.dst for e in s.edges_from([evidence_id, *touched], [CONTEXT_OF])}
     s.delete_edges_touching([evidence_id])
     s.delete_claims_of([evidence_id])

@@ -132,7 +132,7 @@ def _links(memory: "BeliefMemory", r: MessageResult) -> list[dict]:
     out = []
     for e in memory.store.edges_from([r.evidence_id], ("SUPPORTS", "REFUTES")):
         ch = by_belief.get(e.dst)
-        belief = memory.store.get_node("belief", e.dst)
+        belief = memory.store.get_node("belief", e.dst, history=False)
         out.append(dict(
             belief_id=e.dst, predicate=belief["predicate"] if belief else None, value=belief["value"] if belief else None,
             relation=e.relation, reason=e.reason, old=ch.old if ch else None,

@@ -155,7 +155,7 @@ def _update_status(memory: Any, belief_id: str, now: str, actor: str) -> str | N
             return None
         old = row["status"]
         row["status"] = status
-        memory.store.upsert_belief(row)
+        memory.store.upsert_belief({k: v for k, v in row.items() if k != "history"})  # the history stays as stored
         action = STATUS_ACTIONS[status]
         _audit(memory, now, action, belief_id, row["user_id"], actor, why, dict(old=old, new=status, confidence=row["confidence"]))
         return action
@@ -217,8 +217,8 @@ def _revive(memory: Any, now: str) -> int:
             return 0
         wanted = []
         for row in cold.all_rows("belief"):
-            hot = memory.store.get_node("belief", row["id"]) is not None or (
-                memory.policy.is_functional(row["predicate"]) and memory.store.slot_beliefs(*_slot(row))
+            hot = memory.store.get_node("belief", row["id"], history=False) is not None or (
+                memory.policy.is_functional(row["predicate"]) and memory.store.slot_beliefs(*_slot(row), history=False)
             )
             if hot:
                 wanted.append(row["id"])
@@ -343,7 +343,7 @@ def archive(memory: Any, belief_id: str, *, now: Any = None, actor: str = "api")
     """Archive a belief now, whatever its age (maintain archives idle ones by itself).
     Returns the ids moved: the whole slot for a single-valued predicate."""
     belief_id = check_id(belief_id, "belief_id")
-    if memory.store.get_node("belief", belief_id) is None:
+    if memory.store.get_node("belief", belief_id, history=False) is None:
         raise NotFoundError(f"no hot belief {belief_id!r}")
     return _archive_unit(memory, belief_id, _now(memory, now), actor)
 
@@ -369,7 +369,7 @@ def restore(memory: Any, belief_id: str, *, now: Any = None, actor: str = "api",
                 _audit(memory, now, "restore", bid, row["user_id"], actor, reason)
         # Phase 2: delete from cold, only if still hot (a racing archive may have moved it back).
         with memory.store.transaction(), cold.transaction():
-            if set(memory.store.get_nodes("belief", moved.belief_ids)) == set(moved.belief_ids):
+            if set(memory.store.get_nodes("belief", moved.belief_ids, history=False)) == set(moved.belief_ids):
                 _remove(cold, moved)
     if memory.index is not None and moved.inserted:
         memory.index.upsert(moved.inserted, memory.index.embed([e["text"] for e in moved.inserted]))

@@ -47,14 +47,15 @@ def recompute_slot(memory: "BeliefMemory", user_id: str, subject_id: str, predic
     direct, derived_now = _split(ids, memory.store.edges_to(ids, BELIEF_RELATIONS))
     derived = _derive(memory, predicate, ids, direct, {}, {})
     _sync_derived(memory, ids, derived, derived_now)
-    return _store_folds(memory, rows, direct, derived, {})
+    stored = {r["id"]: dict(start=0, first=None, last=None, entries=r.pop("history")) for r in rows}
+    return _store_folds(memory, rows, direct, derived, stored)
 
 
 def extend_slot(memory: "BeliefMemory", user_id: str, subject_id: str, predicate: str, context_key: str, *,
                 since: str) -> list[Change]:
     """``recompute_slot``'s result when the slot only gained evidence dated ``since`` or
     later: the histories before ``since`` are kept, the rest is folded on from there."""
-    rows = memory.store.slot_beliefs(user_id, subject_id, predicate, context_key)
+    rows = memory.store.slot_beliefs(user_id, subject_id, predicate, context_key, history=False)
     ids = [r["id"] for r in rows]
     supports = memory.store.edges_to(ids, (SUPPORTS,))  # derived edges are all REFUTES: these are direct
     tail = [e for e in supports if e.valid_from >= since] + memory.store.edges_to(ids, (REFUTES,), since=since)
@@ -65,11 +66,11 @@ def extend_slot(memory: "BeliefMemory", user_id: str, subject_id: str, predicate
         if e.valid_from < since and not revision.is_derived(e.reason):
             before[e.dst].append(revision.edge_event(e))
     strongest = {i: revision.strongest_supporter(before[i], initial_for) for i in ids}
-    prefix = {r["id"]: [h for h in r["history"] if h["at"] < since] for r in rows}
-    first = {i: (p[0]["at"] if p else None) for i, p in prefix.items()}
+    stored = memory.store.history_tails(ids, since)  # the entries before ``since``: counted, not read
+    first = {i: (t["first"]["at"] if t["first"] else None) for i, t in stored.items()}
     derived = _derive(memory, predicate, ids, direct, first, strongest)
     _sync_derived(memory, ids, derived, derived_now)
-    return _store_folds(memory, rows, direct, derived, prefix, strongest)
+    return _store_folds(memory, rows, direct, derived, stored, strongest)
 
 
 def _split(ids: list[str], edges: list[Edge]) -> tuple[dict[str, list[EdgeEvent]], dict[tuple[str, str, str], Edge]]:
@@ -120,41 +121,60 @@ def _sync_derived(memory: "BeliefMemory", ids: list[str], derived: dict[str, lis
 
 
 def _store_folds(memory: "BeliefMemory", rows: list[dict], direct: dict[str, list[EdgeEvent]],
-                 derived: dict[str, list[EdgeEvent]], prefix: dict[str, list[dict]],
+                 derived: dict[str, list[EdgeEvent]], stored: dict[str, dict],
                  strongest: dict[str, float | None] | None = None) -> list[Change]:
-    """Fold each belief (on from its kept ``prefix``, if any) and store those that changed."""
+    """Fold each belief on from its kept prefix (``stored``: ``store_rows.tail``; start 0
+    for a full refold) and store the entries that changed: the prefix is never written."""
     rules = revision.Rules.from_policy(memory.policy)
     initial_for = memory.policy.initial_confidence
     changes = []
     for row in rows:
         bid = row["id"]
-        kept = prefix.get(bid, [])
+        st = stored[bid]
+        start, last, old_tail = st["start"], st["last"], st["entries"]
         events = direct[bid] + derived[bid]
-        if kept and not events and len(kept) == len(row["history"]):
+        if start and not events and not old_tail:
             continue  # nothing from ``since`` on: the stored history is the fold
-        tail = revision.fold(events, initial_for, rules, current=kept[-1]["new"] if kept else None,
-                             strongest=revision.fold_strongest((strongest or {}).get(bid)))
-        if not kept and not tail:  # nothing left that claims it (e.g. its evidence was forgotten)
+        tail = [h.__dict__ for h in revision.fold(events, initial_for, rules, current=last["new"] if last else None,
+                                                   strongest=revision.fold_strongest((strongest or {}).get(bid)))]
+        old = row["confidence"] if start or old_tail else None
+        if not start and not tail:  # nothing left that claims it (e.g. its evidence was forgotten)
             memory.store.delete_edges_touching([bid])
             memory.store.delete_beliefs([bid])
-            changes.append(Change(bid, row["confidence"] if row["history"] else None, 0.0))
+            changes.append(Change(bid, old, 0.0))
             continue
-        old = row["confidence"] if row["history"] else None
-        new_history = kept + [h.__dict__ for h in tail]
-        if new_history != row["history"]:  # a refold that changed nothing writes nothing
-            last = new_history[-1]["new"]
-            row.update(confidence=last, last_updated=_last_confirmed(new_history), history=new_history)
+        if tail != old_tail:  # a refold that changed nothing writes nothing
+            new = (tail or [last])[-1]["new"]
+            row.update(confidence=new, last_updated=_last_confirmed(memory, bid, start, last, tail))
             memory.store.upsert_belief(row)
-            changes.append(Change(bid, old, last))
+            same = _common_prefix(old_tail, tail)
+            memory.store.write_history(bid, start + same, tail[same:])
+            changes.append(Change(bid, old, new))
     return changes
 
 
-def _last_confirmed(history: list[dict]) -> str:
-    """``revision.last_confirmed`` over stored history entries (dicts)."""
-    for h in reversed(history):
+def _last_confirmed(memory: "BeliefMemory", bid: str, start: int, last: dict | None, tail: list[dict]) -> str:
+    """``revision.last_confirmed`` over the kept prefix (``start`` entries ending in
+    ``last``) and the new ``tail``, reading the prefix only when neither settles it."""
+    for h in reversed(tail):
         if not revision.is_conflict(h["reason"]):
             return h["at"]
-    return history[-1]["at"]
+    if last is None or not revision.is_conflict(last["reason"]):
+        return (tail or [last])[-1]["at"] if last is None else last["at"]
+    prefix = memory.store.belief_history([bid])[bid][:start]  # rare: the prefix ends in conflicts
+    for h in reversed(prefix):
+        if not revision.is_conflict(h["reason"]):
+            return h["at"]
+    return (tail or prefix)[-1]["at"]
+
+
+def _common_prefix(old: list[dict], new: list[dict]) -> int:
+    n = 0
+    for a, b in zip(old, new):
+        if a != b:
+            break
+        n += 1
+    return n
 
 
 def unique(events: list[EdgeEvent]) -> list[EdgeEvent]:

@@ -284,12 +284,11 @@ def link_claim(memory: "BeliefMemory", c: dict) -> tuple[str, str, str, str]:
     subject_id = memory.resolve_entity(user_id, c["subject"], create=True)
     context_key = memory.context_group(c["context"])
     bid = belief_id((user_id, subject_id, c["predicate"], context_key), c["value"])
-    row = memory.store.get_node("belief", bid)
+    row = memory.store.get_node("belief", bid, history=False)  # the refold writes the history
     if row is None:
         row = dict(
             id=bid, user_id=user_id, subject_id=subject_id, predicate=c["predicate"], value=c["value"],
-            context_key=context_key, contexts=[], confidence=0.0, last_updated=c["timestamp"], history=[],
-            status="active",
+            context_key=context_key, contexts=[], confidence=0.0, last_updated=c["timestamp"], status="active",
         )
         memory.store.put_edge(Edge(bid, subject_id, BELONGS_TO))
     if c["context"] and c["context"] not in row["contexts"]:
@@ -311,13 +310,13 @@ def refold_user(memory: "BeliefMemory", user_id: str) -> None:
     undo, or a deletion). Ids are content hashes, so unchanged beliefs keep their ids."""
     user_id = require_user(user_id)
     with memory.store.transaction():
-        old = memory.store.find_beliefs(user_id)
+        old = memory.store.find_beliefs(user_id, history=False)
         status = {r["id"]: r["status"] for r in old}
         memory.store.delete_edges_touching([r["id"] for r in old])
         memory.store.delete_beliefs([r["id"] for r in old])
         slots = [link_claim(memory, c) for c in memory.store.claims_for_user(user_id)]
         recompute_slots(memory, slots)
-        for row in memory.store.find_beliefs(user_id):  # lifecycle status survives a rebuild
+        for row in memory.store.find_beliefs(user_id, history=False):  # lifecycle status survives a rebuild
             if status.get(row["id"], "active") != row["status"]:
                 row["status"] = status[row["id"]]
                 memory.store.upsert_belief(row)

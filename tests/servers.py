@@ -419,7 +419,7 @@ def open_spec(spec: str, **kw) -> Any:
 
 
 BACKENDS = ["sqlite", "postgres"]
-RECYCLED_TABLES = ("entity", "alias", "event", "context", "evidence", "claim", "belief", "edge", "claim_vector", "audit")
+RECYCLED_TABLES = ("entity", "alias", "event", "context", "evidence", "claim", "belief", "belief_history", "edge", "claim_vector", "audit")
 _SCHEMA_POOL: dict[str, list[str]] = {}  # dsn -> clean schemas ready for a new memory
 
 

@@ -1,0 +1,82 @@
+"""Row codecs shared by both storage backends (``store_sqlite``, ``store_postgres``).
+
+A belief's history is not a column of its row: each entry is one row of
+``belief_history`` (belief_id, seq, at, entry), seq 0, 1, ... in fold order, ``entry``
+the entry's JSON. A write appends the entries a fold added and replaces only a changed
+tail (``write_history``), so a belief restated thousands of times costs per statement
+what its new entries cost. Entries are in event-time order (the fold sorts by time
+first), so the entries dated ``since`` or later are always a tail.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable, Iterator, Sequence
+
+from .errors import StoreError
+from .models import RELATIONS
+
+NODE_TABLES = ("entity", "event", "context", "evidence", "belief")
+RELATION_CHECK = ", ".join(f"'{r}'" for r in sorted(RELATIONS))
+
+
+def table(kind: str) -> str:
+    if kind not in NODE_TABLES:
+        raise StoreError(f"unknown node kind {kind!r}")
+    return kind
+
+
+def decode(kind: str, row: Any) -> dict:
+    """A stored node row as the interface returns it (a belief without its history:
+    ``attach_history`` adds that)."""
+    d = dict(row)
+    if kind == "belief":
+        d["contexts"] = json.loads(d["contexts"])
+        d.pop("history", None)  # a schema-1 row read where it cannot be migrated (read-only)
+    elif kind == "evidence":
+        d["private"] = bool(d["private"])
+        d.pop("seq", None)
+    return d
+
+
+def belief_columns(row: dict) -> dict:
+    """The belief row's own columns, encoded: everything but its history."""
+    out = {k: v for k, v in row.items() if k != "history"}
+    out["contexts"] = json.dumps(out["contexts"], ensure_ascii=False)
+    return out
+
+
+def entry_rows(belief_id: str, start: int, entries: Sequence[dict]) -> list[tuple[str, int, str, str]]:
+    """``belief_history`` rows for ``entries``, numbered from ``start``."""
+    return [(belief_id, start + i, e["at"], json.dumps(e, ensure_ascii=False)) for i, e in enumerate(entries)]
+
+
+def entry(text: str | None) -> dict | None:
+    return None if text is None else json.loads(text)
+
+
+def group_entries(rows: Iterable[tuple[str, str]], ids: Iterable[str]) -> dict[str, list[dict]]:
+    """(belief_id, entry JSON) rows, in seq order, as each id's history ([] for none)."""
+    out: dict[str, list[dict]] = {i: [] for i in ids}
+    for belief_id, text in rows:
+        out.setdefault(belief_id, []).append(json.loads(text))
+    return out
+
+
+def attach_history(rows: list[dict], histories: dict[str, list[dict]]) -> list[dict]:
+    for r in rows:
+        r["history"] = histories.get(r["id"], [])
+    return rows
+
+
+def tail(start: int, first: str | None, last: str | None, entries: list[dict]) -> dict:
+    """One belief's answer to ``history_tails``: ``start`` entries are dated before
+    ``since`` (the kept prefix), ``first`` and ``last`` of them, and the stored
+    ``entries`` from ``start`` on."""
+    return dict(start=start, first=entry(first), last=entry(last), entries=entries)
+
+
+def chunks(items: Iterable, size: int = 500) -> Iterator[list]:
+    items = list(items)
+    for i in range(0, len(items), size):
+        yield items[i : i + size]
