@@ -28,6 +28,8 @@ def extractor() -> OfflineExtractor:
         ("new gig at Quarry Analytics", [(USER, "works_at", "Quarry Analytics", 1.0)]),
         ("my new role as a product designer at Tessel", [(USER, "works_at", "Tessel", 1.0), (USER, "job_title", "product designer", 1.0)]),
         ("started at Pinecrest on Monday", [(USER, "works_at", "Pinecrest", 1.0)]),
+        ("new job at Orrin as a data engineer", [(USER, "works_at", "Orrin", 1.0), (USER, "job_title", "data engineer", 1.0)]),
+        ("new job at Orrin as of Monday", [(USER, "works_at", "Orrin", 1.0)]),  # a date, not a title
         ("my sister's first day at Halcyon went great", [(f"{USER}'s sister", "works_at", "Halcyon", 1.0)]),
         ("first day at school for my son", []),  # a pupil's first day, no job
         # returning to an employer: a job word, an organisation's name, or a long absence

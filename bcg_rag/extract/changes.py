@@ -49,6 +49,8 @@ NOT_EMPLOYERS = frozenset("school college university work gym camp kindergarten 
 # "new gig at Datadog", "my new job with the city": no verb before it.
 EN_NEW_GIG = re.compile(
     r"^(?P<who>.*?)\b(?:a|my|the)?\s*new\s+(?:job|gig|role|position)\s+(?:as\s+(?:a\s+|an\s+)?(?P<title>[a-z][\w\s-]*?)\s+)?(?:at|with)\s+" + ORG
+    # ... or the title after it: "new job at Lyft as a product designer" (three words at most)
+    + r"(?:\s+as\s+(?!(?i:of|well|soon|long|usual|always|planned|expected)\b)(?:an?\s+)?(?P<title2>(?i:[a-z]+(?:[ -][a-z]+){0,2}))(?![\w-]))?"
 )
 # Back at an employer: "rejoined Google", "went back to IBM", "back at work at Oracle".
 EN_REJOINED = re.compile(r"^(?P<who>.*?)\bre-?join(?:ed|ing|s)?\s+" + ORG + r"(?!\s+(?:club|team|league|gym))")
@@ -160,7 +162,7 @@ class ChangeRules:
             if subject is None or not self._usable(org):
                 return None
             found = [Found(subject, "works_at", org, False, True)]
-            if m["title"] and self._usable(title := self._clean_value(m["title"])):
+            if (m["title"] or m["title2"]) and self._usable(title := self._clean_value(m["title"] or m["title2"])):
                 found.append(Found(subject, "job_title", title, False, True))
             return found
         return None
