@@ -226,3 +226,25 @@ def test_message_results_carry_the_additive_claims():
 )
 def test_a_statement_is_told_from_a_question(extractor, text, states):
     assert extractor.states_something(text) is states
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # an accented letter is a letter: "a" is no word inside "Janša"
+        ("The mayor of Ljubljana is Janez Janša.", [("Ljubljana", "mayor", "Janez Janša", 1.0)]),
+        ("José moved to São Paulo", [("José", "lives_in", "São Paulo", 1.0)]),
+        # "on" / "with" between capitalised words joins a title; "in" and "over" part two names
+        ("My favorite show is Attack on Titan", [(USER, "attr:favorite_show", "Attack on Titan", 1.0)]),
+        ("I love Gone with the Wind", [(USER, "likes", "Gone with the Wind", 1.0)]),
+        ("I work at Google on Mondays", [(USER, "works_at", "Google", 1.0)]),
+        ("I work at Acme in Berlin", [(USER, "works_at", "Acme", 1.0)]),
+        ("I prefer Coke over Pepsi", [(USER, "likes", "Coke", 1.0)]),
+        # a passive verb where the value should be states an event
+        ("The Art of War was created in the country of China.", []),
+        ("Taylor Swift's album was released by Republic Records.", []),
+        ("The capital of France is Paris.", [("France", "capital", "Paris", 1.0)]),
+    ],
+)
+def test_names_titles_and_passives(extractor, text, expected):
+    assert triples(extractor, text) == expected

@@ -17,6 +17,11 @@ EN_DETERMINER_OWNER = {"my": "i", "your": "you", "our": "we"}
 EN_OF_ATTRIBUTE = re.compile(
     r"^the\s+(?P<attr>[^,]+?)\s+of\s+(?P<owner>.+?)\s+(?:is|are|was|were)\s+(?P<value>.+)$", re.IGNORECASE
 )
+# A passive verb where the value should be: "The Art of War was created in ...", "X's
+# album was released by ..." state an event, not "art of War = created".
+EN_PASSIVE = re.compile(
+    r"^(?:\w+ed|born|made|built|written|known|held|taken|given|seen|sold|led|found|won|drawn|grown|shown|spoken|chosen)"
+    r"\s+(?:in|by|at|on|from|to|as|into|for|with|under|during)\b", re.IGNORECASE)
 # The attribute starts lower-case, so "Grey's Anatomy's broadcaster" finds the right "'s".
 EN_POSSESSIVE = re.compile(
     r"^(?P<owner>.+?)'s\s+(?P<attr>[a-z][\w\s-]*?|[A-Z]{2,5})\s+(?:is|are|was|were)\s+(?P<value>.+)$"
@@ -81,12 +86,12 @@ class EnglishRules:
                 return None  # "my mom is a doctor": a person; "my feet are killing me": a clause
         elif m := EN_OF_ATTRIBUTE.match(clause):  # "The capital of X is Y": a definite description
             (owner, personal), attr = self._owner(m["owner"], turn), m["attr"]
-            if owner is None:
+            if owner is None or EN_PASSIVE.match(m["value"]):
                 return None
             return self._attribute_claim(owner, personal, attr, m["value"], False, known_only=personal)
         elif m := EN_POSSESSIVE.match(clause):
             (owner, personal), attr = self._owner(m["owner"], turn), m["attr"]
-            if owner is None:
+            if owner is None or EN_PASSIVE.match(m["value"]):
                 return None  # "Kat's birthday": known slots, or a name as the value ("Ken Burns's child is …")
             return self._attribute_claim(owner, personal, attr, m["value"], False, known_only=personal or not m["value"][:1].isupper())
         else:

@@ -333,7 +333,9 @@ class SharedRules:
         """
         lex = self.lexicon
         value = EN_SOME.sub("", value)  # "speak a little French (and a bit of German)": no stop before a value
-        if stop := lex.value_stops.search(value, 1):  # "tea over coffee": the value is what comes first
+        # "tea over coffee": the value is what comes first; but not inside a title's name
+        # ("Attack on Titan", "Gone with the Wind").
+        if stop := next((m for m in lex.value_stops.finditer(value, 1) if not _inside_title(value, m)), None):
             value = value[: stop.start()]
         if len(value) > MAX_RAW_VALUE_CHARS:
             return ""
@@ -370,3 +372,19 @@ class SharedRules:
     def _is_pronoun(self, word: str) -> bool:
         key = word.casefold()
         return key in self.lexicon.first_person or key in self.lexicon.second_person
+
+
+# Capitalised days and months end a name: "Google on Mondays" is Google.
+_CALENDAR = re.compile(r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?\b|(?:January|February|March|April|May|June|July|August|"
+                       r"September|October|November|December)\b")
+
+
+_TITLE_JOINS = frozenset({"on", "with", "with the", "upon"})
+
+
+def _inside_title(value: str, stop: re.Match[str]) -> bool:
+    """A lowercase "on" or "with" between two capitalised words joins a title: "Attack on
+    Titan". (Not "in" or "over": "Acme in Berlin", "Coke over Pepsi" are two names.)"""
+    before, after = value[: stop.start()].split(), value[stop.end():].split()
+    return (" ".join(stop.group().split()) in _TITLE_JOINS and bool(before) and bool(after) and before[-1][:1].isupper()
+            and after[0][:1].isupper() and not _CALENDAR.match(after[0]))

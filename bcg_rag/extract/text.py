@@ -90,6 +90,12 @@ def third_person(verb: str) -> str:
     return english_forms(verb)[1] if verb.isascii() and verb.isalpha() else verb
 
 
+# What an English phrase may not touch to count as a whole word: Latin letters, accented
+# ones included ("a" is no word inside "Janša"), digits and the apostrophe; but not CJK,
+# which runs into English names unspaced ("我在Google上班").
+LATIN_WORD = "A-Za-z0-9'\u00C0-\u024F"
+
+
 def phrase_pattern(phrases: Sequence[str]) -> str:
     """A regex alternation matching any phrase; English ones only as whole words.
 
@@ -100,9 +106,9 @@ def phrase_pattern(phrases: Sequence[str]) -> str:
     for phrase in sorted(set(phrases), key=lambda p: (-len(p), p)):
         body = r"\s+".join(re.escape(word) for word in phrase.split())
         if re.match(r"[A-Za-z0-9']", phrase):
-            body = r"(?<![A-Za-z0-9'])" + body
+            body = rf"(?<![{LATIN_WORD}])" + body
         if re.search(r"[A-Za-z0-9']$", phrase):
-            body += r"(?![A-Za-z0-9'])"
+            body += rf"(?![{LATIN_WORD}])"
         parts.append(body)
         firsts.update({phrase[0].lower(), phrase[0].upper()})
     if not parts:
