@@ -30,7 +30,7 @@ def extractor() -> OfflineExtractor:
         ("started at Pinecrest on Monday", [(USER, "works_at", "Pinecrest", 1.0)]),
         ("new job at Orrin as a data engineer", [(USER, "works_at", "Orrin", 1.0), (USER, "job_title", "data engineer", 1.0)]),
         ("new job at Orrin as of Monday", [(USER, "works_at", "Orrin", 1.0)]),  # a date, not a title
-        ("my sister's first day at Halcyon went great", [(f"{USER}'s sister", "works_at", "Halcyon", 1.0)]),
+        ("my sister's first day at Tessaly went great", [(f"{USER}'s sister", "works_at", "Tessaly", 1.0)]),
         ("first day at school for my son", []),  # a pupil's first day, no job
         # returning to an employer: a job word, an organisation's name, or a long absence
         ("rejoined Verity Health last month", [(USER, "works_at", "Verity Health", 1.0)]),
@@ -41,7 +41,7 @@ def extractor() -> OfflineExtractor:
         ("back at Starbucks again lol", []),  # an errand
         # one employer for another
         ("my cousin Dev left Vantage for Orbitly", [("Dev", "works_at", "Vantage", -0.8), ("Dev", "works_at", "Orbitly", 1.0)]),
-        ("my old manager Nadia left Crestline for Halcyon", [("Nadia", "works_at", "Crestline", -0.8), ("Nadia", "works_at", "Halcyon", 1.0)]),
+        ("my old manager Nadia left Crestline for Tessaly", [("Nadia", "works_at", "Crestline", -0.8), ("Nadia", "works_at", "Tessaly", 1.0)]),
         ("my former boss moved to Boston", []),  # not "my boss": filed under no one
         # a new title
         ("just got bumped up to senior engineer", [(USER, "job_title", "senior engineer", 1.0)]),
@@ -58,7 +58,7 @@ def extractor() -> OfflineExtractor:
         ("done with keto, carbs are back", [(USER, "diet", "keto", -0.8)]),
         ("maybe I'll go vegan", [(USER, "plan:diet", "vegan", 0.5)]),
         # switching someone to a school, one's money to a bank
-        ("switched our son to Maple Grove Academy", [(f"{USER}'s son", "studies_at", "Maple Grove Academy", 1.0)]),
+        ("switched our son to Oak Hill Academy", [(f"{USER}'s son", "studies_at", "Oak Hill Academy", 1.0)]),
         ("moved my savings over to Fernbank", [(USER, "banks_with", "Fernbank", 1.0)]),
         ("switched my brother to Rust", []),  # no school: nothing said of him
         # ending
@@ -75,7 +75,9 @@ def extractor() -> OfflineExtractor:
         ("I'm seeing Hamilton tonight", []),  # a show, not a date
         ("I have a girlfriend now, her name's Lena", [(USER, "has", "girlfriend", 1.0), (USER, "dating", "Lena", 1.0)]),
         # organisations and other people moving
-        ("Brightline moved its headquarters to Denver", [("Brightline", "headquarters", "Denver", 1.0)]),
+        ("Corvane moved its headquarters to Denver", [("Corvane", "headquarters", "Denver", 1.0)]),
+        ("Corvane has officially moved its HQ to Austin", [("Corvane", "headquarters", "Austin", 1.0)]),
+        ("Pellworth just moved its head office to Leeds", [("Pellworth", "headquarters", "Leeds", 1.0)]),
         ("my aunt moved to Tucson", [(f"{USER}'s aunt", "lives_in", "Tucson", 1.0)]),
         # a region after a town: the town is in it
         ("moved to Coimbra, Portugal", [(USER, "lives_in", "Coimbra", 1.0), ("Coimbra", "located_in", "Portugal", 1.0)]),

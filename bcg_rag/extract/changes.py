@@ -112,7 +112,8 @@ EN_DATING = re.compile(
 )
 EN_PARTNER_NAME = re.compile(r"^(?:her|his|their)\s+name(?:'s|\s+is)\s+(?P<name>[A-Z][\w'-]*)\s*$")
 EN_MOVED_HQ = re.compile(
-    r"^(?P<org>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,3})\s+(?:just\s+|has\s+|have\s+)?(?:moved|relocated|moves|is\s+moving)\s+"
+    r"^(?P<org>(?-i:[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,3}))\s+"
+    r"(?:(?:just|has|have|officially|finally|recently|already|quietly)\s+){0,2}(?:moved|relocated|moves|is\s+moving)\s+"
     r"(?:its|their)\s+(?:headquarters|hq|head\s+office|main\s+office)\s+(?:from\s+\S.*?\s+)?to\s+(?P<place>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})",
     re.IGNORECASE,
 )
