@@ -8,8 +8,7 @@ top-k, which is the strongest way to use the date). The answer is one statement 
 - ``recency``: the newest of the top k.
 - ``recency2``: the newest of the top 2.
 - ``restatement``: the newest of the top hit and the hits that restate it with one span
-  changed (``bcg_rag.extract.restatement_diff``, half the words shared, as the evaluator's
-  reader of ``bcg`` takes it): "the capital of X is A" -> "... is B".
+  changed (``bcg_rag.extract.restatement_diff``): "the capital of X is A" -> "... is B".
 - ``llamaindex``: LlamaIndex's own pipeline: a ``VectorStoreIndex`` over a
   ``ChromaVectorStore`` collection of the same statements (same vectors, text and date
   metadata), its retriever (top k, ``as_of`` as a metadata filter), then its time-aware
@@ -37,7 +36,7 @@ from ..memory import BeliefMemory
 from ..render import count_tokens
 from ..search import search_evidence
 from .cases import Question
-from .systems import READ_SHARED, TOP_K, Answer, SharedEmbeddings
+from .systems import TOP_K, Answer, SharedEmbeddings
 
 PLAIN_SYSTEMS = ("vector", "recency", "recency2", "restatement")
 LLAMAINDEX_HALF_LIFE_DAYS = 90.0
@@ -55,7 +54,7 @@ def _first(chosen: dict, hits: list[dict]) -> list[dict]:
 
 def _restates(a: dict, b: dict) -> bool:
     older, newer = sorted((a, b), key=lambda h: h["timestamp"])
-    return older["timestamp"] != newer["timestamp"] and restatement_diff(older["text"], newer["text"], min_shared=READ_SHARED) is not None
+    return older["timestamp"] != newer["timestamp"] and restatement_diff(older["text"], newer["text"]) is not None
 
 
 def _restatement(hits: list[dict]) -> list[dict]:

@@ -152,10 +152,6 @@ def bcg_answers(result: Any, q: Question) -> tuple[list[str], bool, list[str]]:
 _NOW = re.compile(r"\b(now|currently|these days|nowadays|lately|recently|at the moment|still)\b|现在|目前|如今|最近|这阵子",
                   re.IGNORECASE)
 READ_MARGIN = 0.2  # relevance below the best raw text that still counts as "as relevant"
-# A reader (and the ``restatement`` baseline) takes a newer text for a restatement when half
-# its words are shared, not the extractor's 0.6: "iPad was developed by Apple Inc." -> "...
-# by Sony Interactive Entertainment." shares 4 of 7 and is plainly the same statement.
-READ_SHARED = 0.5
 # A best group whose predicate is this far from what the question asks for (predicate_fit,
 # a cosine) is read from its newest quote, as an LLM reading it would: asked "what school
 # does Leo go to?", the belief "Leo: age 8" quoted "My son Leo is 8, he's in third grade at
@@ -184,7 +180,7 @@ def _read_order(rows: list[dict], question: str = "") -> list[dict]:
     if not rows:
         return rows
     top = rows[0]
-    newer = [u for u in rows[1:] if u["timestamp"] > top["timestamp"] and restatement_diff(top["text"], u["text"], min_shared=READ_SHARED)]
+    newer = [u for u in rows[1:] if u["timestamp"] > top["timestamp"] and restatement_diff(top["text"], u["text"])]
     if newer:
         latest = max(newer, key=lambda u: (u["timestamp"], u.get("id", "")))
         rows = [latest] + [u for u in rows if u is not latest]
