@@ -72,6 +72,8 @@ def extractor() -> OfflineExtractor:
         ("started dating Ines", [(USER, "dating", "Ines", 1.0)]),
         ("I've been seeing Marco", [(USER, "dating", "Marco", 1.0)]),
         ("seeing someone new, his name is Oskar", [(USER, "dating", "Oskar", 1.0)]),
+        ("been seeing someone for a couple of months, her name's Ilse and she's a vet", [(USER, "dating", "Ilse", 1.0)]),
+        ("her name's Ilse and she's a vet", []),  # no one courted before: a name of someone else
         ("I'm seeing Hamilton tonight", []),  # a show, not a date
         ("I have a girlfriend now, her name's Lena", [(USER, "has", "girlfriend", 1.0), (USER, "dating", "Lena", 1.0)]),
         # organisations and other people moving

@@ -108,9 +108,10 @@ EN_DATING = re.compile(
     r"^(?P<who>.*?)\b(?:(?:started|start|been|'ve\s+been|'m|am|is|'s)\s+)?(?:dating|going\s+out\s+with)\s+"
     r"(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?|someone(?:\s+new)?|somebody(?:\s+new)?)\s*$"
     r"|^(?P<who2>.*?)\b(?:(?:started|been|'ve\s+been)\s+seeing\s+(?P<name2>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)"
-    r"|(?:(?:been|'ve\s+been|'m|am|is|'s)\s+)?seeing\s+(?P<name3>someone|somebody)(?:\s+new)?)\s*$"
+    r"|(?:(?:been|'ve\s+been|'m|am|is|'s)\s+)?seeing\s+(?P<name3>someone|somebody)(?:\s+new)?)"
+    r"(?:\s+(?:for|since)\s+[\w\s]+|\s+lately|\s+recently)?\s*$"  # "... for a few weeks"
 )
-EN_PARTNER_NAME = re.compile(r"^(?:her|his|their)\s+name(?:'s|\s+is)\s+(?P<name>[A-Z][\w'-]*)\s*$")
+EN_PARTNER_NAME = re.compile(r"^(?:her|his|their)\s+name(?:'s|\s+is)\s+(?P<name>[A-Z][\w'-]*)(?:\s+and\s+.*)?\s*$")
 EN_MOVED_HQ = re.compile(
     r"^(?P<org>(?-i:[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,3}))\s+"
     r"(?:(?:just|has|have|officially|finally|recently|already|quietly)\s+){0,2}(?:moved|relocated|moves|is\s+moving)\s+"
