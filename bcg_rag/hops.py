@@ -33,7 +33,6 @@ question asks to go. Plain arithmetic over stored rows and vectors; no embedding
 from __future__ import annotations
 
 import re
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,14 +41,12 @@ import numpy as np
 
 from .asked import names_entity, relatives_asked
 from .errors import InvalidInputError
-from .hop_words import template, words
-from .models import SUPPORTS
-from .relevance import memory_lexicon
+from .hop_texts import load_templates, load_vectors, prefix_similarity
+from .hop_words import words
 
 MAX_PATHS = 64  # chains examined per start group
 MAX_STARTS = 5  # start groups examined per search
 START_WINDOW = 10  # among the best-ranked groups
-VECTOR_CACHE_SIZE = 20_000
 MAX_NAME_LOOKUPS = 48  # spans of the question looked up as names when no retrieved group starts a chain
 
 @dataclass
@@ -184,7 +181,7 @@ def follow_links(memory: Any, ranked: list, query: str, vector: Any, *, user_id:
     q = np.asarray(vector, dtype=np.float32)
     q = q / max(float(np.linalg.norm(q)), 1e-12)
 
-    vectors = lambda hops: _load_vectors(memory, user_id, hops)
+    vectors = lambda hops: load_vectors(memory, user_id, hops)
     chains: list[tuple[int, Chain]] = []  # (position of the head in ranked, chain)
     tried: set[tuple] = set()
     for i, group in enumerate(ranked[:START_WINDOW]):
@@ -214,7 +211,7 @@ def _chain_from(walker: _Walker, starts: list[tuple], asked_words: set[str], q: 
     paths = [p for start in starts for p in _paths(walker, start) if len(p) > 1]
     if not paths:
         return None
-    _load_templates(walker.memory, [h for p in paths for h in p], walker.as_of)
+    load_templates(walker.memory, [h for p in paths for h in p], walker.as_of)
     question = asked_words - words(walker.name(starts[0][2][0]["subject_id"]))
     best = _best([_decide(p, question, q, vectors, walker.min_gain) for p in paths], q, vectors)
     if debug is not None:
@@ -277,63 +274,6 @@ def _paths(walker: _Walker, start: tuple) -> list[list[Hop]]:
     return out
 
 
-def _load_templates(memory: Any, hops: list[Hop], as_of: str | None) -> None:
-    """Each hop's statement: of the evidence supporting its current value (at ``as_of``),
-    the latest; its words with the subject's and the value's names masked."""
-    todo = {h.row["id"]: h for h in hops if h.template is None}
-    if not todo:
-        return
-    lexicon = memory_lexicon(memory)
-    for h in todo.values():  # "Bobby got a job at Intel" says nothing new of Robert's by the name "Bobby"
-        h.aliases = memory.store.aliases_of(h.row["subject_id"])
-    supporters: dict[str, list[str]] = {}
-    for e in memory.store.edges_to(sorted(todo), [SUPPORTS]):
-        if as_of is None or (e.valid_from or "") <= as_of:
-            supporters.setdefault(e.dst, []).append(e.src)
-    evidence = memory.store.get_nodes("evidence", sorted({e for es in supporters.values() for e in es}))
-    for bid, h in todo.items():
-        rows = [evidence[e] for e in supporters.get(bid, ()) if e in evidence]
-        h.template = set()
-        if rows:
-            ev = max(rows, key=lambda r: (r["timestamp"], r["id"]))
-            h.evidence_id = ev["id"]
-            h.template = template(ev["text"], [h.subject, h.row["value"], *h.aliases])
-        # The predicate is what the hop says even where the statement words it otherwise
-        # ("Halcyon's HQ is in San Diego" is headquartered_in), and so are the words a
-        # question asks for its slot with (the lexicon's [slots]: "which town" for located_in);
-        # they tell apart hops that one message states together.
-        predicate = h.row["predicate"]
-        h.template |= words(" ".join([predicate.replace("_", " "), *lexicon.words("slots", predicate.removeprefix("attr:"))]))
-
-
-def _load_vectors(memory: Any, user_id: str, hops: list[Hop]) -> None:
-    """The stored vectors of the hops' statements (unit length), remembered on the memory:
-    evidence never changes, so neither does its vector."""
-    cache: OrderedDict = memory.__dict__.setdefault("_hop_vectors", OrderedDict())
-    todo = sorted({h.evidence_id for h in hops if h.vector is None and h.evidence_id and h.evidence_id not in cache})
-    if todo and memory.index is not None:
-        for eid, v in memory.index.vectors(user_id, todo).items():
-            v = np.asarray(v, dtype=np.float32)
-            cache[eid] = v / max(float(np.linalg.norm(v)), 1e-12)
-        while len(cache) > VECTOR_CACHE_SIZE:
-            cache.popitem(last=False)
-    for h in hops:
-        if h.vector is None and h.evidence_id in cache:
-            h.vector = cache[h.evidence_id]
-
-
-def _prefix_similarity(path: list[Hop], q: np.ndarray) -> list[float]:
-    """Similarity of the question to each prefix of the path: the mean of its statements'
-    unit vectors stands for the text of the chain so far."""
-    total = np.zeros_like(q)
-    out = []
-    for h in path:
-        if h.vector is not None:
-            total = total + h.vector
-        out.append(float(q @ total) / max(float(np.linalg.norm(total)), 1e-12))
-    return out
-
-
 def _decide(path: list[Hop], question: set[str], q: np.ndarray, vectors: Callable[[list[Hop]], None],
             min_gain: float) -> Chain:
     """How far along ``path`` the question asks to go: to its deepest asked hop. A hop is
@@ -356,7 +296,7 @@ def _decide(path: list[Hop], question: set[str], q: np.ndarray, vectors: Callabl
     deepest = max(k for k, a in enumerate(chain.asked) if a)
     if 0 < deepest < len(path) - 1:  # a multi-hop question by its words: may it go further?
         vectors(path)
-        prefix = _prefix_similarity(path, q)
+        prefix = prefix_similarity(path, q)
         for k in range(deepest + 1, len(path)):  # each one closer than the chain before it
             if prefix[k] <= prefix[k - 1] + min_gain:
                 break
@@ -382,7 +322,7 @@ def _best(decided: list[Chain], q: np.ndarray, vectors: Callable[[list[Hop]], No
         for c in tied:
             if c.relevance is None:
                 vectors(c.hops)
-                c.relevance = _prefix_similarity(c.hops, q)[c.end]
+                c.relevance = prefix_similarity(c.hops, q)[c.end]
         return max(tied, key=lambda c: c.relevance)  # the first of equals: paths come in a fixed order
     return tied[0]
 
@@ -411,7 +351,7 @@ def _place(walker: _Walker, ranked: list, chains: list[tuple[int, Chain]], query
             blocks = k not in members and (k in placed or _named(walker, before[2][0]["subject_id"], query))
             if blocks and chain.relevance is None:
                 vectors(chain.hops)
-                chain.relevance = _prefix_similarity(chain.hops, q)[chain.end]
+                chain.relevance = prefix_similarity(chain.hops, q)[chain.end]
             if not blocks or before[1] < chain.relevance:
                 at -= 1
             else:
