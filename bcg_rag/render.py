@@ -37,12 +37,12 @@ ISO form and quoted otherwise)::
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from .quoting import escape, quote, unquote  # noqa: F401  (re-exported: part of the rendering API)
 from .tokens import compare_with_raw_chunks, count_tokens, cut_entry, fit_group, truncate_to_fit
 
 HEADER = (
@@ -74,26 +74,8 @@ CONFLICT_PREFIX = "conflict:"  # reason of a refutation by a weaker source or a 
 DERIVED_PREFIX = "functional:"  # reason of a refutation derived from a single-valued slot
 
 # --- quoting -------------------------------------------------------------------------------
-_EXTRA_ESCAPES = {c: f"\\u{c:04x}" for c in (0x85, 0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A))}
-_EXTRA_ESCAPES.update({c: f"\\u{c:04x}" for c in range(0xD800, 0xE000)})  # lone surrogates: escaped, encodable
 _SAFE_ID = re.compile(r"[a-z]{1,8}_[0-9a-f]{1,64}")
 _SAFE_TIME = re.compile(r"\d{4}-\d\d-\d\d(T\d\d:\d\d(:\d\d(\.\d{1,6})?)?)?")
-
-
-def escape(text: Any) -> str:
-    """``&``, ``<``, ``>`` as entities: a string cannot open or close a tag."""
-    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def quote(value: Any) -> str:
-    """A data string as a one-line JSON string literal with ``&<>`` as entities."""
-    return escape(json.dumps(str(value), ensure_ascii=False).translate(_EXTRA_ESCAPES))
-
-
-def unquote(token: str) -> str:
-    """The inverse of ``quote`` (for tests and for code that reads a rendering back)."""
-    text = re.sub(r"&(amp|lt|gt);", lambda m: {"amp": "&", "lt": "<", "gt": ">"}[m.group(1)], token)
-    return json.loads(text)
 
 
 def _id(value: Any) -> str:
