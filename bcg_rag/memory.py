@@ -9,10 +9,7 @@ share: the store, the policy, the vector index, the extractor and the clock.
 
 from __future__ import annotations
 
-import os
 import shutil
-import tempfile
-import warnings
 import weakref
 from collections import OrderedDict
 from pathlib import Path
@@ -22,7 +19,8 @@ import networkx as nx
 
 from . import archive, entities, forget, health, lifecycle, review, views, writing
 from .checks import check_bool, check_path
-from .errors import ConfigError, InvalidInputError, StoreError
+from .directory import default_index, open_index, prepare_directory, writable
+from .errors import InvalidInputError
 from .locking import DirectoryLock
 from .models import Belief, Change, Claim, ObserveResult
 from .names import NameIndex
@@ -82,8 +80,8 @@ class BeliefMemory:
         read-only (and unlocked): reads work, writes raise ``ReadOnlyError``. A damaged
         vector index is rebuilt from SQLite (a warning); a damaged ``memory.sqlite3``
         raises ``StoreError``."""
-        path = _prepare_directory(Path(check_path(path)))
-        read_only = not _writable(path)
+        path = prepare_directory(Path(check_path(path)))
+        read_only = not writable(path)
         lock = None if read_only else DirectoryLock.acquire(path)  # MemoryLockedError while another process holds it
         try:
             memory = cls._open_directory(path, read_only, policy, index, extractor, llm, clock)
@@ -113,7 +111,7 @@ class BeliefMemory:
         rebuilt, snapshot, made = False, None, index == "auto"
         try:
             if index == "auto":
-                index, rebuilt, snapshot = _open_index(policy, path, store.read_only)
+                index, rebuilt, snapshot = open_index(policy, path, store.read_only)
             memory = cls(store, policy, path=path, index=index, extractor=extractor, llm=llm, clock=clock)
         except BaseException:
             if made and index not in (None, "auto") and hasattr(index, "close"):
@@ -156,7 +154,7 @@ class BeliefMemory:
         elif not isinstance(policy, Policy):
             policy = Policy.load(policy)
         if index == "auto":
-            index = _default_index(policy, None)
+            index = default_index(policy, None)
         return cls(SQLiteStore(":memory:", synchronous="OFF"), policy, index=index, extractor=extractor, llm=llm,
                    clock=clock)
 
@@ -350,80 +348,3 @@ class BeliefMemory:
     def to_networkx(self, user_id: str | None = None) -> nx.MultiDiGraph:
         """The belief context graph (or one user's part of it) as a networkx MultiDiGraph."""
         return health.to_networkx(self, user_id)
-
-
-def _prepare_directory(path: Path) -> Path:
-    """The memory directory, created if missing; typed errors for what cannot be one."""
-    if path.exists() and not path.is_dir():
-        raise InvalidInputError(f"{path} is a file, not a memory directory")
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise StoreError(f"cannot create the memory directory {path}: {exc}") from exc
-    return path
-
-
-def _writable(path: Path) -> bool:
-    db = path / "memory.sqlite3"
-    return os.access(path, os.W_OK) and (not db.exists() or os.access(db, os.W_OK))
-
-
-def _open_index(policy: Policy, path: Path, read_only: bool) -> tuple[Any, bool, Path | None]:
-    """The directory's vector index: (index, rebuilt, snapshot). Read-only: a private copy
-    of the vectors (Chroma cannot open a directory it cannot write). Damaged (Chroma
-    cannot read its files): warned about, dropped and rebuilt from SQLite, the source of
-    truth, so that a derived file never keeps the memory from opening."""
-    from .index import EvidenceIndex
-
-    if policy.section("chroma").get("host"):  # a Chroma server: nothing of ours on disk
-        return EvidenceIndex.from_policy(policy, path), False, None
-    base, snapshot = path, None
-    if read_only:
-        base = snapshot = Path(tempfile.mkdtemp(prefix="bcg-readonly-"))
-        if (path / "chroma").is_dir():
-            _copy_writable(path / "chroma", base / "chroma")
-    try:
-        index = EvidenceIndex.from_policy(policy, base)
-        index._own_collections(limit=1)  # reads chroma.sqlite3: a damaged file fails here, not later
-        return index, False, snapshot
-    except ConfigError:
-        raise
-    except Exception as exc:  # Chroma's own errors: chromadb.errors.*, RuntimeError, sqlite3.Error
-        warnings.warn(f"the vector index in {base / 'chroma'} cannot be read ({type(exc).__name__}: {exc}); "
-                      "rebuilding it from memory.sqlite3", RuntimeWarning, stacklevel=3)
-        _forget_chroma_system(base / "chroma")
-        shutil.rmtree(base / "chroma", ignore_errors=True)
-        return EvidenceIndex.from_policy(policy, base), True, snapshot
-
-
-def _copy_writable(src: Path, dst: Path) -> None:
-    """Copy a directory tree without its permission bits (a copy of a read-only tree must
-    be writable, or Chroma cannot open it either)."""
-    for root, _, files in os.walk(src):
-        target = dst / Path(root).relative_to(src)
-        target.mkdir(parents=True, exist_ok=True)
-        for name in files:
-            shutil.copyfile(Path(root) / name, target / name)
-
-
-def _forget_chroma_system(chroma_dir: Path) -> None:
-    """Chroma caches one client system per directory, also a failed one: drop it so that
-    a new client starts afresh."""
-    try:
-        from chromadb.api.shared_system_client import SharedSystemClient
-    except ImportError:  # pragma: no cover
-        return
-    key = str(chroma_dir)
-    system = SharedSystemClient._identifier_to_system.pop(key, None)
-    SharedSystemClient._identifier_to_refcount.pop(key, None)
-    if system is not None:
-        try:
-            system.stop()
-        except Exception:  # a system that failed to start may fail to stop
-            pass
-
-
-def _default_index(policy: Policy, path: Path | None):
-    from .index import EvidenceIndex
-
-    return EvidenceIndex.from_policy(policy, path)
