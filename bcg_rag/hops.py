@@ -44,6 +44,9 @@ from .errors import InvalidInputError
 from .hop_texts import load_templates, load_vectors, prefix_similarity
 from .hop_words import words
 
+# The words that end a company's full name and that its short form drops.
+ORG_SUFFIX = re.compile(r"(?<=\w)(?:\s+(?:Inc|Corp|Corporation|Co|Company|Group|Labs?|Technologies|Systems|Analytics|Bio|"
+                        r"Biosciences|Software|Studios?|Holdings|Partners|Capital|Robotics|AI|Media|Ltd|LLC|GmbH)\.?)+$")
 MAX_PATHS = 64  # chains examined per start group
 MAX_STARTS = 5  # start groups examined per search
 START_WINDOW = 10  # among the best-ranked groups
@@ -120,12 +123,16 @@ class _Walker:
         return row["name"] if row else entity_id
 
     def target(self, value: str) -> str | None:
-        """The entity a value names for this user (its name or an alias), if any."""
+        """The entity a value names for this user (its name or an alias), if any; for a
+        company's full name, also its short form ("Halcyon Bio" -> "Halcyon": people drop
+        the suffix once the name is known)."""
         if value not in self._targets:
-            try:
-                self._targets[value] = self.memory.resolve_entity(self.user_id, value)
-            except InvalidInputError:  # a value that is no name (empty once normalised)
-                self._targets[value] = None
+            self._targets[value] = None
+            for name in (value, ORG_SUFFIX.sub("", value)):
+                try:
+                    self._targets[value] = self._targets[value] or self.memory.resolve_entity(self.user_id, name)
+                except InvalidInputError:  # a value that is no name (empty once normalised)
+                    pass
         return self._targets[value]
 
     def hidden(self, row: dict) -> bool:

