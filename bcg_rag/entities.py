@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from .checks import FIRST_PERSON, check_id, check_text, require_user
 from .errors import InvalidInputError, NotFoundError
@@ -76,8 +76,19 @@ def add_alias(memory: "BeliefMemory", user_id: str, alias: str, canonical: str, 
             dict(at=memory.clock(), action="alias_merge", target=target, user_id=user_id, actor=actor,
                  reason=f"{alias!r} -> {canonical!r}", detail=dict(alias=key, previous=previous, entity=target))
         )
-        refold_user(memory, user_id)
+        if previous is not None:  # a new name alone changes no belief: nothing resolved through it yet
+            refold_user(memory, user_id)
         return merge_id
+
+
+def name_relatives(memory: "BeliefMemory", user_id: str, kin: Sequence[tuple[str, str]]) -> None:
+    """Record who the user's relatives are by name ("my sister Ana": "<user>'s sister" is an
+    alias of Ana), so that "where does my sister live?" finds Ana's beliefs. Only a relation
+    not named yet: the first name given stands (two sisters are told apart by name)."""
+    for relation, name in kin:
+        alias = f"{user_id}'s {relation}"
+        if memory.store.get_alias(user_id, normalise_key(alias)) is None:
+            add_alias(memory, user_id, alias, name, actor="extractor")
 
 
 def undo_merge(memory: "BeliefMemory", merge_id: int, *, actor: str = "api") -> None:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
+from .entities import name_relatives
 from .extract import competing, restatement_diff, statement_key
 from .ids import normalise_key
 from .models import Claim, ObserveResult
@@ -56,10 +57,10 @@ def add_messages(memory: "BeliefMemory", messages: Sequence[dict]) -> list[Messa
     # most of a batched one): the texts now, the subjects after extraction. Linking, storing
     # and the restatement links find both in the embedding cache.
     _embed_ahead(memory, [m["text"] for m, _ in prepared if _readable(m)])
-    extracted = [_extract_one(memory, m, speaker) if _readable(m) else ((), (), ()) for m, speaker in prepared]
-    _embed_ahead(memory, [c.subject for raw, _, _ in extracted for c in raw])
+    extracted = [_extract_one(memory, m, speaker) if _readable(m) else ((), (), (), ()) for m, speaker in prepared]
+    _embed_ahead(memory, [c.subject for raw, _, _, _ in extracted for c in raw])
     items, notes_per_item, additive_per_item = [], [], []
-    for (m, _), (raw, added, known_predicates) in zip(prepared, extracted):
+    for (m, _), (raw, added, known_predicates, _) in zip(prepared, extracted):
         claims, notes, additive = [], [], []
         for c, is_added in zip(raw, added):
             c, note = _link(memory, c, m["user_id"], list(known_predicates))
@@ -78,6 +79,8 @@ def add_messages(memory: "BeliefMemory", messages: Sequence[dict]) -> list[Messa
     # and whose links are never made). Linking is idempotent and also runs for duplicates,
     # so a message stored by an older version without its links gets them on a retry.
     with memory.store.transaction():
+        for (m, _), (_, _, _, kin) in zip(prepared, extracted):
+            name_relatives(memory, m["user_id"], kin)  # before the claims: "my sister" resolves to her
         results = memory.observe_many(items)
         out = []
         for r, notes, additive in zip(results, notes_per_item, additive_per_item):
@@ -96,13 +99,13 @@ def _prepare(message: dict) -> tuple[dict, str]:
     return m, speaker
 
 
-def _extract_one(memory: "BeliefMemory", m: dict, speaker: str) -> tuple[list[Claim], list[bool], list[str]]:
+def _extract_one(memory: "BeliefMemory", m: dict, speaker: str) -> tuple[list[Claim], list[bool], list[str], list]:
     known_predicates = _known_predicates(memory, m["user_id"])
-    raw, added = _extract(
+    raw, added, kin = _extract(
         memory.extractor, m["text"], user_id=m["user_id"], speaker=speaker, context=m.get("context"),
         known_predicates=known_predicates, known_entities=_known_entities(memory, m["user_id"], m["text"]),
     )
-    return raw, added, known_predicates
+    return raw, added, known_predicates, kin
 
 
 def _readable(m: dict) -> bool:
@@ -115,16 +118,16 @@ def _embed_ahead(memory: "BeliefMemory", texts: list[str]) -> None:
         memory.embed(texts)
 
 
-def _extract(extractor, text: str, **kwargs) -> tuple[list[Claim], list[bool]]:
-    """The claims, and per claim whether it was said as an addition (extractors that can tell:
-    ``read`` returns how the message was read; others mark nothing)."""
+def _extract(extractor, text: str, **kwargs) -> tuple[list[Claim], list[bool], list[tuple[str, str]]]:
+    """The claims, per claim whether it was said as an addition, and the relatives named
+    (extractors that can tell: ``read`` returns how the message was read; others mark nothing)."""
     read = getattr(extractor, "read", None)
     if callable(read):
         claims, reading = read(text, **kwargs)
         flags = list(getattr(reading, "additive", []))
-        return claims, (flags + [False] * len(claims))[: len(claims)]
+        return claims, (flags + [False] * len(claims))[: len(claims)], list(getattr(reading, "kin", []))
     claims = extractor.extract(text, **kwargs)
-    return claims, [False] * len(claims)
+    return claims, [False] * len(claims), []
 
 
 def _links(memory: "BeliefMemory", r: MessageResult) -> list[dict]:

@@ -85,3 +85,27 @@ def test_of_one_subjects_slots_the_predicate_decides_not_the_name_in_the_message
     top = lambda q: mem.search(q, user_id=U)[0].current.value  # noqa: E731
     assert top("Where does Bobby live?") == "Phoenix"
     assert top("Where does Bobby work?") == "Intel"
+
+
+def test_a_relative_the_user_names_is_who_my_relative_means(mem):
+    mem.add_message("my sister Ana lives in Porto, visiting her in May", user_id=U, timestamp="2025-01-01T00:00:00")
+    mem.add_message("Ana just moved to Lyon, France for a new job!", user_id=U, timestamp="2025-03-01T00:00:00")
+    mem.add_message("my sister Beth is a nurse", user_id=U, timestamp="2025-03-02T00:00:00")
+    ana = mem.resolve_entity(U, "Ana")
+    assert mem.resolve_entity(U, "u1's sister") == ana  # the first name given stands
+    assert relatives_asked(mem, U, "Where does my sister live?") == [ana]
+    assert mem.search("Which country does my sister live in?", user_id=U)[0].current.value == "France"
+    (named,) = [a for a in mem.audit(U, action="alias_merge") if a["actor"] == "extractor"]
+    assert named["detail"]["alias"] == "u1's sister"
+
+
+def test_only_the_users_own_relatives_are_named():
+    from bcg_rag.extract import OfflineExtractor
+
+    x = OfflineExtractor()
+    kin = lambda text, **kw: x.read(text, user_id=U, **kw)[1].kin  # noqa: E731
+    assert kin("my sister Ana lives in Porto") == [("sister", "Ana")]
+    assert kin("我妹妹小雨在杭州读书") == [("sister", "小雨")]
+    assert kin("my old manager Priya left Acme") == []  # a former one: not who "my manager" is now
+    assert kin("your sister Ana lives in Rome", speaker="assistant") == []
+    assert kin("Ana's sister Beth lives in Rome") == []

@@ -19,8 +19,8 @@ EN_OF_ATTRIBUTE = re.compile(
 )
 # A passive verb where the value should be: "The Art of War was created in ...", "X's
 # album was released by ..." state an event, not "art of War = created".
-EN_PASSIVE = re.compile(
-    r"^(?:\w+ed|born|made|built|written|known|held|taken|given|seen|sold|led|found|won|drawn|grown|shown|spoken|chosen)"
+EN_PASSIVE = re.compile(  # ("located in", "based in" lead to a place: "The headquarters of X is located in Y")
+    r"^(?!(?:located|based|situated|headquartered|stationed)\b)(?:\w+ed|born|made|built|written|known|held|taken|given|seen|sold|led|found|won|drawn|grown|shown|spoken|chosen)"
     r"\s+(?:in|by|at|on|from|to|as|into|for|with|under|during)\b", re.IGNORECASE)
 # The attribute starts lower-case, so "Grey's Anatomy's broadcaster" finds the right "'s".
 EN_POSSESSIVE = re.compile(

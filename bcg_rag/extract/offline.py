@@ -69,6 +69,7 @@ class Turn:
     placed: str | None = None  # the slot an earlier clause placed someone in: "在百度上班" (works_at)
     town: str | None = None  # the place the last clause put someone or something in: "moved to Porto"
     courting: bool = False  # an earlier clause said the speaker dates someone unnamed: "seeing someone new"
+    kin: set[tuple[str, str]] = field(default_factory=set)  # (relation, name) the user named: "my sister Ana"
 
 
 class OfflineExtractor(
@@ -197,6 +198,7 @@ class OfflineExtractor(
                                             value, self.lexicon.asserted, context=context))
                         reading.rules.append("mention")
                         reading.additive.append(False)
+        reading.kin = sorted(turn.kin)
         return claims, reading
 
     def _claim(self, found: Found, mood: Any, turn: Turn, known_predicates: Sequence[str], context: str | None) -> Claim:
@@ -260,6 +262,9 @@ class Reading:
     # Per claim: said as an addition ("I also work at Globex", "我也养了只狗"). Such a claim
     # supports its value without refuting the other values of a single-valued slot.
     additive: list[bool] = field(default_factory=list)
+    # The user's relatives the message named, (relation, name): "my sister Ana" is who "my
+    # sister" means. Not claims: who someone is to the user is a name, kept as an alias.
+    kin: list[tuple[str, str]] = field(default_factory=list)
 
     def additive_claims(self, claims: Sequence[Claim]) -> list[Claim]:
         return [c for c, added in zip(claims, self.additive) if added]

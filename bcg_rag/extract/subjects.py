@@ -67,14 +67,18 @@ class SubjectRules:
         name = rest[m.end():].strip()
         if former and not name:
             return None  # "my former boss" is not "my boss": without a name, no one to file it under
+        relation = lex.relatives[collapse(m.group()).casefold()]
         if not name:
-            return f"{turn.user_id}'s {lex.relatives[collapse(m.group()).casefold()]}"
+            return f"{turn.user_id}'s {relation}"
         if has_cjk(name):
             if not owner.group() and not self._zh_named(name):
                 return None  # bare kin word + a name: only a name read as one ("室友小陈"), not "同事说用户"
-            return self._name(name, turn)
-        named = EN_NAME_AFTER.match(name)
-        return named.group(1) if named else None
+            named_as = self._name(name, turn)
+        else:
+            named_as = (found := EN_NAME_AFTER.match(name)) and found.group(1)
+        if named_as and turn.user_is_speaker and owner.group() and who in ("my", "our", "我们的", "我的", "我们", "咱们", "我", "咱") and not former:
+            turn.kin.add((relation, named_as))  # "my sister Ana": who "my sister" is (not "my old boss Priya")
+        return named_as or None
 
     def _owner(self, region: str, turn: Turn) -> tuple[str | None, bool]:
         """Who has an attribute, and whether that is a person the pronouns name (the speaker or user)."""
