@@ -248,3 +248,18 @@ def test_a_statement_is_told_from_a_question(extractor, text, states):
 )
 def test_names_titles_and_passives(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # "it's in X" right after a school or an employer: where that place is
+        ("we moved Mia to Linden Academy, it's over in Westbury", [("Mia", "studies_at", "Linden Academy", 1.0),
+                                                                   ("Linden Academy", "located_in", "Westbury", 1.0)]),
+        ("I work at Corvane, it is based in Boston", [(USER, "works_at", "Corvane", 1.0), ("Corvane", "located_in", "Boston", 1.0)]),
+        ("I joined a gym, it is in the basement", [(USER, "member_of", "gym", 1.0)]),  # no place's name
+        ("I live in Paris, it is in France", [(USER, "lives_in", "Paris", 1.0)]),  # a town is no venue
+    ],
+)
+def test_where_a_venue_just_named_is(extractor, text, expected):
+    assert triples(extractor, text) == expected

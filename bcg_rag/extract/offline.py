@@ -35,7 +35,7 @@ from .mentions import MentionRules
 from .routines import RoutineRules
 from .shared import Found, SharedRules
 from .subjects import SubjectRules
-from .whereabouts import PLACING_PREDICATES, TOWN_PREDICATES, WhereaboutsRules
+from .whereabouts import PLACING_PREDICATES, TOWN_PREDICATES, VENUE_PREDICATES, WhereaboutsRules
 from .text import EDGE_PUNCTUATION, collapse
 from .zh import ChineseRules
 
@@ -68,6 +68,7 @@ class Turn:
     owned: tuple[str, str] | None = None  # what the last clause said someone keeps: "我养了一只仓鼠"
     placed: str | None = None  # the slot an earlier clause placed someone in: "在百度上班" (works_at)
     town: str | None = None  # the place the last clause put someone or something in: "moved to Porto"
+    venue: str | None = None  # the school, employer or club the last clause named: "switched Leo to Riverside"
     courting: bool = False  # an earlier clause said the speaker dates someone unnamed: "seeing someone new"
     kin: set[tuple[str, str]] = field(default_factory=set)  # (relation, name) the user named: "my sister Ana"
 
@@ -137,7 +138,7 @@ class OfflineExtractor(
         for sentence in sentences(collapse(text)):
             turn.other = None if sentence.question else turn.other
             turn.topic = False
-            turn.town = None
+            turn.town = turn.venue = None
             parts = [c.strip(EDGE_PUNCTUATION) for c in clauses(sentence.text)]
             for clause, silent in zip(parts, self.grammar.silent(sentence, parts)):
                 if not clause:
@@ -155,7 +156,10 @@ class OfflineExtractor(
                 found, turn.other = parsed[key]
                 if not found and turn.town and (region := self._region_of(mood.clause, turn.town, turn)):
                     found = [region]  # "moved to Porto, Portugal": the town is in the region named after it
+                if not found and turn.venue and (where := self._venue_in(mood.clause, turn.venue)):
+                    found = [where]  # "switched Leo to Riverside Academy, it's over in Cranford"
                 turn.town = next((f.value for f in found if f.predicate in TOWN_PREDICATES and not f.negated), None)
+                turn.venue = next((f.value for f in found if f.predicate in VENUE_PREDICATES and not f.negated), None)
                 if mood.plan:  # "我想喝奶茶", "I want to play tennis": a passing wish, not a plan
                     found = [f for f in found if f.changed or f.predicate not in EPISODIC_PREDICATES]
                     # "I'm going to move from Paris to Berlin": where one is going is the plan; the

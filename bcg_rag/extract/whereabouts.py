@@ -45,6 +45,11 @@ PLACING_PREDICATES = ("lives_in", "works_at", "studies_at")
 # Slots whose value is a town a region may follow: "live in Porto, Portugal", "总部在杭州，浙江".
 TOWN_PREDICATES = ("lives_in", "born_in", "hometown", "headquarters", "works_in")
 EN_REGION = re.compile(r"[A-Z][\w'.-]*(?:\s+(?:of\s+)?[A-Z][\w'.-]*){0,2}")
+# Slots whose value is a place one goes to (a school, an employer, a club), and "it's in X"
+# right after one: where that place is ("switched Leo to Riverside Academy, it's over in Cranford").
+VENUE_PREDICATES = ("works_at", "studies_at", "attends", "member_of")
+EN_IT_IS_IN = re.compile(r"^it(?:'s|\s+is)\s+(?:(?:over|right|just|located|based|out)\s+)?in\s+(?-i:(?P<place>"
+                         + EN_REGION.pattern + r"))(?![\w'-])", re.IGNORECASE)
 
 
 class WhereaboutsRules:
@@ -66,6 +71,13 @@ class WhereaboutsRules:
         elif not EN_REGION.fullmatch(region) or any(w.casefold() in self.lexicon.not_names for w in region.split()):
             return None
         return Found(town, "located_in", region, rule="region")
+
+    def _venue_in(self, clause: str, venue: str) -> Found | None:
+        """ "it's in Cranford" right after a clause that named a school or an employer."""
+        m = EN_IT_IS_IN.match(clause)
+        if m is None or any(w.casefold() in self.lexicon.not_names for w in m["place"].split()):
+            return None
+        return Found(venue, "located_in", m["place"], rule="region")
 
     def _en_whereabouts(self, clause: str, turn: Turn) -> Found | None:
         """ "I've been in Lisbon for two years now", "I'm not in Chicago anymore", "was at Intel for six years"."""
