@@ -149,7 +149,7 @@ class OfflineExtractor(
                 additive = self.grammar.says_additive(clause)
                 key = (mood.clause, turn.other, turn.topic)
                 if key not in parsed:  # a clause repeated in one message is read once
-                    read = [g for f in self._parse_clause(mood.clause, turn) if (g := self._gate(f, mood.clause, turn))]
+                    read = self._parse_clause(mood.clause, turn)
                     parsed[key] = (read, turn.other)
                 found, turn.other = parsed[key]
                 if not found and turn.town and (region := self._region_of(mood.clause, turn.town, turn)):
@@ -238,6 +238,11 @@ class OfflineExtractor(
             if found:
                 found = found if isinstance(found, list) else [found]
                 found = [f if f.rule else replace(f, rule=rule.__name__.lstrip("_")) for f in found]
+                # A reading the gate refuses lets the next rule try: "我血型是A型" misread as an
+                # attribute "型" must not hide the measure rule's "A型".
+                found = [g for f in found if (g := self._gate(f, clause, turn))]
+                if not found:
+                    continue
                 for f in found:
                     if f.subject not in (turn.user_id, turn.speaker_id):
                         turn.other = f.subject
