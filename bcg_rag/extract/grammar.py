@@ -47,6 +47,7 @@ AND_SUBJECT = re.compile(
     r"|(?:bought|sold|moved|started|joined|left|quit|switched|adopted|got|works|lives|moved)\s)",
     re.IGNORECASE,
 )
+BARE_SUBJECT = re.compile(r"(?i:my|our)\s+[a-z-]+(?:\s+[a-z-]+)?|[A-Z][a-z]+|(?i:me)")
 ZH_AND_SUBJECT = re.compile(r"(?<=[\u4e00-\u9fff])(?:，|,)?(?:还有|并且|而且)")
 
 # Time phrases the word list cannot enumerate: "in 2019", "2019年", "3 weeks ago", "in March".
@@ -134,7 +135,10 @@ def clauses(sentence: str) -> list[str]:
     """The clauses of one sentence; over-long ones are dropped (see MAX_CLAUSE_CHARS)."""
     parts = []
     for part in CLAUSE_BREAK.split(sentence):
-        for piece in AND_SUBJECT.split(part):
+        pieces = AND_SUBJECT.split(part)
+        if len(pieces) > 1 and BARE_SUBJECT.fullmatch(pieces[0].strip()):
+            pieces = [part]  # "my wife and I live in Chicago": one subject, two people
+        for piece in pieces:
             parts.extend(ZH_AND_SUBJECT.split(piece))
     return [p.strip() for p in parts if p and p.strip() and len(p) <= MAX_CLAUSE_CHARS]
 

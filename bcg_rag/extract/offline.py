@@ -24,6 +24,7 @@ from typing import Any, Protocol, Sequence, runtime_checkable
 from ..errors import InvalidInputError
 from ..models import Claim
 from .changes import ChangeRules
+from .everyday import EverydayRules
 from .en import EnglishRules
 from .gate import EPISODIC_PREDICATES, GateRules
 from .grammar import Grammar, clauses, sentences
@@ -73,7 +74,7 @@ class Turn:
 
 class OfflineExtractor(
     ShapeRules, EnglishRules, ChineseRules, GateRules, SharedRules, SubjectRules, MentionRules, WhereaboutsRules,
-    MeasureRules, RoutineRules, IdiomRules, ChangeRules,
+    MeasureRules, RoutineRules, IdiomRules, ChangeRules, EverydayRules,
 ):
     """Rule-based claims from Chinese and English chat messages; no model, deterministic."""
 
@@ -188,7 +189,7 @@ class OfflineExtractor(
                     claims.append(claim)
                     reading.rules.append(f.rule)
                     reading.additive.append(additive and not f.changed)
-                for f in self._mentions(clause, turn):  # presupposed by a possessive: no mood applies
+                for f in self._mentions(clause, turn) + self._kept(clause, turn):  # presupposed by a possessive: no mood applies
                     value = turn.entities.get(f.value.casefold()) or self.lexicon.value_of(f.value)
                     key = (f.subject, f.predicate, value)
                     if key not in seen:
@@ -230,7 +231,7 @@ class OfflineExtractor(
     # to let the next try. The order goes from the most specific shape to the loosest.
     def _parse_clause(self, clause: str, turn: Turn, reported: bool = True) -> list[Found]:
         rules = (
-            self._shape, self._idiom, self._measure, self._change, self._change_from_to, self._job, self._attribute, self._verb, self._routine, self._copula,
+            self._everyday, self._shape, self._idiom, self._measure, self._change, self._change_from_to, self._job, self._attribute, self._verb, self._routine, self._copula,
             self._relation, self._english_relation, self._whereabouts,
         )
         for rule in rules:
@@ -243,6 +244,7 @@ class OfflineExtractor(
                 found = [g for f in found if (g := self._gate(f, clause, turn))]
                 if not found:
                     continue
+                found = self._together(clause, found, turn)
                 for f in found:
                     if f.subject not in (turn.user_id, turn.speaker_id):
                         turn.other = f.subject

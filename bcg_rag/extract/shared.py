@@ -345,7 +345,10 @@ class SharedRules:
         """
         lex = self.lexicon
         value = EN_SOME.sub("", value)  # "speak a little French (and a bit of German)": no stop before a value
-        if stop := lex.value_stops.search(value, 1):  # "tea over coffee": the value is what comes first
+        stop = lex.value_stops.search(value, 1)  # "tea over coffee": the value is what comes first
+        while stop and value[stop.start() - 1] == "-":  # "stay-at-home mom": a hyphen joins the word
+            stop = lex.value_stops.search(value, stop.end())
+        if stop:
             value = value[: stop.start()]
         if len(value) > MAX_RAW_VALUE_CHARS:
             return ""
