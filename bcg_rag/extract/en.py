@@ -48,7 +48,7 @@ EN_NEW_JOB = re.compile(
 EN_LEFT_JOB = re.compile(
     r"^(?P<before>.*?)\b(?P<verb>quit|left|leaving|quitting|resigned from|resign from|got fired from|was fired from"
     r"|got laid off from|was laid off from|got let go from|retired from|leave)\s+"
-    r"(?:(?:my|the|a)\s+(?:[\w-]+\s+){0,2}?(?:job|position|role|gig|internship)\s+(?:at|with|in)\s+)?(?P<org>.+)$",
+    r"(?:(?:my|the|a|his|her|their|our)\s+(?:[\w-]+\s+){0,2}?(?:job|position|role|gig|internship)\s+(?:at|with|in)\s+)?(?P<org>.+)$",
     re.IGNORECASE,
 )
 EN_AS_TITLE = re.compile(r"^(?P<org>.+?)\s+as\s+(?:a\s+|an\s+|the\s+)?(?P<title>.+)$", re.IGNORECASE)
@@ -169,7 +169,8 @@ class EnglishRules:
         if m is None:
             return None
         region, negated = self._clean_before_verb(m["subject"])
-        if region.casefold() == "i":
+        plural = region.casefold() == "we"  # "we're vegetarian": only a listed state is the speaker's too
+        if region.casefold() == "i" or plural:
             subject = turn.speaker_id
         elif region.casefold() in ("we", "you", "they", "it", "that", "this", "there", "he", "she", "what", "here"):
             return None
@@ -182,10 +183,12 @@ class EnglishRules:
         if (m["verb"] or "").casefold() in ("was", "were"):
             negated = True  # "I was a teacher (for ten years)": a past state, no longer so
         rest = rest.strip(" .!")
-        if age := EN_AGE.match(rest):
+        if plural:
+            rest = re.sub(r"^(?:both|all)\s+", "", rest, flags=re.IGNORECASE)
+        if (age := EN_AGE.match(rest)) and not plural:
             return Found(subject, "age", age["age"], negated)
         article = re.match(r"^(?:a|an)\s+", rest, re.IGNORECASE)
-        if article:
+        if article and not plural:
             value = rest[article.end():]
             org = None
             if job := re.match(r"^(?P<title>.+?)\s+(?:at|for|with)\s+(?P<org>[A-Z].*)$", value):

@@ -47,6 +47,7 @@ AND_SUBJECT = re.compile(
     r"|(?:bought|sold|moved|started|joined|left|quit|switched|adopted|got|works|lives|moved)\s)",
     re.IGNORECASE,
 )
+BARE_SUBJECT = re.compile(r"(?i:my|our)\s+[a-z-]+(?:\s+[a-z-]+)?|[A-Z][a-z]+|(?i:me)")
 ZH_AND_SUBJECT = re.compile(r"(?<=[\u4e00-\u9fff])(?:，|,)?(?:还有|并且|而且)")
 
 # Time phrases the word list cannot enumerate: "in 2019", "2019年", "3 weeks ago", "in March".
@@ -93,9 +94,13 @@ FUTURE_WHEN = re.compile(
 # "we're relocating", "I'm starting at Stripe", "she's leaving Google".
 ARRANGED = re.compile(
     r"(?:'m|'re|'s|\b(?:am|are|is))\s+(?:\w+ly\s+)?(?:moving|relocating|joining|switching|transferring|leaving"
-    r"|quitting|heading|starting(?!\s+to\b))\b",
+    r"|quitting|heading|starting(?!\s+to\b)|turning(?=\s+\d))\b",
     re.IGNORECASE,
 )
+# 要 right before a change is "going to": "她要搬去成都", "我快要换工作了" (not "每天都要喝咖啡")
+ZH_ABOUT_TO = re.compile(r"要(?=搬|换|转行|跳槽|辞职|离职|入职|结婚|退休|出国|回国)")
+GOING_PLACES = re.compile(r"\s+(?:the|a|an|my|our|his|her|their|this|that|work|school|bed|church|college|class|[A-Z])\b")
+EN_VE_GOT = re.compile(r"(?<=[A-Za-z])'ve\s+got\b", re.IGNORECASE)
 ZH_FROM_NOW_ON = ("以后", "今后", "往后")
 ZH_STOPPED = re.compile(r"(?:不再|再也不|不)[\u4e00-\u9fff]{1,4}了[吧啊呀哦]?$")
 SPACE_BETWEEN_CJK = re.compile(rf"(?<=[{CJK}])\s+(?=[{CJK}])")
@@ -130,7 +135,10 @@ def clauses(sentence: str) -> list[str]:
     """The clauses of one sentence; over-long ones are dropped (see MAX_CLAUSE_CHARS)."""
     parts = []
     for part in CLAUSE_BREAK.split(sentence):
-        for piece in AND_SUBJECT.split(part):
+        pieces = AND_SUBJECT.split(part)
+        if len(pieces) > 1 and BARE_SUBJECT.fullmatch(pieces[0].strip()):
+            pieces = [part]  # "my wife and I live in Chicago": one subject, two people
+        for piece in pieces:
             parts.extend(ZH_AND_SUBJECT.split(piece))
     return [p.strip() for p in parts if p and p.strip() and len(p) <= MAX_CLAUSE_CHARS]
 
@@ -176,6 +184,7 @@ class Grammar:
     def mood(self, clause: str) -> Mood:
         lex = self.lex
         hedged = plan = past = False
+        clause = EN_VE_GOT.sub(" have got", clause)  # "we've got two kids": the verb is "have got"
         if m := self._marker(lex.hedges.anywhere, clause):
             hedged = True
             while m:
@@ -184,11 +193,15 @@ class Grammar:
         if m := self._marker(lex.past_markers.anywhere, clause):
             past = True
             clause = join_cjk(clause[: m.start()] + " " + clause[m.end():])
-        if m := self._marker(lex.plan_markers.anywhere, clause):
+        if (m := self._marker(lex.plan_markers.anywhere, clause)) and GOING_PLACES.match(clause, m.end()) and re.fullmatch(
+                r"going\s+to", m.group(), re.IGNORECASE):
+            m = None  # "stopped going to the gym": a place gone to, not a plan
+        if m:
             # "以后不喝奶茶了": "from now on not" with the 了 of a changed state stops a habit now
             plan = not (m.group() in ZH_FROM_NOW_ON and ZH_STOPPED.search(clause))
             clause = join_cjk(clause[: m.start()] + " " + clause[m.end():])
-        elif lex.future_time.anywhere.search(clause) or FUTURE_WHEN.search(clause) or ARRANGED.search(clause):
+        elif (lex.future_time.anywhere.search(clause) or FUTURE_WHEN.search(clause) or ARRANGED.search(clause)
+              or ZH_ABOUT_TO.search(clause)):
             plan = True  # "I'm moving to Tokyo next year", "下个月搬到上海", "I'm starting at Stripe": not yet so
         return Mood(clause.strip(), hedged, plan, past)
 

@@ -132,6 +132,6 @@ class IdiomRules:
         state = next((s for s in self.lexicon.states if m and has_cjk(s) and m["before"].endswith(s)), None)
         if state is None:
             return None
-        region, negated = self._clean_before_verb(m["before"][: -len(state)])
+        region, negated = self._clean_before_verb(re.sub(r"就$", "", m["before"][: -len(state)]))  # "明年就退休了"
         subject = self._subject(region, turn)
         return Found(subject, "is", state, negated) if subject else None

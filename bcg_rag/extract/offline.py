@@ -24,6 +24,7 @@ from typing import Any, Protocol, Sequence, runtime_checkable
 from ..errors import InvalidInputError
 from ..models import Claim
 from .changes import ChangeRules
+from .everyday import EverydayRules
 from .en import EnglishRules
 from .gate import EPISODIC_PREDICATES, GateRules
 from .grammar import Grammar, clauses, sentences
@@ -75,7 +76,7 @@ class Turn:
 
 class OfflineExtractor(
     ShapeRules, EnglishRules, ChineseRules, GateRules, SharedRules, SubjectRules, MentionRules, WhereaboutsRules,
-    MeasureRules, RoutineRules, IdiomRules, ChangeRules,
+    MeasureRules, RoutineRules, IdiomRules, ChangeRules, EverydayRules,
 ):
     """Rule-based claims from Chinese and English chat messages; no model, deterministic."""
 
@@ -151,7 +152,7 @@ class OfflineExtractor(
                 additive = self.grammar.says_additive(clause)
                 key = (mood.clause, turn.other, turn.topic)
                 if key not in parsed:  # a clause repeated in one message is read once
-                    read = [g for f in self._parse_clause(mood.clause, turn) if (g := self._gate(f, mood.clause, turn))]
+                    read = self._parse_clause(mood.clause, turn)
                     parsed[key] = (read, turn.other)
                 found, turn.other = parsed[key]
                 if not found and turn.town and (region := self._region_of(mood.clause, turn.town, turn)):
@@ -193,7 +194,7 @@ class OfflineExtractor(
                     claims.append(claim)
                     reading.rules.append(f.rule)
                     reading.additive.append(additive and not f.changed)
-                for f in self._mentions(clause, turn):  # presupposed by a possessive: no mood applies
+                for f in self._mentions(clause, turn) + self._kept(clause, turn):  # presupposed by a possessive: no mood applies
                     value = turn.entities.get(f.value.casefold()) or self.lexicon.value_of(f.value)
                     key = (f.subject, f.predicate, value)
                     if key not in seen:
@@ -236,7 +237,7 @@ class OfflineExtractor(
     # to let the next try. The order goes from the most specific shape to the loosest.
     def _parse_clause(self, clause: str, turn: Turn, reported: bool = True) -> list[Found]:
         rules = (
-            self._shape, self._idiom, self._measure, self._change, self._change_from_to, self._job, self._attribute, self._verb, self._routine, self._copula,
+            self._everyday, self._shape, self._idiom, self._measure, self._change, self._change_from_to, self._job, self._attribute, self._verb, self._routine, self._copula,
             self._relation, self._english_relation, self._whereabouts,
         )
         for rule in rules:
@@ -244,6 +245,12 @@ class OfflineExtractor(
             if found:
                 found = found if isinstance(found, list) else [found]
                 found = [f if f.rule else replace(f, rule=rule.__name__.lstrip("_")) for f in found]
+                # A reading the gate refuses lets the next rule try: "我血型是A型" misread as an
+                # attribute "型" must not hide the measure rule's "A型".
+                found = [g for f in found if (g := self._gate(f, clause, turn))]
+                if not found:
+                    continue
+                found = self._together(clause, found, turn)
                 for f in found:
                     if f.subject not in (turn.user_id, turn.speaker_id):
                         turn.other = f.subject

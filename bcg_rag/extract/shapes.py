@@ -26,8 +26,8 @@ if TYPE_CHECKING:
     from .offline import Turn
 
 ZH_NUMBER = "[0-9一二三四五六七八九十两]{1,3}"
-ZH_AGE = re.compile(rf"^(?P<who>.*?)(?:今年|现在|已经)?(?P<age>{ZH_NUMBER})(?:周)?岁(?:半)?了?$")
-EN_TURNED = re.compile(r"^(?P<who>.+?)\s+(?:just\s+)?turned\s+(?P<age>\d{1,3})\b", re.IGNORECASE)
+ZH_AGE = re.compile(rf"^(?P<who>.*?)(?:(?:今年|现在|已经)?就?(?P<age>{ZH_NUMBER})(?:周)?岁(?:半)?了?|今年(?P<age2>{ZH_NUMBER})了)$")
+EN_TURNED = re.compile(r"^(?P<who>.*?)\s*(?:just\s+)?(?:turned|turning|turns|turn)\s+(?P<age>\d{1,3})\b", re.IGNORECASE)
 EN_IS_MY = re.compile(r"^(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s+(?:is|was)\s+my\s+(?P<rel>.+)$")
 # "Anna是我大学室友": at most a short modifier ("大学", "高中") before the kin word, no 的 inside.
 ZH_IS_MY = re.compile(r"^(?P<name>.+?)是我的?(?P<rel>[^的]{1,6})$")
@@ -117,14 +117,19 @@ class ShapeRules:
 
     # ---- ages and names
     def _en_age(self, clause: str, turn: Turn) -> Found | None:
-        if not (m := EN_TURNED.match(clause)) or (who := self._age_owner(m["who"], turn)) is None:
+        if not (m := EN_TURNED.match(clause)):
+            return None
+        region, negated = self._clean_before_verb(re.sub(r"(?:'m|'s|'re|\s+(?:am|is|are))$", "", m["who"].strip()))
+        if not region and not negated:
+            return Found(turn.speaker_id, "age", m["age"])  # "just turned 30", "turning 40 in May": the speaker's
+        if (who := self._age_owner(m["who"], turn)) is None:
             return None
         return Found(who, "age", m["age"])
 
     def _zh_age(self, clause: str, turn: Turn) -> Found | None:
         if not (m := ZH_AGE.match(clause)) or (who := self._age_owner(m["who"], turn)) is None:
             return None
-        return Found(who, "age", m["age"] + "岁")
+        return Found(who, "age", (m["age"] or m["age2"]) + "岁")  # "今年七十了": 今年 says it is an age
 
     def _age_owner(self, region: str, turn: Turn) -> str | None:
         region, negated = self._clean_before_verb(region)
@@ -158,8 +163,10 @@ class ShapeRules:
     # ---- leaving
     def _left_group(self, clause: str, turn: Turn) -> Found | None:
         """ "I left the book club": a membership ends (a club, team, band, league...)."""
-        if not (m := EN_LEFT_GROUP.match(clause)) or not CLUB_WORDS.search(m["group"]):
-            return None
+        if not (m := EN_LEFT_GROUP.match(clause)) or not CLUB_WORDS.search(last := m["group"].split()[-1]):
+            return None  # "left the book club"; not "left the club early" (a night out)
+        if last == "party":
+            return None  # "left the party": an evening; a political party is named ("the Green Party")
         region, negated = self._clean_before_verb(m["who"])
         subject = self._subject(region, turn)
         group = self._clean_value(m["group"])

@@ -31,6 +31,8 @@ EN_TITLE_NAME = re.compile(r"[A-Z][a-z][\w'-]*(?:\s+[A-Z][a-z][\w'-]*){0,3}")
 PET_NAMED = re.compile(r"\s+(?:named|called)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\b.*$|(?<=[\u4e00-\u9fff])叫([\u4e00-\u9fffA-Za-z]{1,4})$")
 ZH_COMPANION = re.compile(r"(?:和|跟|与)[\u4e00-\u9fff]{1,4}(?:一起)?$")
 REPORT_MODAL = re.compile(r"\b(?:would|wouldn't|could|might|may|should)\b|不会|不能|不敢", re.IGNORECASE)
+SAID_PRONOUN = re.compile(r"(?:he|she)\b|[他她](?![们])", re.IGNORECASE)
+SAID_ADVICE = re.compile(r"\b(?:should|shouldn't|ought to|need to|needs to|have to|has to)\b|应该|得|要不", re.IGNORECASE)
 CLUB_WORDS = re.compile(
     r"\b(?:club|league|team|gym|society|association|union|party|choir|band|group|community|church|ymca|program)\b",
     re.IGNORECASE,
@@ -38,6 +40,7 @@ CLUB_WORDS = re.compile(
 EN_SOME = re.compile(r"(?:^\s*|(?<=\band\s))(?:a\s+little(?:\s+bit)?(?:\s+of)?|a\s+bit\s+of)\s+(?=\S)", re.IGNORECASE)
 EN_KIN_NAMED = re.compile(r"^(?:his|her|my|their|our)\s+(?P<relation>[a-z-]+(?:\s+[a-z-]+)?)\s+(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)$")
 EN_CONTRACTED_BE = re.compile(r"(?<=[A-Za-z])'(?:s|re)$")
+EN_COUNT = re.compile(r"^(?:two|three|four|five|six|seven|eight|nine|ten|several|\d{1,2})\s+(?=[a-z]+s$)", re.IGNORECASE)
 EN_OWNER_WORDS = {"my": "i", "our": "we", "your": "you"}
 
 
@@ -67,6 +70,10 @@ class SharedRules:
                 continue
             if self.lexicon.negation.anywhere.search(reporter) or REPORT_MODAL.search(reporter):
                 return None  # "I wouldn't say I love running", "我没说…": not what was said
+            if REPORT_MODAL.search(said) or SAID_ADVICE.search(said):
+                return None  # "my mom says I should move to Denver": advice, not a fact
+            if SAID_PRONOUN.match(said) and (who := self._subject(self._clean_before_verb(reporter)[0], turn)):
+                turn.other = who  # "my friend said she's moving to Lyon": "she" is the friend
             if found := self._parse_clause(said, turn, reported=False):
                 return found[0]
         return None
@@ -184,6 +191,7 @@ class SharedRules:
         if joined and (lex.verb_regex.search(tail) or len(self._clean_value(tail).split()) > 3):  # "likes tea and lives in Paris"
             value = head
         value = self._clean_value(value)
+        gone = re.match(r"go(?:es|ing)?\s+to\s", value, re.IGNORECASE)  # "stopped going to the gym": a habit
         if (light := lex.activity_verbs.match(value)) and self._is_object(value[light.end():]):
             value = self._clean_value(value[light.end():])  # "打篮球" -> "篮球", "playing tennis" -> "tennis"
         # A verb followed by another verb: the second one carries the object
@@ -198,6 +206,8 @@ class SharedRules:
                 value = self._clean_value(value[inner.end():])
         elif kind == "stop":
             predicate = predicate or lex.cessation_predicate
+        if kind == "stop" and gone:
+            predicate = "habit"
         if kind == "stop":
             if JOB_WORDS.search(value):
                 return None  # "quit the barista job": a job, read by the job rule or not at all
@@ -211,6 +221,8 @@ class SharedRules:
         if (kin := EN_KIN_NAMED.match(value.strip())) and self.lexicon.relative_regex.fullmatch(kin["relation"]):
             value = kin["name"]  # "married her boyfriend Luis": the person is Luis
         values = self._coordinated(value)
+        if predicate == "has":  # "two dogs", "three kids": the thing kept, not how many
+            values = [EN_COUNT.sub("", v) if EN_COUNT.sub("", v) else v for v in values]
         found = [Found(subject, predicate, v, negated) for v in values if self._usable(v)]
         found += [f for f in extra if found and self._usable(f.value)]
         return found or None
@@ -297,7 +309,7 @@ class SharedRules:
                         continue
                     peeled = (text[: m.start()] + " " + text[m.end():]).strip()
                     if (len(peeled) == 1 and CJK_CHAR.match(peeled) and not self._is_pronoun(peeled)
-                            and peeled not in lex.adverbs):
+                            and peeled not in lex.adverbs and peeled not in "他她它"):
                         continue  # "王刚" is a name; "超能" is two adverbs
                     if best is None or len(m.group().strip()) > best[0]:
                         best = (len(m.group().strip()), peeled, phrases is lex.negation)
@@ -334,8 +346,9 @@ class SharedRules:
         lex = self.lexicon
         value = EN_SOME.sub("", value)  # "speak a little French (and a bit of German)": no stop before a value
         # "tea over coffee": the value is what comes first; but not inside a title's name
-        # ("Attack on Titan", "Gone with the Wind").
-        if stop := next((m for m in lex.value_stops.finditer(value, 1) if not _inside_title(value, m)), None):
+        # ("Attack on Titan", "Gone with the Wind"), nor after a hyphen ("stay-at-home mom").
+        if stop := next((m for m in lex.value_stops.finditer(value, 1)
+                         if value[m.start() - 1] != "-" and not _inside_title(value, m)), None):
             value = value[: stop.start()]
         if len(value) > MAX_RAW_VALUE_CHARS:
             return ""
@@ -345,9 +358,20 @@ class SharedRules:
             value = value.strip(EDGE_PUNCTUATION)
             for pattern in (lex.around_value.lead, lex.around_value.trail, lex.time.trail, lex.time.lead, *TIME_TAILS):
                 m = pattern.search(value)
-                if m and m.group().strip():
+                if m and m.group().strip() and not self._in_mixed_word(value, m):
                     value = (value[: m.start()] + " " + value[m.end():]).strip()
         return collapse(value)
+
+    @staticmethod
+    def _in_mixed_word(value: str, m: re.Match[str]) -> bool:
+        """An English word glued to a Chinese character is part of one token: the "A" of "A型"
+        (a blood type) is no article."""
+        word = m.group().strip()
+        if not word.isascii():
+            return False
+        after, before = value[m.end():m.end() + 1], value[m.start() - 1:m.start()] if m.start() else ""
+        return bool(m.group()[-1:].isalnum() and after and CJK_CHAR.match(after)
+                    or m.group()[:1].isalnum() and before and CJK_CHAR.match(before))
 
     def _usable(self, value: str) -> bool:
         """A short thing, not a pronoun: anything else is a clause the rules misread."""

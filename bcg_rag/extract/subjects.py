@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 
 # Before a kin word, these say which one, not who: "my old manager Priya" is Priya.
+EN_AND_I = re.compile(r"(?:(?:my|our)\s+[a-z-]+(?:\s+[a-z-]+)?|[a-z]+)\s+and\s+i(?:\s+both)?|me\s+and\s+(?:my\s+)?[a-z-]+(?:\s+both)?")
 EN_KIN_MODIFIER = re.compile(r"^(?:old|former|new|current|previous)\s+(?=[a-z])", re.IGNORECASE)
 
 
@@ -33,6 +34,8 @@ class SubjectRules:
             return turn.user_id  # the assistant saying "you love tea"
         if key in lex.user_references:
             return turn.user_id  # "The user lives in Lyon", "用户住在…"
+        if EN_AND_I.fullmatch(key):
+            return turn.speaker_id  # "my wife and I": the speaker (the companion is everyday.py's)
         if has_cjk(region) and (said := lex.reporting.match(region)) and said.end() < len(region):
             return self._subject(region[said.end():], turn)  # "听说小张住在北京": 小张, not 听说小张
         return self._third_person(region, turn)

@@ -61,6 +61,12 @@ class Segmenter:
             self.pos = jieba.posseg.POSTokenizer(self.tokenizer)
             for word, tag in sorted(self._words(lexicon)):
                 self.tokenizer.add_word(word, tag=tag)
+            for word in lexicon.words("subjects", "first_person"):
+                if len(word) > 2 and re.fullmatch(f"[{CJK}]+", word):  # "我们家" before "家养"
+                    self.tokenizer.suggest_freq(word, tune=True)
+            # "我们家养了一条狗": jieba's 家养 (domestic) swallows the 家 of 我家 / 我们家 and hides
+            # the verb; chat says "我家养", not "家养" the adjective
+            self.tokenizer.del_word("家养")
         self.cut = functools.lru_cache(maxsize=4096)(self._cut)
 
     @staticmethod
@@ -81,6 +87,8 @@ class Segmenter:
         add(lexicon.words("time_phrases", "phrases"), "t")
         add(lexicon.words("negation", "phrases"), "d")
         add(lexicon.words("cessation", "phrases"), "v")
+        # "我们家养了一条狗": without these jieba cuts 我们 + 家养 (domestic), hiding the verb
+        add(lexicon.words("subjects", "first_person"), "r")
         return words
 
     def _cut(self, text: str) -> tuple[tuple[str, str, int], ...]:

@@ -1,0 +1,97 @@
+"""Everyday facts said in passing, by what they take for granted:
+
+* a home by its lease or its purchase: "finally signed the lease on a place in Austin",
+  "we rent an apartment in Brooklyn", "bought a house in Denver" (lives_in; a purchase also owns);
+* a workplace by the way there: "my commute to the Google office is brutal" (works_at);
+* two people who share what the clause says: "my wife and I live in Chicago", "我和老公都在上海
+  工作": the claim is the speaker's and the companion's;
+* a thing kept, named by its make after "my new / our old": "our new Corolla is great" (owns);
+  like a pet's name (``mentions.py``), the possessive presupposes it whatever the clause says.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from .shared import Found
+from .text import collapse
+
+if TYPE_CHECKING:
+    from .lexicon import Lexicon
+    from .offline import Turn
+
+PLACE_NAME = r"(?P<place>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})"
+HOME_WORDS = r"(?:place|apartment|house|home|flat|condo|studio|townhouse|townhome)"
+EN_HOME_IN = re.compile(
+    r"^(?P<who>.*?)\b(?P<verb>signed\s+(?:a|the|our|my)\s+lease\s+(?:on|for)|rent(?:s|ing|ed)?|bought|buy(?:ing)?|closed\s+on)\s+"
+    rf"(?:a|an|the|our|my)\s+(?:(?:new|little|small|tiny|big|cute|two-bedroom|one-bedroom)\s+)*{HOME_WORDS}\s+in\s+{PLACE_NAME}"
+)
+EN_COMMUTE = re.compile(
+    r"^(?P<who>.*?)\b(?:my|the)\s+(?:commute|drive|ride|walk|bike\s+ride)\s+to\s+(?:the\s+)?"
+    r"(?P<org>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,2})\s+(?:office|offices|campus|HQ|headquarters|plant|factory|warehouse)\b"
+)
+# "my wife and I", "me and my brother", "Jess and I"; "我和老公", "我跟我妈".
+EN_TOGETHER = re.compile(
+    r"^(?:(?i:my|our)\s+(?P<kin>[a-z-]+(?:\s+[a-z-]+)?)|(?P<name>[A-Z][a-z]+))\s+and\s+I\b"
+    r"|^(?i:me|I)\s+and\s+(?:(?i:my)\s+(?P<kin2>[a-z-]+(?:\s+(?!both\b)[a-z-]+)?)|(?P<name2>[A-Z][a-z]+))\b"
+)
+ZH_TOGETHER = re.compile(r"^我(?:和|跟|与)(?:我的?)?(?P<who>[\u4e00-\u9fff]{1,3}?)(?:都|俩|两个|一起|也)")
+# What two people do not share by being named together: a name, an age, whom one dates.
+UNSHARED = frozenset({"name", "age", "dating", "married_to", "engaged_to", "pet_name"})
+# "our new Corolla", "my old iPhone": the make of a thing kept. Only after new/old/used/first, which
+# a person or a place does not take ("my new Boss" is rare; "my new job" is lower-case).
+EN_KEPT_MAKE = re.compile(
+    r"(?<![\w'])(?:[Mm]y|[Oo]ur)\s+(?:new|old|used|first|beloved)\s+(?P<make>[A-Z][\w-]*(?:\s+[A-Z0-9][\w-]*)?)"
+    r"(?=\s+(?:is|was|has|had|broke|keeps|needs|just|still|finally|died|won't|isn't)\b|\s*[,.!?]|\s*$)"
+)
+
+
+class EverydayRules:
+    lexicon: Lexicon
+
+    def _everyday(self, clause: str, turn: Turn) -> list[Found] | Found | None:
+        if m := EN_HOME_IN.search(clause):
+            subject = self._subject(self._clean_before_verb(m["who"])[0], turn)
+            place = self._clean_value(m["place"])
+            if subject is None or not place:
+                return None
+            found = [Found(subject, "lives_in", place)]
+            if m["verb"].casefold().startswith(("bought", "buy", "closed")):
+                found.append(Found(subject, "owns", re.search(HOME_WORDS, m.group()).group()))
+            return found
+        if m := EN_COMMUTE.search(clause):
+            subject = self._subject(self._clean_before_verb(m["who"])[0], turn) if m["who"].strip() else turn.speaker_id
+            org = self._clean_value(m["org"])
+            return Found(subject, "works_at", org) if subject and org else None
+        return None
+
+    def _together(self, clause: str, found: list[Found], turn: Turn) -> list[Found]:
+        """The companion of "my wife and I live in Chicago" shares the speaker's claims."""
+        m = EN_TOGETHER.match(clause) or ZH_TOGETHER.match(clause)
+        if m is None:
+            return found
+        if "who" in m.re.groupindex:
+            who = m["who"]
+            other = self._third_person(who, turn) if self.lexicon.relative_regex.fullmatch(who) or self._zh_named(who) else None
+        else:
+            kin, name = m["kin"] or m["kin2"], m["name"] or m["name2"]
+            other = self._third_person(f"my {kin}", turn) if kin else self._name(name, turn)
+        if other is None or other == turn.speaker_id:
+            return found
+        shared = [replace(f, subject=turn.speaker_id if f.subject == other else other) for f in found
+                  if f.subject in (turn.speaker_id, other) and f.predicate.removeprefix("attr:") not in UNSHARED]
+        return found + shared
+
+    def _kept(self, clause: str, turn: Turn) -> list[Found]:
+        """ "our new Corolla is great": the speaker owns a Corolla."""
+        if not turn.user_is_speaker:
+            return []
+        out = []
+        for m in EN_KEPT_MAKE.finditer(clause):
+            make = collapse(m["make"])
+            if make.split()[0].casefold() in self.lexicon.not_names or self.lexicon.relative_regex.fullmatch(make):
+                continue
+            out.append(Found(turn.speaker_id, "owns", make))
+        return out

@@ -1,0 +1,136 @@
+"""Everyday facts in chat, and the sentences that look like them but say nothing about the
+speaker (``bcg_rag/extract/everyday.py`` and the rules it joins): reported speech about a
+friend or relative, two people named together, possessions said with "we" / "我们家", ages to
+come, homes and workplaces said in passing; and, as negative cases, advice, hypotheticals,
+wishes, errands, job words outside a job, pauses that are no quitting, and other people's
+relatives."""
+
+from __future__ import annotations
+
+import pytest
+
+from bcg_rag.extract import OfflineExtractor
+from claims import USER, triples
+
+FRIEND, SISTER, BROTHER, BOSS, MOTHER = (f"{USER}'s {r}" for r in ("friend", "sister", "brother", "boss", "mother"))
+
+
+@pytest.fixture(scope="module")
+def extractor() -> OfflineExtractor:
+    return OfflineExtractor()
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # reported speech: "she" / "他" is the one who said it
+        ("my friend said she's moving to Lyon", [(FRIEND, "plan:lives_in", "Lyon", 0.5)]),
+        ("My sister told me she got a job at Amazon", [(SISTER, "works_at", "Amazon", 1.0)]),
+        ("my brother told me he lives in Leeds now", [(BROTHER, "lives_in", "Leeds", 1.0)]),
+        ("Jake said he works at Google", [("Jake", "works_at", "Google", 1.0)]),
+        ("my boss said she's from Texas", [(BOSS, "hometown", "Texas", 1.0)]),
+        ("我朋友说她要搬去成都", [(FRIEND, "plan:lives_in", "成都", 0.5)]),
+        ("我妈说她不喝咖啡了", [(MOTHER, "drinks", "coffee", -0.8)]),
+        # friends, coworkers, relatives as subjects
+        ("my buddy Raj works at Intel", [("Raj", "works_at", "Intel", 1.0)]),
+        ("My coworker Lisa is from Ohio", [("Lisa", "hometown", "Ohio", 1.0)]),
+        ("my roommate quit her job at Starbucks", [(f"{USER}'s roommate", "works_at", "Starbucks", -0.8)]),
+        ("my colleague is from Chicago, I'm from Boston",
+         [(f"{USER}'s colleague", "hometown", "Chicago", 1.0), (USER, "hometown", "Boston", 1.0)]),
+        ("我同事是北京人，我是上海人", [(f"{USER}'s colleague", "hometown", "北京", 1.0), (USER, "hometown", "上海", 1.0)]),
+        ("我儿子对鸡蛋过敏", [(f"{USER}'s son", "allergic_to", "鸡蛋", 1.0)]),
+        ("my son is allergic to eggs", [(f"{USER}'s son", "allergic_to", "eggs", 1.0)]),
+        # two people named together share the claim
+        ("My wife and I live in Chicago", [(USER, "lives_in", "Chicago", 1.0), (f"{USER}'s wife", "lives_in", "Chicago", 1.0)]),
+        ("Jess and I work at Nike", [(USER, "works_at", "Nike", 1.0), ("Jess", "works_at", "Nike", 1.0)]),
+        ("me and my brother both work at Ford", [(USER, "works_at", "Ford", 1.0), (BROTHER, "works_at", "Ford", 1.0)]),
+        ("我跟我妈都喜欢喝茶", [(USER, "drinks", "tea", 1.0), (MOTHER, "drinks", "tea", 1.0)]),
+        # possessions with "we" / "我们家": the thing kept, not how many
+        ("we've got two kids", [(USER, "has", "kids", 1.0)]),
+        ("We have two dogs and a cat", [(USER, "has", "dogs", 1.0), (USER, "has", "cat", 1.0)]),
+        ("We're vegetarian", [(USER, "diet", "vegetarian", 1.0)]),
+        ("我们家养了一条狗", [(USER, "has", "狗", 1.0)]),
+        ("我们家养了两只猫", [(USER, "has", "猫", 1.0)]),
+        ("我们家有一辆车", [(USER, "has", "car", 1.0)]),
+        ("我家有两只猫", [(USER, "has", "猫", 1.0)]),
+        ("our new Corolla is great", [(USER, "owns", "Corolla", 1.0)]),
+        ("my old Honda died", [(USER, "owns", "Honda", 1.0)]),
+        # a home, a workplace, said in passing
+        ("finally signed the lease on a place in Austin", [(USER, "lives_in", "Austin", 1.0)]),
+        ("We rent an apartment in Brooklyn", [(USER, "lives_in", "Brooklyn", 1.0)]),
+        ("we bought a house in Denver", [(USER, "lives_in", "Denver", 1.0), (USER, "owns", "house", 1.0)]),
+        ("my commute to the Google office is brutal", [(USER, "works_at", "Google", 1.0)]),
+        # ages: one to come is a plan
+        ("turning 30 next week", [(USER, "plan:age", "30", 0.5)]),
+        ("I'm turning 40 in May", [(USER, "plan:age", "40", 0.5)]),
+        ("my dad turns 70 next week", [(f"{USER}'s father", "plan:age", "70", 0.5)]),
+        ("我下个月就30岁了", [(USER, "plan:age", "30岁", 0.5)]),
+        ("我爸今年七十了", [(f"{USER}'s father", "age", "七十岁", 1.0)]),
+        ("我今年三十了", [(USER, "age", "三十岁", 1.0)]),
+        ("I'm 34", [(USER, "age", "34", 1.0)]),
+        # attributes and habits
+        ("我血型是A型", [(USER, "attr:blood_type", "A型", 1.0)]),
+        ("我对花生过敏", [(USER, "allergic_to", "花生", 1.0)]),
+        ("I'm a stay-at-home mom", [(USER, "is", "stay-at-home mom", 1.0)]),
+        ("I stopped going to the gym for a while", [(USER, "habit", "gym", -0.8)]),
+        ("I run every morning", [(USER, "habit", "running", 1.0)]),
+        ("我每周去三次健身房", [(USER, "habit", "健身房", 1.0)]),
+        ("我每天都要喝咖啡", [(USER, "drinks", "coffee", 1.0)]),  # 要 of a habit, no plan
+        ("I left the book club", [(USER, "member_of", "book club", -0.8)]),
+        # advice said to the speaker is no fact
+        ("my mom says I should move to Denver", []),
+        ("My friend says I should try climbing", []),
+        ("我妈说我应该多喝水", []),
+        # hypotheticals, wishes, sarcasm
+        ("Imagine working at Google lol", []),
+        ("If I lived in Paris I'd eat croissants every day", []),
+        ("I wish I had a dog", []),
+        ("I would love to live in Japan", []),
+        ("Yeah right, like I'd ever live in Ohio", []),
+        ("要是我住在北京就好了", []),
+        ("如果我有钱就买房", []),
+        # episodes and errands
+        ("I had an interview at Apple today", []),
+        ("I left the party early", []),
+        ("I left my wallet at Starbucks", []),
+        ("I'm going to the gym every day", []),  # a place gone to is no plan
+        ("I stopped by Target", []),
+        ("我在星巴克等朋友", []),
+        ("我在医院陪我妈", []),
+        ("我老公在出差", []),
+        ("我上周去了上海出差", []),
+        # pausing is not quitting; an app is no job
+        ("I'm taking a break from coffee", []),
+        ("I paused my Netflix subscription", []),
+        ("I quit Twitter", []),
+        ("我暂停了健身", []),
+        # job words outside a job
+        ("that job at Google sounds amazing", []),
+        ("I applied for a job at Microsoft", []),
+        ("I didn't get the job at Google", []),
+        ("I'm job hunting", []),
+        ("My dream job is working at Pixar", []),
+        ("I'm working on a project for Nike", []),
+        ("I'm working from home today", []),
+        # other people's relatives are not the speaker's
+        ("My friend's sister is a lawyer", []),
+        ("Jake's girlfriend works at Google", []),
+        ("我朋友的姐姐是律师", []),
+        # no one named, no place named, no thing named
+        ("my new Boss is nice", []),
+        ("I'm renting a room in a house", []),
+        ("He is a doctor", []),
+        ("she's 25", []),
+        ("我们住在郊区", []),
+        ("我们家有三口人", []),
+    ],
+)
+def test_everyday_facts(extractor, text, expected):
+    assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text", ["我和小张分手了", "我和小林分手了"])
+def test_a_breakup_is_not_shared(extractor, text):
+    """ "我和X" before 分手 is whom the speaker left, not a companion sharing a claim."""
+    claims = triples(extractor, text)
+    assert len(claims) == 1 and claims[0][0] == USER and claims[0][3] < 0
