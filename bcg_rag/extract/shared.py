@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
 from .grammar import MAX_VALUE_CJK_CHARS, MAX_VALUE_WORDS, TIME_TAILS, ZH_DURATION
-from .text import CJK_CHAR, EDGE_PUNCTUATION, collapse, has_cjk
+from .text import CJK_CHAR, EDGE_PUNCTUATION, collapse, has_cjk, inside_title
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
@@ -348,7 +348,7 @@ class SharedRules:
         # "tea over coffee": the value is what comes first; but not inside a title's name
         # ("Attack on Titan", "Gone with the Wind"), nor after a hyphen ("stay-at-home mom").
         if stop := next((m for m in lex.value_stops.finditer(value, 1)
-                         if value[m.start() - 1] != "-" and not _inside_title(value, m)), None):
+                         if value[m.start() - 1] != "-" and not inside_title(value, m)), None):
             value = value[: stop.start()]
         if len(value) > MAX_RAW_VALUE_CHARS:
             return ""
@@ -396,19 +396,3 @@ class SharedRules:
     def _is_pronoun(self, word: str) -> bool:
         key = word.casefold()
         return key in self.lexicon.first_person or key in self.lexicon.second_person
-
-
-# Capitalised days and months end a name: "Google on Mondays" is Google.
-_CALENDAR = re.compile(r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?\b|(?:January|February|March|April|May|June|July|August|"
-                       r"September|October|November|December)\b")
-
-
-_TITLE_JOINS = frozenset({"on", "with", "with the", "upon"})
-
-
-def _inside_title(value: str, stop: re.Match[str]) -> bool:
-    """A lowercase "on" or "with" between two capitalised words joins a title: "Attack on
-    Titan". (Not "in" or "over": "Acme in Berlin", "Coke over Pepsi" are two names.)"""
-    before, after = value[: stop.start()].split(), value[stop.end():].split()
-    return (" ".join(stop.group().split()) in _TITLE_JOINS and bool(before) and bool(after) and before[-1][:1].isupper()
-            and after[0][:1].isupper() and not _CALENDAR.match(after[0]))

@@ -147,3 +147,17 @@ class PhraseSet:
         self.trail = EdgePattern(re.compile(rf"\s*(?:{body})\s*$", re.IGNORECASE), reach)
 
 
+# Capitalised days and months end a name: "Google on Mondays" is Google.
+_CALENDAR = re.compile(r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?\b|(?:January|February|March|April|May|June|July|August|"
+                       r"September|October|November|December)\b")
+
+
+_TITLE_JOINS = frozenset({"on", "with", "with the", "upon"})
+
+
+def inside_title(value: str, stop: re.Match[str]) -> bool:
+    """A lowercase "on" or "with" between two capitalised words joins a title: "Attack on
+    Titan". (Not "in" or "over": "Acme in Berlin", "Coke over Pepsi" are two names.)"""
+    before, after = value[: stop.start()].split(), value[stop.end():].split()
+    return (" ".join(stop.group().split()) in _TITLE_JOINS and bool(before) and bool(after) and before[-1][:1].isupper()
+            and after[0][:1].isupper() and not _CALENDAR.match(after[0]))
