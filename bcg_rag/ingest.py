@@ -200,10 +200,14 @@ def _nearest(memory: "BeliefMemory", name: str, known: list[str], threshold: flo
 def _best(known: list[str], sims: np.ndarray, threshold: float, margin: float):
     if not known:
         return None, []
-    order = np.argsort(-sims, kind="stable")
-    above = [known[i] for i in order if sims[i] >= threshold]
-    if not above:
+    # Only the names above the threshold are sorted and listed: ``known`` may be every
+    # entity of a long-lived user, and a Python pass over all of them grew with the memory.
+    # (A stable sort of the subset keeps the full stable sort's order among ties.)
+    picked = np.flatnonzero(sims >= threshold)
+    if not len(picked):
         return None, []
+    order = picked[np.argsort(-sims[picked], kind="stable")]
+    above = [known[i] for i in order]
     if len(above) > 1 and sims[order[0]] - sims[order[1]] < margin:
         return None, above
     return above[0], above
