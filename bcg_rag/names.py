@@ -25,6 +25,21 @@ class _UserNames:
     vectors: dict[str, np.ndarray] = field(default_factory=dict)
 
 
+# Rows of the name matrix per product. One product over a long-lived user's thousands of
+# names crossed OpenBLAS's threshold for threading (~1,500 x 384 here): every call then woke
+# worker threads, which on a busy two-core machine cost ~6 ms of CPU and wall time per claim
+# linked, thirty times the product. Blocks this small stay on the calling thread.
+_PRODUCT_ELEMENTS = 2**17
+
+
+def _products(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
+    """``matrix @ vector`` in blocks of rows that BLAS computes without threads."""
+    rows = max(1, _PRODUCT_ELEMENTS // max(1, matrix.shape[1]))
+    if matrix.shape[0] <= rows:
+        return matrix @ vector
+    return np.concatenate([matrix[i : i + rows] @ vector for i in range(0, matrix.shape[0], rows)])
+
+
 def unit_vectors(memory: Any, texts: Sequence[str]) -> np.ndarray:
     vectors = np.asarray(memory.embed(list(texts)), dtype=np.float32)
     return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
@@ -70,7 +85,7 @@ class NameIndex:
         entry = self._current(user_id)
         if not entry.names or entry.matrix.shape[0] != len(entry.names):
             return [], np.zeros(0, np.float32)
-        return entry.names, entry.matrix @ vector
+        return entry.names, _products(entry.matrix, vector)
 
     def nearest(self, user_id: str, vector: np.ndarray, k: int) -> list[str]:
         """The ``k`` known names most similar to ``vector``, best first (ties by name)."""
