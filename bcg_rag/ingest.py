@@ -56,8 +56,28 @@ def add_messages(memory: "BeliefMemory", messages: Sequence[dict]) -> list[Messa
     # most of a batched one): the texts now, the subjects after extraction. Linking, storing
     # and the restatement links find both in the embedding cache.
     _embed_ahead(memory, [m["text"] for m, _ in prepared if _readable(m)])
-    extracted = [_extract_one(memory, m, speaker) if _readable(m) else ((), (), ()) for m, speaker in prepared]
-    _embed_ahead(memory, [c.subject for raw, _, _ in extracted for c in raw])
+    with memory.names.held():  # nothing is written until the batch is linked: check names once
+        extracted = [_extract_one(memory, m, speaker) if _readable(m) else ((), (), ()) for m, speaker in prepared]
+        _embed_ahead(memory, [c.subject for raw, _, _ in extracted for c in raw])
+        items, notes_per_item, additive_per_item = _link_all(memory, prepared, extracted)
+    # One transaction for the batch: the evidence, its claims and the restatement links
+    # commit together (a crash in between would leave a message whose retry is a duplicate
+    # and whose links are never made). Linking is idempotent and also runs for duplicates,
+    # so a message stored by an older version without its links gets them on a retry.
+    with memory.store.transaction():
+        results = memory.observe_many(items)
+        out = []
+        for r, notes, additive in zip(results, notes_per_item, additive_per_item):
+            out.append(MessageResult(r.evidence_id, r.duplicate, list(r.changes), r.claims, ambiguous=notes, additive=additive))
+        for r in out:
+            r.changes += link_restatements(memory, r.evidence_id)
+            r.links = _links(memory, r)
+    return out
+
+
+def _link_all(memory: "BeliefMemory", prepared: list, extracted: list) -> tuple[list, list, list]:
+    """Each message's claims linked (``_link``): the items to store, per item the
+    ambiguity notes and the claims said as additions."""
     items, notes_per_item, additive_per_item = [], [], []
     for (m, _), (raw, added, known_predicates) in zip(prepared, extracted):
         claims, notes, additive = [], [], []
@@ -73,19 +93,7 @@ def add_messages(memory: "BeliefMemory", messages: Sequence[dict]) -> list[Messa
         notes_per_item.append(notes)
         additive_per_item.append(additive)
         items.append(dict(m, claims=claims))
-    # One transaction for the batch: the evidence, its claims and the restatement links
-    # commit together (a crash in between would leave a message whose retry is a duplicate
-    # and whose links are never made). Linking is idempotent and also runs for duplicates,
-    # so a message stored by an older version without its links gets them on a retry.
-    with memory.store.transaction():
-        results = memory.observe_many(items)
-        out = []
-        for r, notes, additive in zip(results, notes_per_item, additive_per_item):
-            out.append(MessageResult(r.evidence_id, r.duplicate, list(r.changes), r.claims, ambiguous=notes, additive=additive))
-        for r in out:
-            r.changes += link_restatements(memory, r.evidence_id)
-            r.links = _links(memory, r)
-    return out
+    return items, notes_per_item, additive_per_item
 
 
 def _prepare(message: dict) -> tuple[dict, str]:
