@@ -57,23 +57,10 @@ def add_messages(memory: "BeliefMemory", messages: Sequence[dict]) -> list[Messa
     # most of a batched one): the texts now, the subjects after extraction. Linking, storing
     # and the restatement links find both in the embedding cache.
     _embed_ahead(memory, [m["text"] for m, _ in prepared if _readable(m)])
-    extracted = [_extract_one(memory, m, speaker) if _readable(m) else ((), (), (), ()) for m, speaker in prepared]
-    _embed_ahead(memory, [c.subject for raw, _, _, _ in extracted for c in raw])
-    items, notes_per_item, additive_per_item = [], [], []
-    for (m, _), (raw, added, known_predicates, _) in zip(prepared, extracted):
-        claims, notes, additive = [], [], []
-        for c, is_added in zip(raw, added):
-            c, note = _link(memory, c, m["user_id"], list(known_predicates))
-            if is_added and not c.additive:
-                c = dataclasses.replace(c, additive=True)
-            claims.append(c)
-            if is_added:
-                additive.append(c)
-            if note:
-                notes.append(note)
-        notes_per_item.append(notes)
-        additive_per_item.append(additive)
-        items.append(dict(m, claims=claims))
+    with memory.names.held():  # nothing is written until the batch is linked: check names once
+        extracted = [_extract_one(memory, m, speaker) if _readable(m) else ((), (), (), ()) for m, speaker in prepared]
+        _embed_ahead(memory, [c.subject for raw, _, _, _ in extracted for c in raw])
+        items, notes_per_item, additive_per_item = _link_all(memory, prepared, extracted)
     # One transaction for the batch: the evidence, its claims and the restatement links
     # commit together (a crash in between would leave a message whose retry is a duplicate
     # and whose links are never made). Linking is idempotent and also runs for duplicates,
@@ -89,6 +76,27 @@ def add_messages(memory: "BeliefMemory", messages: Sequence[dict]) -> list[Messa
             r.changes += link_restatements(memory, r.evidence_id)
             r.links = _links(memory, r)
     return out
+
+
+def _link_all(memory: "BeliefMemory", prepared: list, extracted: list) -> tuple[list, list, list]:
+    """Each message's claims linked (``_link``): the items to store, per item the
+    ambiguity notes and the claims said as additions."""
+    items, notes_per_item, additive_per_item = [], [], []
+    for (m, _), (raw, added, known_predicates, _) in zip(prepared, extracted):
+        claims, notes, additive = [], [], []
+        for c, is_added in zip(raw, added):
+            c, note = _link(memory, c, m["user_id"], list(known_predicates))
+            if is_added and not c.additive:
+                c = dataclasses.replace(c, additive=True)
+            claims.append(c)
+            if is_added:
+                additive.append(c)
+            if note:
+                notes.append(note)
+        notes_per_item.append(notes)
+        additive_per_item.append(additive)
+        items.append(dict(m, claims=claims))
+    return items, notes_per_item, additive_per_item
 
 
 def _prepare(message: dict) -> tuple[dict, str]:
@@ -203,10 +211,14 @@ def _nearest(memory: "BeliefMemory", name: str, known: list[str], threshold: flo
 def _best(known: list[str], sims: np.ndarray, threshold: float, margin: float):
     if not known:
         return None, []
-    order = np.argsort(-sims, kind="stable")
-    above = [known[i] for i in order if sims[i] >= threshold]
-    if not above:
+    # Only the names above the threshold are sorted and listed: ``known`` may be every
+    # entity of a long-lived user, and a Python pass over all of them grew with the memory.
+    # (A stable sort of the subset keeps the full stable sort's order among ties.)
+    picked = np.flatnonzero(sims >= threshold)
+    if not len(picked):
         return None, []
+    order = picked[np.argsort(-sims[picked], kind="stable")]
+    above = [known[i] for i in order]
     if len(above) > 1 and sims[order[0]] - sims[order[1]] < margin:
         return None, above
     return above[0], above

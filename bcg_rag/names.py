@@ -11,8 +11,10 @@ or another one).
 
 from __future__ import annotations
 
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 
@@ -23,6 +25,21 @@ class _UserNames:
     names: list[str]
     matrix: np.ndarray  # unit rows, aligned with ``names``
     vectors: dict[str, np.ndarray] = field(default_factory=dict)
+
+
+# Rows of the name matrix per product. One product over a long-lived user's thousands of
+# names crossed OpenBLAS's threshold for threading (~1,500 x 384 here): every call then woke
+# worker threads, which on a busy two-core machine cost ~6 ms of CPU and wall time per claim
+# linked, thirty times the product. Blocks this small stay on the calling thread.
+_PRODUCT_ELEMENTS = 2**17
+
+
+def _products(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
+    """``matrix @ vector`` in blocks of rows that BLAS computes without threads."""
+    rows = max(1, _PRODUCT_ELEMENTS // max(1, matrix.shape[1]))
+    if matrix.shape[0] <= rows:
+        return matrix @ vector
+    return np.concatenate([matrix[i : i + rows] @ vector for i in range(0, matrix.shape[0], rows)])
 
 
 def unit_vectors(memory: Any, texts: Sequence[str]) -> np.ndarray:
@@ -36,6 +53,23 @@ class NameIndex:
     def __init__(self, memory: Any) -> None:
         self._memory = memory
         self._users: dict[str, _UserNames] = {}
+        self._held = threading.local()  # per thread: the users checked inside ``held()``
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        """Within it, each user's names are checked against the store once (in this thread).
+        ``add_messages`` reads names for every message and claim of a batch and writes only
+        after: asking the store each time (a count over the user's entities, which grows
+        with them) could tell it only of another writer's entities, and those show from the
+        next batch on, as they would had they been written a moment later."""
+        if getattr(self._held, "users", None) is not None:  # nested: the outer one holds
+            yield
+            return
+        self._held.users = set()
+        try:
+            yield
+        finally:
+            self._held.users = None
 
     def drop(self, user_id: str | None = None) -> None:
         """Forget what is kept for one user (after ``forget_user``), or for everyone."""
@@ -45,9 +79,14 @@ class NameIndex:
             self._users.pop(user_id, None)
 
     def _current(self, user_id: str) -> _UserNames:
+        cached = self._users.get(user_id)
+        held = getattr(self._held, "users", None)
+        if held is not None:
+            if cached is not None and user_id in held:
+                return cached
+            held.add(user_id)
         store = self._memory.store
         count = store.entity_counts(user_id)
-        cached = self._users.get(user_id)
         if cached is not None and cached.count == count:
             return cached
         names = store.entity_names(user_id)
@@ -70,7 +109,7 @@ class NameIndex:
         entry = self._current(user_id)
         if not entry.names or entry.matrix.shape[0] != len(entry.names):
             return [], np.zeros(0, np.float32)
-        return entry.names, entry.matrix @ vector
+        return entry.names, _products(entry.matrix, vector)
 
     def nearest(self, user_id: str, vector: np.ndarray, k: int) -> list[str]:
         """The ``k`` known names most similar to ``vector``, best first (ties by name)."""

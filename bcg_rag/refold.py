@@ -8,8 +8,8 @@ Two ways to the same beliefs, bit for bit:
 - ``extend_slot``, when evidence was only *added*, all of it at event time ``since`` or
   later: the fold only looks back, so every history entry before ``since`` stays what it
   is, and so does every derived refutation before it. Each belief keeps that prefix and
-  folds on from its last state, reading only the edges from ``since`` on (plus the
-  slot's SUPPORTS edges, for its strongest supporter before ``since``). A slot restated
+  folds on from its last state, reading only the edges from ``since`` on (plus, for its
+  strongest supporter before ``since``, the source types that supported it). A slot restated
   thousands of times then costs per new statement what its new entries cost, not values
   x statements: evidence arriving in time order has almost no tail; evidence arriving out
   of order refolds from its own time, which is the same fold (order-independence).
@@ -57,15 +57,13 @@ def extend_slot(memory: "BeliefMemory", user_id: str, subject_id: str, predicate
     later: the histories before ``since`` are kept, the rest is folded on from there."""
     rows = memory.store.slot_beliefs(user_id, subject_id, predicate, context_key, history=False)
     ids = [r["id"] for r in rows]
-    supports = memory.store.edges_to(ids, (SUPPORTS,))  # derived edges are all REFUTES: these are direct
-    tail = [e for e in supports if e.valid_from >= since] + memory.store.edges_to(ids, (REFUTES,), since=since)
-    direct, derived_now = _split(ids, tail)
-    initial_for = memory.policy.initial_confidence
-    before: dict[str, list[EdgeEvent]] = {i: [] for i in ids}
-    for e in supports:
-        if e.valid_from < since and not revision.is_derived(e.reason):
-            before[e.dst].append(revision.edge_event(e))
-    strongest = {i: revision.strongest_supporter(before[i], initial_for) for i in ids}
+    direct, derived_now = _split(ids, memory.store.edges_to(ids, BELIEF_RELATIONS, since=since))
+    # The strongest supporter before ``since`` depends only on which source types supported
+    # it: asked of the store as such (a few index seeks), not read off every earlier SUPPORTS
+    # edge of the slot, which grew with every restatement. Derived edges are all REFUTES,
+    # so every SUPPORTS edge is direct, as ``strongest_supporter`` requires.
+    types = memory.store.supporter_types(ids, since)
+    strongest = {i: revision.strongest_of_types(types.get(i, ()), memory.policy.initial_confidence) for i in ids}
     stored = memory.store.history_tails(ids, since)  # the entries before ``since``: counted, not read
     first = {i: (t["first"]["at"] if t["first"] else None) for i, t in stored.items()}
     derived = _derive(memory, predicate, ids, direct, first, strongest)

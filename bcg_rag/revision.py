@@ -134,6 +134,13 @@ def strongest_supporter(events: Iterable[EdgeEvent], initial_for: Callable[[str]
     return max(values) if values else None
 
 
+def strongest_of_types(source_types: Iterable[str | None], initial_for: Callable[[str], float]) -> float | None:
+    """``strongest_supporter`` of direct SUPPORTS edges known only by their source types
+    (None, as in ``edge_event``, counts as user_explicit): the answer depends on nothing else."""
+    values = [initial_for(t or "user_explicit") for t in source_types]
+    return max(values) if values else None
+
+
 def fold_strongest(strongest: float | None) -> float | None:
     """``strongest_supporter`` as ``fold`` keeps it (never below zero)."""
     return None if strongest is None else max(0.0, strongest)

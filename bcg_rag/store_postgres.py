@@ -33,7 +33,7 @@ from typing import Callable, Iterator, Sequence, TypeVar
 from . import store_rows as rows_
 from .errors import ConfigError, StoreConflictError, StoreError
 from .store_postgres_facts import PostgresFacts
-from .store_postgres_schema import SCHEMA_VERSION, TABLES, create_or_migrate
+from .store_postgres_schema import ADDED_INDEXES, ADDED_INDEXES_SQL, SCHEMA_VERSION, TABLES, create_or_migrate
 from .store_postgres_session import _error, _key, _Session, psycopg
 from .store_rows import decode as _decode
 from .store_rows import table as _table
@@ -78,7 +78,8 @@ class PostgresStore(PostgresFacts):
         """Create this memory's tables, or bring older ones up to date (``store_postgres_schema``)."""
         s = self.schema
         with self._s.lock:
-            if self.exists() and self.get_meta("schema_version") == str(SCHEMA_VERSION):
+            if (self.exists() and self.get_meta("schema_version") == str(SCHEMA_VERSION)
+                    and self.execute(ADDED_INDEXES_SQL, (s, list(ADDED_INDEXES)))[0]["n"] == len(ADDED_INDEXES)):
                 return
             conn = self._s.connection()
             ddl_key = _key(s, "ddl")

@@ -116,7 +116,15 @@ class PostgresFacts:
         return {(r["evidence_id"], r["belief_id"]): np.frombuffer(bytes(r["vector"]), dtype=np.float32) for r in rows}
 
     def known_predicates(self, user_id: str) -> list[str]:
-        rows = self.execute(f"SELECT DISTINCT predicate FROM {self.schema}.claim WHERE user_id = %s ORDER BY predicate", (user_id,))
+        # Asked once per message: a DISTINCT over the user's claims grew with every claim,
+        # this skip scan (claim_user_predicate) seeks once per distinct predicate.
+        c = f"{self.schema}.claim"
+        rows = self.execute(
+            f"WITH RECURSIVE p(predicate) AS (SELECT MIN(predicate) FROM {c} WHERE user_id = %s UNION ALL"
+            f" SELECT (SELECT MIN(predicate) FROM {c} WHERE user_id = %s AND predicate > p.predicate) FROM p"
+            " WHERE p.predicate IS NOT NULL) SELECT predicate FROM p WHERE predicate IS NOT NULL ORDER BY predicate",
+            (user_id, user_id),
+        )
         return [r["predicate"] for r in rows]
 
     # --- claims ------------------------------------------------------------------------
@@ -170,6 +178,30 @@ class PostgresFacts:
 
     def edges_to(self, dst_ids: Sequence[str], relations: Sequence[str], since: str | None = None) -> list[Edge]:
         return self._edges("dst", dst_ids, relations, since)
+
+    def supporter_types(self, dst_ids: Sequence[str], before: str) -> dict[str, set[str | None]]:
+        """Per belief, the source types of its SUPPORTS edges dated before ``before``: a
+        skip scan over ``edge_support_type`` (one seek per type), so a tail refold learns its
+        strongest earlier supporter without reading every supporter of the slot."""
+        ids = list(dict.fromkeys(dst_ids))
+        if not ids:
+            return {}
+        e = f"{self.schema}.edge"
+        rows = self.execute(
+            f"WITH RECURSIVE ids(id) AS (SELECT unnest(%s::text[])),"
+            f" t(dst, st) AS (SELECT id, (SELECT MIN(source_type) FROM {e} WHERE dst = ids.id AND relation = 'SUPPORTS')"
+            f" FROM ids UNION ALL SELECT dst, (SELECT MIN(source_type) FROM {e} WHERE dst = t.dst AND relation = 'SUPPORTS'"
+            " AND source_type > t.st) FROM t WHERE t.st IS NOT NULL)"
+            f" SELECT dst, st FROM t WHERE st IS NOT NULL AND EXISTS (SELECT 1 FROM {e} AS x WHERE x.dst = t.dst"
+            " AND x.relation = 'SUPPORTS' AND x.source_type = t.st AND x.valid_from < %s)"
+            f" UNION ALL SELECT id, NULL FROM ids WHERE EXISTS (SELECT 1 FROM {e} AS x WHERE x.dst = ids.id"
+            " AND x.relation = 'SUPPORTS' AND x.source_type IS NULL AND x.valid_from < %s)",
+            (ids, before, before),
+        )
+        out: dict[str, set[str | None]] = {}
+        for r in rows:
+            out.setdefault(r["dst"], set()).add(r["st"])
+        return out
 
     def edges_from(self, src_ids: Sequence[str], relations: Sequence[str]) -> list[Edge]:
         return self._edges("src", src_ids, relations)

@@ -5,6 +5,10 @@ finds nothing left to do the second time.
 
 Versions: 1 kept each belief's history as one JSON list in ``belief.history``; 2 keeps
 one row per entry in ``belief_history`` (see ``store_rows``).
+
+Indexes added within a version (``ADDED_INDEXES``) need no new version: an older bcg-rag
+reads and writes the same tables, and the server keeps the indexes current for it. An
+open therefore also runs the DDL (``CREATE INDEX IF NOT EXISTS``) when one is missing.
 """
 
 from __future__ import annotations
@@ -15,6 +19,10 @@ from .errors import StoreError
 from .store_rows import RELATION_CHECK, entry_rows
 
 SCHEMA_VERSION = 2
+# Created on open where missing (see above): the per-message reads of ingestion
+# (known_predicates, supporter_types) seek them instead of reading a user's every row.
+ADDED_INDEXES = ("claim_user_predicate", "edge_support_type")
+ADDED_INDEXES_SQL = "SELECT count(*) AS n FROM pg_indexes WHERE schemaname = %s AND indexname = ANY(%s)"
 TABLES = ("meta", "entity", "alias", "event", "context", "evidence", "claim", "belief", "belief_history", "edge",
           "claim_vector", "audit")
 TXT = 'TEXT COLLATE "C"'
@@ -62,6 +70,8 @@ def ddl(s: str) -> list[str]:
             context {TXT}, timestamp {TXT} NOT NULL, origin {TXT} NOT NULL DEFAULT 'caller',
             PRIMARY KEY (evidence_id, idx))""",
         f"CREATE INDEX IF NOT EXISTS claim_user ON {s}.claim(user_id, timestamp)",
+        # known_predicates: a skip scan over it costs per distinct predicate, not per claim
+        f"CREATE INDEX IF NOT EXISTS claim_user_predicate ON {s}.claim(user_id, predicate)",
         f"""CREATE TABLE IF NOT EXISTS {s}.belief (
             id {TXT} PRIMARY KEY, user_id {TXT} NOT NULL, subject_id {TXT} NOT NULL,
             predicate {TXT} NOT NULL, value {TXT} NOT NULL, context_key {TXT} NOT NULL,
@@ -77,6 +87,9 @@ def ddl(s: str) -> list[str]:
             weight DOUBLE PRECISION, value DOUBLE PRECISION, valid_from {TXT}, valid_until {TXT},
             reason {TXT}, source_type {TXT}, PRIMARY KEY (src, dst, relation))""",
         f"CREATE INDEX IF NOT EXISTS edge_dst_from ON {s}.edge(dst, relation, valid_from)",
+        # supporter_types: a belief's earliest supporter of each source type in a few seeks
+        f"CREATE INDEX IF NOT EXISTS edge_support_type ON {s}.edge(dst, source_type, valid_from)"
+        " WHERE relation = 'SUPPORTS'",
         f"""CREATE TABLE IF NOT EXISTS {s}.claim_vector (
             evidence_id {TXT} NOT NULL, belief_id {TXT} NOT NULL, user_id {TXT} NOT NULL, vector BYTEA NOT NULL,
             PRIMARY KEY (evidence_id, belief_id))""",

@@ -110,7 +110,14 @@ class SQLiteFacts:
         return out
 
     def known_predicates(self, user_id: str) -> list[str]:
-        rows = self.execute("SELECT DISTINCT predicate FROM claim WHERE user_id = ? ORDER BY predicate", (user_id,))
+        # Asked once per message: a DISTINCT over the user's claims grew with every claim,
+        # this skip scan (claim_user_predicate) seeks once per distinct predicate.
+        rows = self.execute(
+            "WITH RECURSIVE p(predicate) AS (SELECT MIN(predicate) FROM claim WHERE user_id = :u UNION ALL"
+            " SELECT (SELECT MIN(predicate) FROM claim WHERE user_id = :u AND predicate > p.predicate) FROM p"
+            " WHERE p.predicate IS NOT NULL) SELECT predicate FROM p WHERE predicate IS NOT NULL ORDER BY predicate",
+            {"u": user_id},
+        )
         return [r["predicate"] for r in rows]
 
     # --- claims ----------------------------------------------------------------------
@@ -154,6 +161,31 @@ class SQLiteFacts:
 
     def edges_to(self, dst_ids: Sequence[str], relations: Sequence[str], since: str | None = None) -> list[Edge]:
         return self._edges("dst", dst_ids, relations, since)
+
+    def supporter_types(self, dst_ids: Sequence[str], before: str) -> dict[str, set[str | None]]:
+        """Per belief, the source types of its SUPPORTS edges dated before ``before``: a
+        skip scan over ``edge_support_type`` (one seek per type), so a tail refold learns its
+        strongest earlier supporter without reading every supporter of the slot."""
+        out: dict[str, set[str | None]] = {}
+        for chunk in _chunks(list(dict.fromkeys(dst_ids))):
+            ids = ",".join(f"(?{i})" for i in range(1, len(chunk) + 1))  # numbered: ``before`` is used twice
+            since = len(chunk) + 1
+            rows = self.execute(
+                f"WITH RECURSIVE ids(id) AS (VALUES {ids}),"
+                " t(dst, st) AS (SELECT id, (SELECT MIN(source_type) FROM edge WHERE dst = ids.id AND relation = 'SUPPORTS')"
+                " FROM ids UNION ALL SELECT dst, (SELECT MIN(source_type) FROM edge WHERE dst = t.dst AND relation = 'SUPPORTS'"
+                " AND source_type > t.st) FROM t WHERE t.st IS NOT NULL)"
+                " SELECT dst, st FROM t WHERE st IS NOT NULL AND EXISTS (SELECT 1 FROM edge AS e WHERE e.dst = t.dst"
+                f" AND e.relation = 'SUPPORTS' AND e.source_type = t.st AND e.valid_from < ?{since})"
+                # (left to itself the planner walks edge_dst_from: every supporter before ``before``)
+                " UNION ALL SELECT id, NULL FROM ids WHERE EXISTS (SELECT 1 FROM edge AS e INDEXED BY edge_support_type"
+                " WHERE e.dst = ids.id"
+                f" AND e.relation = 'SUPPORTS' AND e.source_type IS NULL AND e.valid_from < ?{since})",
+                chunk + [before],
+            )
+            for r in rows:
+                out.setdefault(r["dst"], set()).add(r["st"])
+        return out
 
     def edges_from(self, src_ids: Sequence[str], relations: Sequence[str]) -> list[Edge]:
         return self._edges("src", src_ids, relations)

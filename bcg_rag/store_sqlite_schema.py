@@ -3,7 +3,10 @@ bcg-rag to it. Opening a file runs ``create_or_migrate`` inside one write transa
 a crash leaves the file as it was, and a second open finds nothing left to do.
 
 Versions: 1 kept each belief's history as one JSON list in ``belief.history``; 2 keeps
-one row per entry in ``belief_history`` (see ``store_rows``).
+one row per entry in ``belief_history`` (see ``store_rows``). Indexes added within a
+version (``claim_user_predicate``, ``edge_support_type``) need no new version: the schema's
+``IF NOT EXISTS`` statements create them on the next open, and an older bcg-rag reads and
+writes the same tables while SQLite keeps the indexes current for it.
 """
 
 from __future__ import annotations
@@ -48,6 +51,8 @@ CREATE TABLE IF NOT EXISTS claim (
     PRIMARY KEY (evidence_id, idx)
 );
 CREATE INDEX IF NOT EXISTS claim_user ON claim(user_id, timestamp);
+-- known_predicates: a skip scan over it costs per distinct predicate, not per claim
+CREATE INDEX IF NOT EXISTS claim_user_predicate ON claim(user_id, predicate);
 CREATE TABLE IF NOT EXISTS belief (
     id TEXT PRIMARY KEY, user_id TEXT NOT NULL, subject_id TEXT NOT NULL,
     predicate TEXT NOT NULL, value TEXT NOT NULL, context_key TEXT NOT NULL,
@@ -67,6 +72,8 @@ CREATE TABLE IF NOT EXISTS edge (
 );
 DROP INDEX IF EXISTS edge_dst;
 CREATE INDEX IF NOT EXISTS edge_dst_from ON edge(dst, relation, valid_from);
+-- supporter_types: a belief's earliest supporter of each source type in a few seeks
+CREATE INDEX IF NOT EXISTS edge_support_type ON edge(dst, source_type, valid_from) WHERE relation = 'SUPPORTS';
 CREATE TABLE IF NOT EXISTS claim_vector (
     evidence_id TEXT NOT NULL, belief_id TEXT NOT NULL, user_id TEXT NOT NULL, vector BLOB NOT NULL,
     PRIMARY KEY (evidence_id, belief_id)

@@ -45,3 +45,20 @@ def test_kept_names_follow_merges_and_deletion(make_memory):
     assert [c.subject for c in r.claims] == ["Ada Abbott"]
     mem.forget_user("u")
     assert "u" not in mem.names._users and mem.names.names("u") == []
+
+
+def test_a_batch_checks_the_users_names_against_the_store_once(make_memory):
+    """Asking the store per message and claim (a count over the user's entities) grew with
+    them; a batch writes only after it is linked, so once per user per batch is the same."""
+    mem = make_memory("hash")
+    messages = list(scale_data.messages(120, users=2))
+    mem.add_messages(messages[:60])
+    asked: list[str] = []
+    real = mem.store.entity_counts
+    mem.store.entity_counts = lambda user_id: (asked.append(user_id), real(user_id))[1]
+    mem.add_messages(messages[60:])
+    assert sorted(asked) == ["user0000", "user0001"]
+    asked.clear()
+    mem.add_messages([dict(text="Zoe Zeller works at Acme.", user_id="user0000", timestamp="2025-01-01T00:00:00")])
+    assert asked == ["user0000"]
+    assert "Zoe Zeller" in mem.names.names("user0000")  # the next batch sees what this one wrote
