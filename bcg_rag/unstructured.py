@@ -17,6 +17,7 @@ import numpy as np
 from .asked import speaks_of_unanswered
 from .models import HIDDEN_TEXT
 from .relevance import is_wh_question, named_in_question
+from .render import status
 
 
 def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str, float], claimed: set[str],
@@ -34,7 +35,7 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
     top = hits[0][0] if hits else None
     top_row = next((u for u in rows if u["id"] == top), None)
     first = (top_row is not None and top not in claimed and relevance[top] > max((g.relevance for g in groups), default=-1.0)
-             and not any(accounted(g, top_row) for g in groups))
+             and not (groups and groups[0].relevance >= relevance[top] - ACCOUNTED_MARGIN and accounted(groups[0], top_row)))
     first = first or (not groups and bool(rows))  # no belief at all: the raw evidence is all there is
     # Beliefs whose every stated value the question names answer nothing: "乌龟" is not the
     # name asked for by "用户的乌龟叫什么名字？"; the raw "慢慢今天醒了" may be.
@@ -56,18 +57,24 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
     return rows, first
 
 
+# The best group accounts for the nearest raw text only when nearly as relevant: in a long
+# memory, a value of some other subject's slot is named in many texts.
+ACCOUNTED_MARGIN = 0.1
+
+
 def accounted(group: Any, row: dict) -> bool:
-    """The group already knows what ``row`` says: the row names one of its values (current
-    or not) and is no newer than the group's newest evidence. "my 2015 civic is making a
+    """The group already knows what ``row`` says: the row names one of its outdated values
+    and is no newer than the group's newest evidence. "my 2015 civic is making a
     grinding noise" is older than the "traded in the civic for an Outback" that made the
     civic outdated; read first, it would bring the old car back."""
     entries = group.supporters + group.refuters + [e for a in group.alternatives
                                                    for e in a.get("refuted_by", []) + a.get("supporters", [])]
     if not entries or str(row["timestamp"]) > max(str(e["timestamp"]) for e in entries):
         return False
-    text = row["text"].casefold()
-    values = [group.best.value] + [a["value"] for a in group.alternatives]
-    return any(len(v) >= 2 and v.casefold() in text for v in map(str, values))
+    # Whole words, and a value that is a name, not a number: "18" or "2020" is in many texts.
+    values = {str(i): str(a["value"]) for i, a in enumerate(group.alternatives)
+              if status(a) == "outdated" and not str(a["value"]).replace(" ", "").isdigit()}
+    return bool(named_in_question(row["text"], values))
 
 
 def _shown(groups: list) -> set[str]:
