@@ -145,13 +145,19 @@ def test_change_statements(extractor, text, expected):
     ],
 )
 def test_a_change_replaces_the_old_value(first, second):
+    memory, old = _first_values_after(first, second)
+    assert any(not memory.asserted(b) for b in old)
+
+
+def _first_values_after(first: str, second: str) -> tuple[BeliefMemory, list]:
+    """A memory told ``first`` then ``second``, and the beliefs in what ``first`` asserted."""
     memory = BeliefMemory.in_memory(Policy.from_dict({"embedder": {"kind": "hash"}}))
-    old = memory.add_message(first, user_id=USER, timestamp="2025-01-01T00:00:00")
+    said = memory.add_message(first, user_id=USER, timestamp="2025-01-01T00:00:00")
     memory.add_message(second, user_id=USER, timestamp="2025-01-04T00:00:00")
-    before = {(c.subject, c.predicate, c.value) for c in old.claims if c.stance > 0}
+    before = {(c.subject, c.predicate, c.value) for c in said.claims if c.stance > 0}
     assert before
     beliefs = memory.beliefs(USER, now="2025-01-04T00:00:00")
-    assert any((b.subject, b.predicate, b.value) in before and not memory.asserted(b) for b in beliefs)
+    return memory, [b for b in beliefs if (b.subject, b.predicate, b.value) in before]
 
 
 @pytest.mark.parametrize(
@@ -164,9 +170,5 @@ def test_a_change_replaces_the_old_value(first, second):
     ],
 )
 def test_no_change_for_others_or_plans(first, second):
-    memory = BeliefMemory.in_memory(Policy.from_dict({"embedder": {"kind": "hash"}}))
-    old = memory.add_message(first, user_id=USER, timestamp="2025-01-01T00:00:00")
-    memory.add_message(second, user_id=USER, timestamp="2025-01-04T00:00:00")
-    before = {(c.subject, c.predicate, c.value) for c in old.claims if c.stance > 0}
-    beliefs = memory.beliefs(USER, now="2025-01-04T00:00:00")
-    assert before and all(memory.asserted(b) for b in beliefs if (b.subject, b.predicate, b.value) in before)
+    memory, old = _first_values_after(first, second)
+    assert old and all(memory.asserted(b) for b in old)
