@@ -103,13 +103,16 @@ def asked_subjects(memory: Any, user_id: str, query: str, subject_ids: list[str]
         return relatives & set(subject_ids)
     if not refers_to_user(query):
         return set()
-    # The nearest subjects only: each name check may cost a look-up of its aliases.
+    user, other_named = _user_or_named(memory, query, subject_ids)
+    return set() if other_named else user  # "does my brother Robert still live in Phoenix?": Robert's
+
+
+def _user_or_named(memory: Any, query: str, subject_ids: list[str]) -> tuple[set[str], bool]:
+    """Of the nearest subjects (each name check may cost a look-up of its aliases): the
+    user's entity, and whether the question names one of the others."""
     rows = memory.store.get_nodes("entity", list(dict.fromkeys(subject_ids))[:NAMED_WINDOW])
     user = {i for i, r in rows.items() if r.get("entity_type") == "user"}
-    if any(names_entity(query, [r["name"]]) or names_entity(query, memory.store.aliases_of(i))
-           for i, r in rows.items() if i not in user):
-        return set()  # "does my brother Robert still live in Phoenix?": Robert's, not the user's
-    return user
+    return user, any(names_entity(query, _names(memory, i, r)) for i, r in rows.items() if i not in user)
 
 
 def asked_first(memory: Any, user_id: str, query: str, ranked: list) -> list:
@@ -162,11 +165,11 @@ def speaks_of_unanswered(memory: Any, user_id: str, query: str, subject_ids: lis
         names = [n for r in relatives for n in _names(memory, r)]
         relations = set(_relations(memory, query))
         return lambda text: names_entity(text, names) or bool(relations & set(_relations(memory, text)))
-    if not refers_to_user(query) or asked_subjects(memory, user_id, query, subject_ids):
+    if not refers_to_user(query):
         return None
-    rows = memory.store.get_nodes("entity", list(dict.fromkeys(subject_ids))[:NAMED_WINDOW])
-    if any(names_entity(query, _names(memory, i, r)) for i, r in rows.items() if r.get("entity_type") != "user"):
-        return None  # the question names someone whose slots were retrieved: theirs, not the user's
+    user, other_named = _user_or_named(memory, query, subject_ids)
+    if user or other_named:  # a group is about the user, or the question asks about someone retrieved
+        return None
     return lambda text: bool(_FIRST_PERSON.search(text))
 
 

@@ -128,7 +128,7 @@ class _Walker:
         the suffix once the name is known)."""
         if value not in self._targets:
             self._targets[value] = None
-            for name in (value, ORG_SUFFIX.sub("", value)):
+            for name in dict.fromkeys((value, ORG_SUFFIX.sub("", value))):
                 try:
                     self._targets[value] = self._targets[value] or self.memory.resolve_entity(self.user_id, name)
                 except InvalidInputError:  # a value that is no name (empty once normalised)
