@@ -33,6 +33,7 @@ def resolve_entity(memory: "BeliefMemory", user_id: str, name: str, create: bool
                            entity_type="user" if is_user else "thing", canonical_id=None)
         )
         memory.store.set_alias(user_id, key, entity_id)
+        memory.names.added(user_id, None if is_user else name.strip())
         return entity_id
     return canonical_id(memory, entity_id)
 

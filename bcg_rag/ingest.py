@@ -176,7 +176,7 @@ def _link(memory: "BeliefMemory", c: Claim, user_id: str, predicates: list[str])
     if memory.resolve_entity(user_id, subject) is None and memory.index is not None:
         # People and things: a wrong merge is worse than a missed one, so a name that
         # resembles two known entities is reported and merged with neither.
-        entities, sims = memory.names.similarities(user_id, unit_vectors(memory, [subject])[0])
+        entities, sims = memory.names.candidates(user_id, unit_vectors(memory, [subject])[0])
         match, candidates = _best(
             entities, sims, memory.policy.section("linking").get("entity_similarity", 0.86), margin=1.0
         )
@@ -213,11 +213,11 @@ def _best(known: list[str], sims: np.ndarray, threshold: float, margin: float):
         return None, []
     # Only the names above the threshold are sorted and listed: ``known`` may be every
     # entity of a long-lived user, and a Python pass over all of them grew with the memory.
-    # (A stable sort of the subset keeps the full stable sort's order among ties.)
+    # Ties go by name, whatever order the names were learnt in.
     picked = np.flatnonzero(sims >= threshold)
     if not len(picked):
         return None, []
-    order = picked[np.argsort(-sims[picked], kind="stable")]
+    order = sorted(picked, key=lambda i: (-float(sims[i]), known[i]))
     above = [known[i] for i in order]
     if len(above) > 1 and sims[order[0]] - sims[order[1]] < margin:
         return None, above

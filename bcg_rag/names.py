@@ -1,12 +1,17 @@
 """Known entity names and their vectors, per user, kept in the process.
 
-Linking a new name compares it with every canonical entity name the user has. Embedding
+Linking a new name compares it with the canonical entity names the user has. Embedding
 those names again for each message made text ingestion fall off a cliff once a user knew
 more names than the embedding cache holds (about 4,100): every message re-embedded all of
 them. Here each name is embedded once per process and kept in a unit-vector matrix; the
 store is asked only for the user's entity counts (canonical, merged), and the names are
-re-read when they changed (an entity added, merged, unmerged or forgotten, in this process
-or another one).
+re-read when they changed in a way this process did not do itself (a merge, an undo, a
+forget, another writer). An entity this process creates is appended (``added``).
+
+Past ``ANN_FROM`` names a user's names also go into an HNSW index (usearch): comparing a
+name with every known one read the whole matrix per claim (about 3.5 ms at 25,000 names,
+growing with the memory). The index proposes ``ANN_CANDIDATES`` names, which are then
+scored exactly; below ``ANN_FROM`` every name is scored, as before.
 """
 
 from __future__ import annotations
@@ -18,20 +23,31 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-
-@dataclass
-class _UserNames:
-    count: tuple[int, int]
-    names: list[str]
-    matrix: np.ndarray  # unit rows, aligned with ``names``
-    vectors: dict[str, np.ndarray] = field(default_factory=dict)
-
-
+# Below this many names an exact product over all of them is as fast as an index query
+# (measured here: 0.17 ms at 4,096 names, 4.2 ms at 25,000; a query 0.75 ms and an insert
+# 0.8 ms at 25,000, with recall 1.0 of the 32 nearest on random 384-d vectors).
+ANN_FROM = 16384
+# Names the index proposes per query; linking needs only the best two above its threshold.
+ANN_CANDIDATES = 32
 # Rows of the name matrix per product. One product over a long-lived user's thousands of
 # names crossed OpenBLAS's threshold for threading (~1,500 x 384 here): every call then woke
 # worker threads, which on a busy two-core machine cost ~6 ms of CPU and wall time per claim
 # linked, thirty times the product. Blocks this small stay on the calling thread.
 _PRODUCT_ELEMENTS = 2**17
+
+
+@dataclass
+class _UserNames:
+    count: tuple[int, int]
+    names: list[str]  # row i of ``matrix`` and key i of ``ann``
+    matrix: np.ndarray  # unit rows; rows past len(names) are spare capacity
+    vectors: dict[str, np.ndarray] = field(default_factory=dict)
+    pending: list[str] = field(default_factory=list)  # added here, not embedded yet
+    ann: Any = None
+
+    @property
+    def rows(self) -> np.ndarray:
+        return self.matrix[: len(self.names)]
 
 
 def _products(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
@@ -45,6 +61,31 @@ def _products(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
 def unit_vectors(memory: Any, texts: Sequence[str]) -> np.ndarray:
     vectors = np.asarray(memory.embed(list(texts)), dtype=np.float32)
     return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+
+
+def _new_ann(dim: int) -> Any:
+    from usearch.index import Index  # only users past ANN_FROM names need it
+
+    return Index(ndim=dim, metric="ip", dtype="f32", connectivity=16, expansion_add=64, expansion_search=64)
+
+
+def _append(entry: _UserNames, names: list[str], vectors: np.ndarray) -> None:
+    """Add rows (and index keys) for ``names``, growing the matrix by doubling."""
+    start, end = len(entry.names), len(entry.names) + len(names)
+    if end > entry.matrix.shape[0]:
+        grown = np.zeros((max(end, 2 * entry.matrix.shape[0], 64), vectors.shape[1]), np.float32)
+        if start:
+            grown[:start] = entry.matrix[:start]
+        entry.matrix = grown
+    entry.matrix[start:end] = vectors
+    entry.names.extend(names)
+    entry.vectors.update(zip(names, vectors))
+    if entry.ann is None and end >= ANN_FROM:
+        entry.ann = _new_ann(vectors.shape[1])
+        start = 0
+    if entry.ann is not None:
+        # One thread, in row order: the same names in the same order give the same graph.
+        entry.ann.add(np.arange(start, end, dtype=np.uint64), entry.matrix[start:end], threads=1)
 
 
 class NameIndex:
@@ -78,42 +119,67 @@ class NameIndex:
         else:
             self._users.pop(user_id, None)
 
+    def added(self, user_id: str, name: str | None) -> None:
+        """This process created an entity (``name`` None for the user's own): append it
+        rather than re-read every name. Should the write not land (a rolled-back batch),
+        the counts differ at the next check and the names are re-read."""
+        entry = self._users.get(user_id)
+        if entry is None:
+            return
+        entry.count = (entry.count[0] + 1, entry.count[1])
+        if name is not None and name not in entry.vectors and name not in entry.pending:
+            entry.pending.append(name)
+
     def _current(self, user_id: str) -> _UserNames:
         cached = self._users.get(user_id)
         held = getattr(self._held, "users", None)
-        if held is not None:
-            if cached is not None and user_id in held:
-                return cached
-            held.add(user_id)
-        store = self._memory.store
-        count = store.entity_counts(user_id)
-        if cached is not None and cached.count == count:
+        if held is not None and cached is not None and user_id in held:
             return cached
-        names = store.entity_names(user_id)
-        vectors = dict(cached.vectors) if cached else {}
-        new = [n for n in names if n not in vectors]
+        if held is not None:
+            held.add(user_id)
+        count = self._memory.store.entity_counts(user_id)
+        if cached is not None and cached.count == count:
+            if cached.pending:
+                pending, cached.pending = cached.pending, []
+                if self._memory.index is not None:
+                    _append(cached, pending, unit_vectors(self._memory, pending))
+                else:
+                    cached.names.extend(pending)
+            return cached
+        return self._reread(user_id, count, cached)
+
+    def _reread(self, user_id: str, count: tuple[int, int], cached: _UserNames | None) -> _UserNames:
+        names = self._memory.store.entity_names(user_id)
+        known = dict(cached.vectors) if cached else {}
+        new = [n for n in names if n not in known]
         if new and self._memory.index is not None:
-            vectors.update(zip(new, unit_vectors(self._memory, new)))
-        wanted = set(names)
-        vectors = {n: v for n, v in vectors.items() if n in wanted}  # merged or forgotten names go
-        dim = next(iter(vectors.values())).shape[0] if vectors else 0
-        matrix = np.stack([vectors[n] for n in names]) if vectors else np.zeros((0, dim), np.float32)
-        self._users[user_id] = entry = _UserNames(count, names, matrix, vectors)
+            known.update(zip(new, unit_vectors(self._memory, new)))
+        entry = _UserNames(count, [], np.zeros((0, 0), np.float32))
+        if self._memory.index is None or not names:
+            entry.names = list(names)
+        else:
+            _append(entry, list(names), np.stack([known[n] for n in names]))
+        self._users[user_id] = entry
         return entry
 
     def names(self, user_id: str) -> list[str]:
-        return self._current(user_id).names
+        return list(self._current(user_id).names)
 
-    def similarities(self, user_id: str, vector: np.ndarray) -> tuple[list[str], np.ndarray]:
-        """Every known name and its cosine similarity to the unit ``vector``."""
+    def candidates(self, user_id: str, vector: np.ndarray) -> tuple[list[str], np.ndarray]:
+        """Known names that may be near the unit ``vector`` and their exact cosine
+        similarities: every name below ``ANN_FROM``, else the index's nearest."""
         entry = self._current(user_id)
-        if not entry.names or entry.matrix.shape[0] != len(entry.names):
+        if not entry.names or entry.matrix.shape[0] < len(entry.names):
             return [], np.zeros(0, np.float32)
-        return entry.names, _products(entry.matrix, vector)
+        if entry.ann is None:
+            return list(entry.names), _products(entry.rows, vector)
+        found = entry.ann.search(vector, ANN_CANDIDATES, threads=1)
+        rows = np.sort(np.asarray(found.keys, dtype=np.int64))
+        return [entry.names[i] for i in rows], entry.matrix[rows] @ vector
 
     def nearest(self, user_id: str, vector: np.ndarray, k: int) -> list[str]:
         """The ``k`` known names most similar to ``vector``, best first (ties by name)."""
-        names, sims = self.similarities(user_id, vector)
+        names, sims = self.candidates(user_id, vector)
         if not names:
             return []
         k = min(k, len(names))

@@ -7,6 +7,7 @@ nearest-neighbour index answers identically once built, so nothing may differ.""
 from __future__ import annotations
 
 import json
+import math
 import os
 import subprocess
 import sys
@@ -47,6 +48,17 @@ def _plain(x):
     return json.loads(json.dumps(x))  # tuples as lists, as the other process writes them
 
 
+def _same(a, b) -> bool:
+    """Equal in ids, values and order; scores equal to 1e-6. Another process may embed the
+    query with another number of torch threads, which moves a score in its 8th digit (seen
+    when a test before this one had loaded the model): that is not a different result."""
+    if isinstance(a, float) and isinstance(b, float):
+        return math.isclose(a, b, rel_tol=0, abs_tol=1e-6)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return a == b
+
+
 def test_same_queries_twice_in_one_process_and_in_another(memory_dir, tmp_path):
     first, second = scale.determinism(memory_dir, "minilm", QUERIES, USERS)
     assert len(first) == QUERIES
@@ -63,7 +75,7 @@ def test_same_queries_twice_in_one_process_and_in_another(memory_dir, tmp_path):
     )
     other = json.loads(out.read_text())
     assert other[0] == other[1]
-    differing = [i for i, (a, b) in enumerate(zip(_plain(first), other[0])) if a != b]
+    differing = [i for i, (a, b) in enumerate(zip(_plain(first), other[0])) if not _same(a, b)]
     assert not differing, f"{len(differing)} of {QUERIES} results differ across processes, first at query {differing[0]}"
 
 

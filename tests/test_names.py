@@ -62,3 +62,45 @@ def test_a_batch_checks_the_users_names_against_the_store_once(make_memory):
     mem.add_messages([dict(text="Zoe Zeller works at Acme.", user_id="user0000", timestamp="2025-01-01T00:00:00")])
     assert asked == ["user0000"]
     assert "Zoe Zeller" in mem.names.names("user0000")  # the next batch sees what this one wrote
+
+
+def test_names_this_process_creates_are_appended_not_re_read(make_memory):
+    """Re-reading every name whenever one was added made each batch cost the size of the
+    memory; only a change made elsewhere (or a merge) re-reads them."""
+    mem = make_memory("hash")
+    messages = list(scale_data.messages(200, users=1))
+    mem.add_messages(messages[:50])
+    reads: list[str] = []
+    real = mem.store.entity_names
+    mem.store.entity_names = lambda user_id: (reads.append(user_id), real(user_id))[1]
+    for start in range(50, 200, 25):
+        mem.add_messages(messages[start : start + 25])
+    assert reads == []
+    assert sorted(mem.names.names("user0000")) == real("user0000")
+    mem.store.entity_counts = lambda user_id: (0, 0)  # as if another writer had changed them
+    mem.add_messages([dict(text="Zoe Zeller works at Acme.", user_id="user0000", timestamp=messages[-1]["timestamp"])])
+    assert reads == ["user0000"]
+
+
+def test_past_the_index_threshold_linking_finds_what_every_name_compared_finds(make_memory, monkeypatch):
+    """Past ANN_FROM names the HNSW index proposes candidates, scored exactly: the nearest
+    names (and so every link) are the ones an exact comparison with all names gives."""
+    import numpy as np
+
+    from bcg_rag import names as names_module
+
+    monkeypatch.setattr(names_module, "ANN_FROM", 40)
+    mem = make_memory("sentence-transformers")
+    mem.add_messages(list(scale_data.messages(600, users=1)))
+    entry = mem.names._current("user0000")
+    assert entry.ann is not None and len(entry.names) > 100
+    known = list(entry.names)
+    matrix = names_module.unit_vectors(mem, known)
+    for probe in known[::7] + ["Ada Abot", "Acme Corp", "the lake house"]:
+        vector = names_module.unit_vectors(mem, [probe])[0]
+        sims = matrix @ vector
+        exact = [known[i] for i in sorted(range(len(known)), key=lambda i: (-float(sims[i]), known[i]))[:3]]
+        assert mem.names.nearest("user0000", vector, 3) == exact, probe
+    r = mem.add_message(f"{known[3]} lives in Oslo.", user_id="user0000", timestamp="2025-01-01T00:00:00")
+    assert [c.subject for c in r.claims] == [known[3]]
+    assert np.allclose(np.linalg.norm(entry.rows, axis=1), 1, atol=1e-4)
