@@ -35,58 +35,18 @@ from __future__ import annotations
 import hashlib
 import threading
 import uuid
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 import chromadb
-from chromadb.api.types import Documents, EmbeddingFunction, Embeddings
 from chromadb.config import Settings
 from chromadb.errors import NotFoundError as ChromaNotFound
-from chromadb.utils.embedding_functions import register_embedding_function
 
+from .chroma_glue import PrecomputedEmbeddings, epoch_seconds, is_chroma_failure, vector_metadata
 from .embedders import Embedder, embedder_from_config
 from .errors import ConfigError, IndexUnavailableError
 
 _HASH_LEN = 16
-
-
-@register_embedding_function
-class PrecomputedEmbeddings(EmbeddingFunction[Documents]):
-    """Collection embedding function that refuses to embed.
-
-    We always pass vectors ourselves. Passing ``embedding_function=None`` does not
-    stop Chroma from falling back to its default model (a download), so collections
-    get this one: registered by name, so Chroma can rebuild it when it reopens them.
-    """
-
-    def __init__(self) -> None:
-        pass
-
-    def __call__(self, input: Documents) -> Embeddings:
-        raise RuntimeError("bcg-rag passes embeddings explicitly; this collection never embeds text itself")
-
-    @staticmethod
-    def name() -> str:
-        return "bcg_precomputed"
-
-    def get_config(self) -> dict:
-        return {}
-
-    @staticmethod
-    def build_from_config(config: dict) -> "PrecomputedEmbeddings":
-        return PrecomputedEmbeddings()
-
-    def default_space(self) -> str:
-        return "cosine"
-
-    def supported_spaces(self) -> list[str]:
-        return ["cosine"]
-
-
-def _epoch(ts: str) -> float:
-    """Chroma compares only numbers with $lte, so timestamps are also stored as epoch seconds."""
-    return datetime.fromisoformat(ts).replace(tzinfo=timezone.utc).timestamp()
 
 
 class EvidenceIndex:
@@ -161,7 +121,7 @@ class EvidenceIndex:
         except (ChromaNotFound, ConfigError, IndexUnavailableError):
             raise
         except Exception as exc:
-            if _is_chroma_failure(exc):
+            if is_chroma_failure(exc):
                 raise IndexUnavailableError(f"vector index: {type(exc).__name__}: {exc}") from exc
             raise
 
@@ -238,7 +198,7 @@ class EvidenceIndex:
                     self._call(user_id, lambda col: col.upsert(
                         ids=[evidence_rows[i]["embedding_key"] for i in part],
                         embeddings=[list(vectors[i]) for i in part],
-                        metadatas=[_metadata(evidence_rows[i], self.shared) for i in part],
+                        metadatas=[vector_metadata(evidence_rows[i], self.shared) for i in part],
                     ), create=True, verify=False)
                 if self.shared and self._memory is not None:
                     self._drop_if_forgotten(user_id, [evidence_rows[i] for i in idx])
@@ -282,7 +242,7 @@ class EvidenceIndex:
         """
         if top_k <= 0:
             return []
-        where = {"ts": {"$lte": _epoch(as_of)}} if as_of else None
+        where = {"ts": {"$lte": epoch_seconds(as_of)}} if as_of else None
         res = self._call(user_id, lambda col: col.query(
             query_embeddings=[list(vector)], n_results=top_k, where=where, include=["distances"]))
         return list(zip(res["ids"][0], res["distances"][0])) if res is not None else []
@@ -418,27 +378,5 @@ class EvidenceIndex:
                 client.close()
 
 
-def _metadata(row: dict, shared: bool = False) -> dict:
-    if shared:  # a server keeps no user id, agent or context (see the module docstring)
-        return dict(ts=_epoch(row["timestamp"]))
-    return dict(
-        user_id=row["user_id"], agent_id=row.get("agent_id") or "", context=row.get("context") or "",
-        timestamp=row["timestamp"], ts=_epoch(row["timestamp"]), private=bool(row.get("private", False)),
-    )
-
-
 def _evidence_counts(memory: Any) -> dict[str, int]:
     return memory.store.evidence_counts()
-
-
-def _is_chroma_failure(exc: Exception) -> bool:
-    """A failure of Chroma or of the way to it (HTTP), not a bug of ours."""
-    from chromadb.errors import ChromaError
-
-    if isinstance(exc, ChromaError):
-        return True
-    try:
-        import httpx
-    except ImportError:  # pragma: no cover
-        return False
-    return isinstance(exc, (httpx.HTTPError, ConnectionError))

@@ -32,7 +32,8 @@ import numpy as np
 import pytest
 
 from bcg_rag import BeliefMemory, Policy
-from bcg_rag.index import EvidenceIndex, PrecomputedEmbeddings
+from bcg_rag.chroma_glue import PrecomputedEmbeddings
+from bcg_rag.index import EvidenceIndex
 from bcg_rag.search import search
 
 pytestmark = pytest.mark.slow

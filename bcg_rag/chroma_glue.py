@@ -1,0 +1,72 @@
+"""What ties the evidence index to Chroma: a collection embedding function that never
+embeds (we always pass vectors), the metadata stored beside a vector, and which errors are
+Chroma's (or the way to its server's) rather than ours."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from chromadb.api.types import Documents, EmbeddingFunction, Embeddings
+from chromadb.utils.embedding_functions import register_embedding_function
+
+
+@register_embedding_function
+class PrecomputedEmbeddings(EmbeddingFunction[Documents]):
+    """Collection embedding function that refuses to embed.
+
+    We always pass vectors ourselves. Passing ``embedding_function=None`` does not
+    stop Chroma from falling back to its default model (a download), so collections
+    get this one: registered by name, so Chroma can rebuild it when it reopens them.
+    """
+
+    def __init__(self) -> None:
+        pass
+
+    def __call__(self, input: Documents) -> Embeddings:
+        raise RuntimeError("bcg-rag passes embeddings explicitly; this collection never embeds text itself")
+
+    @staticmethod
+    def name() -> str:
+        return "bcg_precomputed"
+
+    def get_config(self) -> dict:
+        return {}
+
+    @staticmethod
+    def build_from_config(config: dict) -> "PrecomputedEmbeddings":
+        return PrecomputedEmbeddings()
+
+    def default_space(self) -> str:
+        return "cosine"
+
+    def supported_spaces(self) -> list[str]:
+        return ["cosine"]
+
+
+def epoch_seconds(ts: str) -> float:
+    """Chroma compares only numbers with $lte, so timestamps are also stored as epoch seconds."""
+    return datetime.fromisoformat(ts).replace(tzinfo=timezone.utc).timestamp()
+
+
+def vector_metadata(row: dict, shared: bool = False) -> dict:
+    if shared:  # a server keeps no user id, agent or context (see the module docstring)
+        return dict(ts=epoch_seconds(row["timestamp"]))
+    return dict(
+        user_id=row["user_id"], agent_id=row.get("agent_id") or "", context=row.get("context") or "",
+        timestamp=row["timestamp"], ts=epoch_seconds(row["timestamp"]), private=bool(row.get("private", False)),
+    )
+
+
+
+
+def is_chroma_failure(exc: Exception) -> bool:
+    """A failure of Chroma or of the way to it (HTTP), not a bug of ours."""
+    from chromadb.errors import ChromaError
+
+    if isinstance(exc, ChromaError):
+        return True
+    try:
+        import httpx
+    except ImportError:  # pragma: no cover
+        return False
+    return isinstance(exc, (httpx.HTTPError, ConnectionError))
