@@ -8,7 +8,7 @@ by entity, from the store: a hop need not have been retrieved) and decides how f
 question asks to go. Plain arithmetic over stored rows and vectors; no embedding.
 
 - A chain starts at one of the best retrieved groups whose subject the question names
-  (name or alias; the user always counts). When none starts a chain, the entities the
+  (name or alias; the user when the question speaks of the user). When none starts a chain, the entities the
   question names are looked up by name (quoted spans, capitalised runs of words).
 - A hop follows only a current value (``memory.asserted`` at the search's time):
   outdated links are never followed; a value names an entity when
@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from .asked import names_entity, relatives_asked
+from .asked import names_entity, refers_to_user, relatives_asked
 from .errors import InvalidInputError
 from .hop_texts import load_templates, load_vectors, prefix_similarity
 from .hop_words import words
@@ -195,7 +195,7 @@ def follow_links(memory: Any, ranked: list, query: str, vector: Any, *, user_id:
         row = group[2][0]
         if len(tried) >= MAX_STARTS or walker.current(group) is None or walker.target(row["value"]) is None:
             continue
-        if _named(walker, row["subject_id"], query):
+        if _named(walker, row["subject_id"], query, row["predicate"]):
             tried.add(_slot_key(row))
             chain = _chain_from(walker, [group], asked_words, q, vectors, debug)
             if chain is not None:
@@ -250,15 +250,23 @@ def _slot_key(row: dict) -> tuple:
     return (row["subject_id"], row["predicate"], row["context_key"])
 
 
-def _named(walker: _Walker, subject_id: str, query: str) -> bool:
+def _named(walker: _Walker, subject_id: str, query: str, predicate: str | None = None) -> bool:
     """The question names the entity (its name or an alias, as whole words), or it is the
-    user, or a relative of the user the question asks about ("my son" names "<user>'s son")."""
+    user and the question speaks of the user ("my", "the user", "我"), or a relative of the
+    user the question asks about ("my son" names "<user>'s son"). A question about someone
+    else does not start at the user's own slots: their values lead anywhere."""
     if subject_id in walker.relatives:
         return True
     row = walker.entity(subject_id)
     if row is None:
         return False
-    return row.get("entity_type") == "user" or names_entity(query, [row["name"], *walker.memory.store.aliases_of(subject_id)])
+    if row.get("entity_type") == "user":
+        # A restated template ("slot:the company that produced X is {}") is the user's only
+        # because the statement had no subject the extractor could read: it starts a chain
+        # when the question shares its words, as a named subject would.
+        template = predicate[len("slot:"):] if predicate and predicate.startswith("slot:") else None
+        return refers_to_user(query) or bool(template and words(template) & words(query))
+    return names_entity(query, [row["name"], *walker.memory.store.aliases_of(subject_id)])
 
 
 def _paths(walker: _Walker, start: tuple) -> list[list[Hop]]:
@@ -355,7 +363,7 @@ def _place(walker: _Walker, ranked: list, chains: list[tuple[int, Chain]], query
         while at > 0:
             before = order[at - 1]
             k = _slot_key(before[2][0])
-            blocks = k not in members and (k in placed or _named(walker, before[2][0]["subject_id"], query))
+            blocks = k not in members and (k in placed or _named(walker, before[2][0]["subject_id"], query, before[2][0]["predicate"]))
             if blocks and chain.relevance is None:
                 vectors(chain.hops)
                 chain.relevance = prefix_similarity(chain.hops, q)[chain.end]

@@ -224,3 +224,24 @@ def test_a_company_named_in_full_is_followed_to_its_short_name(make_memory):
     ])
     top = search(mem, "In which city is the headquarters of the company the user works for?", user_id="u1", now=NOW)[0]
     assert top.current.value == "Austin" and [v["value"] for v in top.via] == ["Corvane Labs"]
+
+
+
+def test_the_users_slots_start_a_chain_only_for_a_question_that_speaks_of_the_user(make_memory):
+    """From the user's "I work at Corvane" a chain reaches whatever Corvane leads to; in a
+    crowded memory such a chain, run on past the answer, was placed above the direct answer
+    to a question that never mentions the user ("What is the country of citizenship of
+    X?" answered with the capital of X's country). A restated template the extractor gave
+    the user for want of a subject starts one when the question shares its words."""
+    from bcg_rag.hops import _named, _Walker
+
+    mem = make_memory("usem3", clock=NOW, functional=FUNCTIONAL)
+    feed(mem, [("2024-05-01T09:00:00", "I work at Corvane.", ("u1", "works_at", "Corvane"))])
+    walker = _Walker(mem, [], "u1", {}, None, NOW, None)
+    user = mem.resolve_entity("u1", "u1")
+    assert _named(walker, user, "Where is my employer based?", "works_at")
+    assert _named(walker, user, "Where is the user's employer based?", "works_at")
+    assert not _named(walker, user, "What is the country of citizenship of Ana Petrova?", "works_at")
+    slot = "slot:the company that makes the mustang guitar is {}"
+    assert _named(walker, user, "Who founded the company that makes the Mustang guitar?", slot)
+    assert not _named(walker, user, "What is the country of citizenship of Ana Petrova?", slot)
