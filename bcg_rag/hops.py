@@ -45,7 +45,7 @@ from .hop_texts import load_templates, load_vectors, prefix_similarity
 from .hop_words import words
 
 # The words that end a company's full name and that its short form drops.
-ORG_SUFFIX = re.compile(r"(?<=\w)(?:\s+(?:Inc|Corp|Corporation|Co|Company|Group|Labs?|Technologies|Systems|Analytics|Bio|"
+ORG_SUFFIX = re.compile(r"(?<=\w)(?:,?\s+(?:Inc|Corp|Corporation|Co|Company|Group|Labs?|Technologies|Systems|Analytics|Bio|"
                         r"Biosciences|Software|Studios?|Holdings|Partners|Capital|Robotics|AI|Media|Ltd|LLC|GmbH)\.?)+$")
 MAX_PATHS = 64  # chains examined per start group
 MAX_STARTS = 5  # start groups examined per search

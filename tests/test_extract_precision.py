@@ -244,6 +244,10 @@ def test_a_statement_is_told_from_a_question(extractor, text, states):
         ("The Art of War was created in the country of China.", []),
         ("Taylor Swift's album was released by Republic Records.", []),
         ("The capital of France is Paris.", [("France", "capital", "Paris", 1.0)]),
+        # a legal form is part of the name: no clause break at its comma, no sentence end at its period
+        ("Transformers was created by Hasbro, Inc.", [("Transformers", "was_created_by", "Hasbro, Inc", 1.0)]),
+        ("I work at Initech, LLC now", [(USER, "works_at", "Initech, LLC", 1.0)]),
+        ("I work at Acme Inc. It is great.", [(USER, "works_at", "Acme Inc", 1.0)]),
     ],
 )
 def test_names_titles_and_passives(extractor, text, expected):

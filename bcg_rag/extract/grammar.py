@@ -27,9 +27,14 @@ MAX_CLAUSE_CHARS = 240  # longer clauses are not chat facts; skipping them keeps
 MAX_VALUE_WORDS = 6  # longer "values" are clauses the rules misread, not things
 MAX_VALUE_CJK_CHARS = 12
 
-# Sentence ends; a period after a lone capital is an initial ("George W. Bush").
+# A company's legal form after its name: "Hasbro, Inc." is one name, not a clause and a sentence.
+LEGAL_FORM = r"(?:Inc|Ltd|LLC|Corp|Co|PLC|GmbH|AG|S\.A)\b"
+# Sentence ends; a period after a lone capital is an initial ("George W. Bush"), and one
+# after a legal form ends the sentence only before a capital ("Acme Inc. It's great").
 SENTENCE_END = re.compile(
-    r"(?<!\b[A-Z])(?<!\bSt|\bDr|\bMr|\bMs|\bMt|\bJr|\bSr)(?<!\bMrs)(?<!\bvs)[.!?;]+(?=\s|$)|[。！？；\n?？!！]+"
+    r"(?<!\b[A-Z])(?<!\bSt|\bDr|\bMr|\bMs|\bMt|\bJr|\bSr|\bCo|\bAG)(?<!\bMrs|\bInc|\bLtd|\bLLC|\bPLC)(?<!\bCorp)"
+    r"[.!?;]+(?=\s|$)|(?:(?<=\bInc|\bLtd|\bLLC|\bPLC)|(?<=\bCo|\bAG)|(?<=\bCorp))[.!?;]+(?=\s+[^a-z]|\s*$)"
+    r"|[。！？；\n?？!！]+"
 )
 # A Chinese clause that asks: a wh-word anywhere, or a final question particle.
 # "会不会", "是不是", "有没有": the A-not-A form asks too. "不怎么" (not much) and "没什么" (nothing
@@ -37,7 +42,7 @@ SENTENCE_END = re.compile(
 ZH_QUESTION = re.compile(r"(?<![没不])什么|哪里|哪儿|哪个|哪些|(?<!不)怎么|为什么|多少|几点|谁|啥|吗$|么$|([\u4e00-\u9fff])[不没]\1|有没有|是否")
 # Clause boundaries inside a sentence: commas and "but"-style joins.
 CLAUSE_BREAK = re.compile(
-    r",\s+|[，、：:]+|\s+(?:but|though|although|because|so|and then|whereas|while)\s+|\s*[-–—]{1,2}\s+"
+    rf",\s+(?!{LEGAL_FORM})|[，、：:]+|\s+(?:but|though|although|because|so|and then|whereas|while)\s+|\s*[-–—]{{1,2}}\s+"
     r"|但是|不过|可是|而且|因为|所以|然后|但",
     re.IGNORECASE,
 )
