@@ -156,7 +156,10 @@ class _Walker:
         if subject_id in self._slots:
             return self._slots[subject_id]
         by_slot: dict[tuple, list[dict]] = {}
-        for row in self.memory.store.find_beliefs(self.user_id, subject_id=subject_id):
+        # Histories only to replay to ``as_of``: the user's own slots can hold hundreds of
+        # thousands of entries (seconds to read), and a current state needs none of them.
+        rows = self.memory.store.find_beliefs(self.user_id, history=self.as_of is not None, subject_id=subject_id)
+        for row in rows:
             by_slot.setdefault(_slot_key(row), []).append(row)
         out = []
         for key, rows in sorted(by_slot.items()):

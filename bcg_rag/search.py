@@ -265,8 +265,21 @@ def _slot_rows(memory: Any, user_id: str, belief_ids: list[str]) -> dict[tuple, 
     return out
 
 
+# Entries of each belief's history a search reads when it need not replay (no ``as_of``):
+# the newest ones, whose evidence the group quotes. A slot restated thousands of times ("I
+# live in X now") held 150,000 entries and took seconds to read; ``explain`` lists them all.
+SHOWN_HISTORY = 64
+
+
 def _groups(memory: Any, chosen: list, via: dict, as_of: str | None, now: str, agent_id: str | None) -> list[BeliefGroup]:
-    full = memory.store.get_nodes("belief", [r["id"] for _, _, slot_rows, _ in chosen for r in slot_rows])
+    ids = [r["id"] for _, _, slot_rows, _ in chosen for r in slot_rows]
+    if as_of is None:
+        full = memory.store.get_nodes("belief", ids, history=False)
+        tails = memory.store.belief_history(list(full), last=SHOWN_HISTORY)
+        for belief_id, row in full.items():
+            row["history"] = tails[belief_id]
+    else:
+        full = memory.store.get_nodes("belief", ids)
     views = {i: memory.view(row, as_of=as_of, now=now) for i, row in full.items()}
     entries = _evidence_entries(memory, [v for v in views.values() if v is not None], agent_id)
     clock = as_of or now
@@ -318,7 +331,10 @@ def _evidence_entries(memory: Any, beliefs: list[Belief], agent_id: str | None) 
     oldest first, as ``memory.explain`` lists them; two queries for all beliefs. An entry
     of a conflict (evidence that did not move the belief) carries its ``conflict:`` reason."""
     counted = {b.id: {h.evidence_id: h.reason for h in b.history} for b in beliefs}
-    edges = [e for e in memory.store.edges_to(list(counted), [SUPPORTS, REFUTES]) if e.src in counted[e.dst]]
+    # From the evidence counted, not to the beliefs: a belief's history may be its newest
+    # entries only (SHOWN_HISTORY), and its older edges are not read.
+    sources = sorted({e for c in counted.values() for e in c if e})
+    edges = [e for e in memory.store.edges_from(sources, [SUPPORTS, REFUTES]) if e.src in counted.get(e.dst, ())]
     evidence = memory.store.get_nodes("evidence", [e.src for e in edges])
     out: dict[str, list[dict]] = {b.id: [] for b in beliefs}
     for e in edges:

@@ -86,7 +86,8 @@ class GraphStore(Protocol):
     def integrity_problems(self) -> list[str]: ...
 
     # --- belief histories (one row per entry; store_rows) ---
-    def belief_history(self, ids: Sequence[str]) -> dict[str, list[dict]]: ...  # whole, oldest first
+    # Whole, oldest first; with ``last``, only each belief's newest ``last`` entries (still oldest first).
+    def belief_history(self, ids: Sequence[str], last: int | None = None) -> dict[str, list[dict]]: ...
     # Per belief, for a fold resuming at ``since`` (refold.extend_slot): dict(start=number of
     # entries dated before since, first=their first, last=their last, entries=the rest).
     def history_tails(self, ids: Sequence[str], since: str) -> dict[str, dict]: ...

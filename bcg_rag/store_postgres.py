@@ -295,9 +295,16 @@ class PostgresStore(PostgresFacts):
         return self.find_beliefs(user_id, history, subject_id=subject_id, predicate=predicate, context_key=context_key)
 
     # --- belief histories: one row per entry (store_rows) --------------------------------
-    def belief_history(self, ids: Sequence[str]) -> dict[str, list[dict]]:
-        """Each belief's whole history, in order ([] for an id without one)."""
+    def belief_history(self, ids: Sequence[str], last: int | None = None) -> dict[str, list[dict]]:
+        """Each belief's whole history, in order ([] for an id without one); with ``last``,
+        its newest ``last`` entries, read backwards along the primary key."""
         ids = list(dict.fromkeys(ids))
+        if last is not None:
+            found = self.execute(
+                f"SELECT b.id AS belief_id, t.entry FROM unnest(%s::text[]) AS b(id) CROSS JOIN LATERAL"
+                f" (SELECT seq, entry FROM {self.schema}.belief_history AS h WHERE h.belief_id = b.id"
+                "  ORDER BY seq DESC LIMIT %s) AS t ORDER BY b.id, t.seq", (ids, max(0, last))) if ids else []
+            return rows_.group_entries(((r["belief_id"], r["entry"]) for r in found), ids)
         found = self.execute(f"SELECT belief_id, entry FROM {self.schema}.belief_history WHERE belief_id = ANY(%s)"
                              " ORDER BY belief_id, seq", (ids,)) if ids else []
         return rows_.group_entries(((r["belief_id"], r["entry"]) for r in found), ids)

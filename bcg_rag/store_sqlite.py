@@ -204,9 +204,14 @@ class SQLiteStore(SQLiteFacts):
         return self.find_beliefs(user_id, history, subject_id=subject_id, predicate=predicate, context_key=context_key)
 
     # --- belief histories: one row per entry (store_rows) ------------------------------
-    def belief_history(self, ids: Sequence[str]) -> dict[str, list[dict]]:
-        """Each belief's whole history, in order ([] for an id without one)."""
+    def belief_history(self, ids: Sequence[str], last: int | None = None) -> dict[str, list[dict]]:
+        """Each belief's whole history, in order ([] for an id without one); with ``last``,
+        its newest ``last`` entries, read backwards along the primary key."""
         ids = list(dict.fromkeys(ids))
+        if last is not None and not self._json_history:
+            rows = [(bid, r[0]) for bid in ids for r in reversed(self.execute(
+                "SELECT entry FROM belief_history WHERE belief_id = ? ORDER BY seq DESC LIMIT ?", (bid, max(0, last))))]
+            return rows_.group_entries(rows, ids)
         found: list = []
         for chunk in _chunks(ids):
             marks = ",".join("?" * len(chunk))
@@ -215,8 +220,10 @@ class SQLiteStore(SQLiteFacts):
             else:
                 found += self.execute(f"SELECT belief_id, entry FROM belief_history WHERE belief_id IN ({marks})"
                                       " ORDER BY belief_id, seq", chunk)
-        if self._json_history:
-            return {i: [] for i in ids} | {r[0]: json.loads(r[1]) for r in found}
+        if self._json_history:  # a schema-1 memory being migrated: one JSON list per belief
+            whole = {r[0]: json.loads(r[1]) for r in found}
+            return {i: [] for i in ids} | {i: h if last is None else h[len(h) - min(len(h), max(0, last)):]
+                                           for i, h in whole.items()}
         return rows_.group_entries(((r[0], r[1]) for r in found), ids)
 
     def history_tails(self, ids: Sequence[str], since: str) -> dict[str, dict]:

@@ -85,6 +85,9 @@ def test_readers_get_the_history_they_ask_for(memory_backend):
     assert all("history" not in r for r in s.find_beliefs("u", history=False))
     assert all("history" not in r for r in s.get_nodes("belief", ids, history=False).values())
     assert s.belief_history(ids + ["bel_none"]) == {**{r["id"]: r["history"] for r in rows}, "bel_none": []}
+    for last in (0, 1, 3, 100):  # the newest entries only, oldest first
+        assert s.belief_history(ids + ["bel_none"], last=last) == {
+            **{r["id"]: r["history"][len(r["history"]) - min(last, len(r["history"])):] for r in rows}, "bel_none": []}
     assert {r["id"]: r for r in s.all_rows("belief")} == {r["id"]: r for r in rows}
     assert s.get_nodes("belief", ids) == {r["id"]: r for r in rows}
     for since in ("2024-01-01", "2024-01-04", "2024-01-04T12:00:00", "2025-01-01"):
@@ -183,5 +186,31 @@ def test_a_read_only_memory_with_json_histories_reads_the_same_unmigrated(memory
     assert ro.all_rows("belief") == rows
     assert ro.get_nodes("belief", ids) == {r["id"]: r for r in rows}
     assert ro.find_beliefs("u", history=False) == [{k: v for k, v in r.items() if k != "history"} for r in rows]
+    assert ro.belief_history(ids, last=2) == {r["id"]: r["history"][-2:] for r in rows}
     assert ro.get_meta("schema_version") == "1"  # nothing was written
     ro.close()
+
+
+def test_search_reads_a_long_slots_newest_entries_and_states_it_as_a_full_replay_would(memory_backend, monkeypatch):
+    """A slot restated thousands of times held 150,000 history entries, read whole by every
+    search of it (seconds). Search now reads each belief's newest SHOWN_HISTORY entries when
+    it need not replay (no ``as_of``): the same values, confidences and bands, the newest
+    evidence quoted; with ``as_of`` it replays the whole history as before."""
+    from conftest import policy_for
+
+    from bcg_rag import search as search_module
+
+    m = memory_backend.new(policy_for("hash"), index="auto", clock=lambda: "2024-02-01T00:00:00")
+    _restate(m, range(1, 29))
+    full = m.search("Where do I live?", user_id="u", now="2024-02-01")
+    monkeypatch.setattr(search_module, "SHOWN_HISTORY", 4)
+    short = m.search("Where do I live?", user_id="u", now="2024-02-01")
+    state = lambda groups: [(g.best.value, g.best.confidence, g.best.band, g.current is None) for g in groups]
+    assert state(short) == state(full)
+    assert [a["value"] for a in short[0].alternatives] == [a["value"] for a in full[0].alternatives]
+    newest = max(e["timestamp"] for e in full[0].supporters + full[0].refuters)
+    quoted = short[0].supporters + short[0].refuters
+    assert 0 < len(quoted) < len(full[0].supporters + full[0].refuters)
+    assert max(e["timestamp"] for e in quoted) == newest
+    past = m.search("Where do I live?", user_id="u", as_of="2024-01-10", now="2024-02-01")
+    assert len(past[0].supporters + past[0].refuters) > 4  # replayed from the whole history
