@@ -9,7 +9,7 @@ re-read when they changed in a way this process did not do itself (a merge, an u
 forget, another writer). An entity this process creates is appended (``added``).
 
 Past ``ANN_FROM`` names a user's names also go into an HNSW index (usearch): comparing a
-name with every known one read the whole matrix per claim (about 3.5 ms at 25,000 names,
+name with every known one read the whole matrix per claim (about 4 ms at 25,000 names,
 growing with the memory). The index proposes ``ANN_CANDIDATES`` names, which are then
 scored exactly; below ``ANN_FROM`` every name is scored, as before.
 """
