@@ -42,7 +42,9 @@ import chromadb
 from chromadb.config import Settings
 from chromadb.errors import NotFoundError as ChromaNotFound
 
-from .chroma_glue import PrecomputedEmbeddings, epoch_seconds, is_chroma_failure, vector_metadata
+from .chroma_glue import (
+    COLLECTION_CONFIGURATION, PrecomputedEmbeddings, epoch_seconds, is_chroma_failure, vector_metadata,
+)
 from .embedders import Embedder, embedder_from_config
 from .errors import ConfigError, IndexUnavailableError
 
@@ -149,7 +151,7 @@ class EvidenceIndex:
             name = self.collection_name(user_id)
             if create:
                 col = self.client.get_or_create_collection(
-                    name, embedding_function=PrecomputedEmbeddings(), configuration={"hnsw": {"space": "cosine"}},
+                    name, embedding_function=PrecomputedEmbeddings(), configuration=COLLECTION_CONFIGURATION,
                     metadata={"embedder": self.embedder.name} if self.shared else {"user_id": user_id, "embedder": self.embedder.name},
                 )
             else:

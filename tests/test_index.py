@@ -204,3 +204,12 @@ def test_chroma_server_mode(chroma_session, tmp_path, hash_embedder):
         assert mem.index.count() == 3 and mem.validate() == []
     finally:
         mem.close()
+
+
+def test_a_users_collection_flushes_every_two_records(make_memory):
+    """Chroma keeps unflushed writes in one log for all collections: with a collection per
+    user and its default threshold (1,000 records), the log grew with the whole memory and
+    every write slowed with it. A user's collection flushes every 2 records."""
+    mem = make_memory("hash")
+    mem.observe("I live in Paris", user_id="u", timestamp="2024-01-01")
+    assert mem.index._collections["u"].configuration["hnsw"]["sync_threshold"] == 2
