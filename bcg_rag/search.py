@@ -277,7 +277,10 @@ def _groups(memory: Any, chosen: list, via: dict, as_of: str | None, now: str, a
         full = memory.store.get_nodes("belief", ids, history=False)
         tails = memory.store.belief_history(list(full), last=SHOWN_HISTORY)
         for belief_id, row in full.items():
-            row["history"] = tails[belief_id]
+            tail = tails[belief_id]
+            if len(tail) >= SHOWN_HISTORY and all(revision.is_conflict(h["reason"]) for h in tail):
+                tail = memory.store.belief_history([belief_id])[belief_id]  # rare: when it was last confirmed is older
+            row["history"] = tail
     else:
         full = memory.store.get_nodes("belief", ids)
     views = {i: memory.view(row, as_of=as_of, now=now) for i, row in full.items()}

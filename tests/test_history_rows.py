@@ -214,3 +214,27 @@ def test_search_reads_a_long_slots_newest_entries_and_states_it_as_a_full_replay
     assert max(e["timestamp"] for e in quoted) == newest
     past = m.search("Where do I live?", user_id="u", as_of="2024-01-10", now="2024-02-01")
     assert len(past[0].supporters + past[0].refuters) > 4  # replayed from the whole history
+
+
+def test_a_tail_of_conflicts_only_dates_the_belief_as_its_whole_history_does(memory_backend, monkeypatch):
+    """When a belief's newest entries are all conflicts (a weaker source disagreeing), the
+    tail cannot tell when it was last confirmed: search reads that belief's whole history."""
+    from conftest import policy_for
+
+    from bcg_rag import search as search_module
+
+    m = memory_backend.new(policy_for("hash"), index="auto", clock=lambda: "2024-03-01T00:00:00")
+    m.observe("I live in Paris", user_id="u", timestamp="2024-01-01", claim=Claim("I", "lives_in", "Paris"))
+    for day in (2, 3, 4):
+        m.observe(f"record {day}: lives in Berlin", user_id="u", timestamp=f"2024-01-0{day}",
+                  source_type="third_party", claim=Claim("I", "lives_in", "Berlin"))
+
+    def paris(groups):
+        values = [(g.best.value, g.best.last_updated, g.best.effective_confidence) for g in groups]
+        values += [(a["value"], a.get("last_updated"), a.get("effective_confidence")) for g in groups for a in g.alternatives]
+        return [v[1:] for v in values if v[0] == "Paris"]
+
+    full = m.search("Where do I live?", user_id="u")
+    monkeypatch.setattr(search_module, "SHOWN_HISTORY", 2)
+    assert paris(m.search("Where do I live?", user_id="u")) == paris(full) != []
+    assert paris(full)[0][0].startswith("2024-01-01")
