@@ -1,6 +1,6 @@
 """What ties the evidence index to Chroma: a collection embedding function that never
-embeds (we always pass vectors), the metadata stored beside a vector, and which errors are
-Chroma's (or the way to its server's) rather than ours."""
+embeds (we always pass vectors), the settings of a user's collection, the metadata stored
+beside a vector, and which errors are Chroma's (or the way to its server's) rather than ours."""
 
 from __future__ import annotations
 
@@ -65,8 +65,6 @@ def vector_metadata(row: dict, shared: bool = False) -> dict:
         user_id=row["user_id"], agent_id=row.get("agent_id") or "", context=row.get("context") or "",
         timestamp=row["timestamp"], ts=epoch_seconds(row["timestamp"]), private=bool(row.get("private", False)),
     )
-
-
 
 
 def is_chroma_failure(exc: Exception) -> bool:
