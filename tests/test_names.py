@@ -10,6 +10,14 @@ sys.path.insert(0, str(Path(__file__).parent / "bench"))
 import scale_data  # noqa: E402
 
 
+def _recorded(store, method: str) -> list[str]:
+    """Wrap ``store.<method>(user_id)`` to record the users it is asked about."""
+    asked: list[str] = []
+    real = getattr(store, method)
+    setattr(store, method, lambda user_id: (asked.append(user_id), real(user_id))[1])
+    return asked
+
+
 def _count_embedded(mem) -> list[int]:
     embedded = []
     real = mem.index.embed
@@ -53,9 +61,7 @@ def test_a_batch_checks_the_users_names_against_the_store_once(make_memory):
     mem = make_memory("hash")
     messages = list(scale_data.messages(120, users=2))
     mem.add_messages(messages[:60])
-    asked: list[str] = []
-    real = mem.store.entity_counts
-    mem.store.entity_counts = lambda user_id: (asked.append(user_id), real(user_id))[1]
+    asked = _recorded(mem.store, "entity_counts")
     mem.add_messages(messages[60:])
     assert sorted(asked) == ["user0000", "user0001"]
     asked.clear()
@@ -70,13 +76,12 @@ def test_names_this_process_creates_are_appended_not_re_read(make_memory):
     mem = make_memory("hash")
     messages = list(scale_data.messages(200, users=1))
     mem.add_messages(messages[:50])
-    reads: list[str] = []
-    real = mem.store.entity_names
-    mem.store.entity_names = lambda user_id: (reads.append(user_id), real(user_id))[1]
+    stored_names = mem.store.entity_names
+    reads = _recorded(mem.store, "entity_names")
     for start in range(50, 200, 25):
         mem.add_messages(messages[start : start + 25])
     assert reads == []
-    assert sorted(mem.names.names("user0000")) == real("user0000")
+    assert sorted(mem.names.names("user0000")) == stored_names("user0000")
     mem.store.entity_counts = lambda user_id: (0, 0)  # as if another writer had changed them
     mem.add_messages([dict(text="Zoe Zeller works at Acme.", user_id="user0000", timestamp=messages[-1]["timestamp"])])
     assert reads == ["user0000"]
