@@ -24,7 +24,8 @@ from .extract import competing, restatement_diff, statement_key
 from .ids import normalise_key
 from .models import Claim, ObserveResult
 from .names import unit_vectors
-from .writing import check_messages
+from .endings import link_endings
+from .writing import add_claims_once, check_messages
 
 if TYPE_CHECKING:
     from .memory import BeliefMemory
@@ -74,6 +75,7 @@ def add_messages(memory: "BeliefMemory", messages: Sequence[dict]) -> list[Messa
             out.append(MessageResult(r.evidence_id, r.duplicate, list(r.changes), r.claims, ambiguous=notes, additive=additive))
         for r in out:
             r.changes += link_restatements(memory, r.evidence_id)
+            r.changes += link_endings(memory, r.evidence_id)
             r.links = _links(memory, r)
     return out
 
@@ -315,8 +317,4 @@ def _same_entity(memory: "BeliefMemory", user_id: str, a: str, b: str) -> bool:
 
 
 def _add_once(memory: "BeliefMemory", evidence_id: str, claims: list[Claim]) -> list:
-    """Rules may fire again for the same pair, and the extractor may already have said
-    the same: a claim on a (subject, predicate, value) the evidence already speaks to is skipped."""
-    have = {(c["subject"], c["predicate"], normalise_key(c["value"])) for c in memory.store.claims_for_evidence([evidence_id])}
-    fresh = [c for c in claims if (c.subject, c.predicate, normalise_key(c.value)) not in have]
-    return memory.add_claims(evidence_id, fresh, origin="restatement") if fresh else []
+    return add_claims_once(memory, evidence_id, claims, origin="restatement")

@@ -271,6 +271,15 @@ def add_claims(memory: "BeliefMemory", evidence_id: str, claims: Sequence[Claim]
         return recompute_slots(memory, slots, since=ev["timestamp"])
 
 
+def add_claims_once(memory: "BeliefMemory", evidence_id: str, claims: Sequence[Claim], origin: str) -> list[Change]:
+    """``add_claims`` for rules that may fire again for the same pair, or say what the
+    extractor said already: a claim on a (subject, predicate, value) the evidence already
+    speaks to is skipped."""
+    have = {(c["subject"], c["predicate"], normalise_key(c["value"])) for c in memory.store.claims_for_evidence([evidence_id])}
+    fresh = [c for c in claims if (c.subject, c.predicate, normalise_key(c.value)) not in have]
+    return memory.add_claims(evidence_id, fresh, origin=origin) if fresh else []
+
+
 def ensure_context(memory: "BeliefMemory", ctx: str) -> None:
     ctype, _, cvalue = ctx.partition(":") if ":" in ctx else ("context", "", ctx)
     parent = memory.policy.context_parent(ctx)

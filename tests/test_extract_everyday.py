@@ -102,7 +102,7 @@ def extractor() -> OfflineExtractor:
         # pausing is not quitting; an app is no job
         ("I'm taking a break from coffee", []),
         ("I paused my Netflix subscription", []),
-        ("I quit Twitter", []),
+        ("I quit Twitter", [(USER, "does", "Twitter", -0.8)]),  # no job: an ending whose slot is unnamed (endings.py)
         ("我暂停了健身", []),
         # job words outside a job
         ("that job at Google sounds amazing", []),

@@ -37,8 +37,6 @@ def extractor() -> OfflineExtractor:
         "our HQ is in Denver but I'm fully remote",
         "marco and I called off the engagement",
         "moved out to the suburbs",
-        "I quit Facebook last year",
-        "we finally left Chicago",
         # episodes and passing wishes are no habits
         "I just ate way too much pizza",
         "I had sushi yesterday",

@@ -24,6 +24,7 @@ from typing import Any, Protocol, Sequence, runtime_checkable
 from ..errors import InvalidInputError
 from ..models import Claim
 from .changes import ChangeRules
+from .endings import EndingRules
 from .everyday import EverydayRules
 from .en import EnglishRules
 from .gate import EPISODIC_PREDICATES, GateRules
@@ -76,7 +77,7 @@ class Turn:
 
 class OfflineExtractor(
     ShapeRules, EnglishRules, ChineseRules, GateRules, SharedRules, SubjectRules, MentionRules, WhereaboutsRules,
-    MeasureRules, RoutineRules, IdiomRules, ChangeRules, EverydayRules,
+    MeasureRules, RoutineRules, IdiomRules, ChangeRules, EverydayRules, EndingRules,
 ):
     """Rule-based claims from Chinese and English chat messages; no model, deterministic."""
 
@@ -238,7 +239,7 @@ class OfflineExtractor(
     def _parse_clause(self, clause: str, turn: Turn, reported: bool = True) -> list[Found]:
         rules = (
             self._everyday, self._shape, self._idiom, self._measure, self._change, self._change_from_to, self._job, self._attribute, self._verb, self._routine, self._copula,
-            self._relation, self._english_relation, self._whereabouts,
+            self._relation, self._english_relation, self._whereabouts, self._ending,
         )
         for rule in rules:
             found = rule(clause, turn)

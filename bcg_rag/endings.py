@@ -1,0 +1,90 @@
+"""Endings linked to what they end, whatever the order of arrival.
+
+"gave up on japanese" or "left Fernway" says that something is over without naming its
+slot; the extractor reads it as the subject's ``ENDED`` value, denied. This rule links
+such a statement to the same subject's stated values that it names ("Japanese on
+Duolingo" being learnt, "Fernway Analytics" as employer): the ending statement gets a
+denying claim on each of them, and the fold refutes the value at the ending's time, so a
+value stated again later holds again. Pairs are found from both sides (an ending finds the
+values already stored; a new value finds the endings already stored), so the claims, and
+so the beliefs, are the same in any order of arrival. No belief is created here: an ending
+that names nothing known stays a statement about ``ENDED`` only.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from .extract.endings import ENDED
+from .ids import normalise_key
+from .models import REFUTES, Claim
+from .writing import add_claims_once
+
+if TYPE_CHECKING:
+    from .memory import BeliefMemory
+
+# What an ending cannot end: tastes, identities and attributes outlast "gave up on japanese"
+# (liking Japanese food, being Japanese), and plans or templates are not stated values.
+NOT_ENDED = frozenset({ENDED, "likes", "loves", "dislikes", "hates", "prefers", "enjoys", "name", "age", "birthday",
+                       "born_in", "from", "nationality", "hometown", "speaks", "is", "named"})
+NOT_ENDED_PREFIXES = ("plan:", "stmt:", "slot:", "attr:", "favorite", "prefers_")
+# "japanese" names "Japanese on Duolingo": the value goes on with a preposition.
+CONTINUES = frozenset("on at in with from for of via through".split())
+
+
+def endable(predicate: str) -> bool:
+    return predicate not in NOT_ENDED and not predicate.startswith(NOT_ENDED_PREFIXES)
+
+
+def names_value(ended: str, value: str) -> bool:
+    """Whether an ending's thing names a stated value: the same words; the value's first
+    words, then a preposition ("japanese" / "Japanese on Duolingo") or more of a name
+    ("Fernway" / "Fernway Analytics"); in Chinese, one the start of the other ("钢琴课" / "钢琴")."""
+    e, v = normalise_key(ended), normalise_key(value)
+    if not e or not v:
+        return False
+    if e == v:
+        return True
+    if re.search(r"[\u4e00-\u9fff]", e + v):
+        return min(len(e), len(v)) >= 2 and (e.startswith(v) or v.startswith(e))
+    ew, vw, shown = e.split(), v.split(), value.split()
+    if len(vw) <= len(ew) or vw[: len(ew)] != ew or len(shown) != len(vw):
+        return False
+    following = shown[len(ew)]
+    return following.casefold() in CONTINUES or (ended[:1].isupper() and following[:1].isupper())
+
+
+def link_endings(memory: BeliefMemory, evidence_id: str) -> list:
+    """Denying claims for every (ending, stated value it names) pair this evidence is part of."""
+    ev = memory.store.get_node("evidence", evidence_id)
+    if ev is None:
+        return []
+    user_id = ev["user_id"]
+    claims = memory.store.claims_for_evidence([evidence_id])
+    changes: list = []
+    for c in claims:  # this statement ends values stated elsewhere
+        if c["predicate"] != ENDED or c["stance"] >= 0:
+            continue
+        subject_id = memory.resolve_entity(user_id, c["subject"])
+        for b in memory.store.find_beliefs(user_id, history=False, subject_id=subject_id):
+            if endable(b["predicate"]) and names_value(c["value"], b["value"]):
+                changes += _deny(memory, evidence_id, c["subject"], b["predicate"], b["value"], c["stance"])
+    stated = [c for c in claims if c["stance"] > 0 and endable(c["predicate"])]
+    if not stated or ENDED not in memory.store.known_predicates(user_id):
+        return changes
+    for c in stated:  # endings stored already that name this statement's value
+        subject_id = memory.resolve_entity(user_id, c["subject"])
+        ended = [b for b in memory.store.find_beliefs(user_id, history=False, subject_id=subject_id, predicate=ENDED)
+                 if names_value(b["value"], c["value"])]
+        if not ended:
+            continue
+        sources = sorted({e.src for e in memory.store.edges_to([b["id"] for b in ended], [REFUTES])})
+        for e in memory.store.claims_for_evidence(sources):
+            if e["predicate"] == ENDED and e["stance"] < 0 and names_value(e["value"], c["value"]):
+                changes += _deny(memory, e["evidence_id"], c["subject"], c["predicate"], c["value"], e["stance"])
+    return changes
+
+
+def _deny(memory: Any, evidence_id: str, subject: str, predicate: str, value: str, stance: float) -> list:
+    return add_claims_once(memory, evidence_id, [Claim(subject, predicate, value, stance)], origin="ending")

@@ -1,0 +1,84 @@
+"""Endings whose slot the sentence does not name: "gave up on japanese", "stopped going to
+the YMCA", "left Fernway", "last day at Deloitte is friday", "羽毛球只能不打了", "钢琴课不上了".
+
+The speaker says that something is over, not what kind of thing it was: learning a
+language, a membership, a job, a sport. The rule reads only that (``ENDED`` of the value,
+denied); ``bcg_rag.endings`` then links it, from either side and whatever the order of
+arrival, to the same subject's values that it names, which the fold refutes at its time.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from .shared import Found
+from .text import CJK, has_cjk
+
+if TYPE_CHECKING:
+    from .lexicon import Lexicon
+    from .offline import Turn
+
+# The predicate of an ending read without its slot: "the user no longer does X".
+ENDED = "does"
+
+EN_ENDED = re.compile(
+    r"^(?P<who>.*?)\b(?:gave\s+up|given\s+up|giving\s+up|stopped|quit|quitting|done\s+with|left|leaving"
+    r"|(?P<last>(?:my\s+|his\s+|her\s+)?last\s+(?:day|week|shift)\s+(?:at|with)))"
+    r"(?:\s+on)?\s+(?:(?:going\s+to|doing|playing|learning|taking|attending|practi[cs]ing|studying|working\s+(?:at|for))\s+)?"
+    r"(?P<what>[^,;]+)$",
+    re.IGNORECASE,
+)
+# Where the thing named ends: a word that starts another phrase ("tbh", "because", "is friday").
+EN_WHAT_END = re.compile(
+    r"\s+(?:tbh|lol|honestly|anymore|any\s+more|altogether|completely|for\s+good|because|since|after|so|but|and|when|"
+    r"is|was|will|this|last|next|today|yesterday|now|a\s+while|ago|already|finally|recently)\b.*$",
+    re.IGNORECASE,
+)
+# "stopped by the store", "stopped at a gas station": a visit, not an ending.
+EN_NOT_A_THING = re.compile(r"^(?:by|at|in|to|for|from|off|over|into|on|the\s+(?:car|clock|music|bleeding))\b", re.IGNORECASE)
+# "left" and "quit" end a place, an employer or a group only when it is named: "left early",
+# "quit it", "left the house" say nothing here.
+NAMED_ONLY = frozenset({"left", "leaving", "quit", "quitting"})
+ZH_ENDED = re.compile(
+    rf"^(?P<who>.*?)(?:把)?(?P<what>[{CJK}A-Za-z]{{2,8}}?)(?:也|就|都|只能|只好|已经|早就|现在|暂时)*"
+    r"(?:不(?:打|上|学|弹|练|玩|去|做|跳|跑|学了|练了)了|坚持不下去了|戒了|停了|退了)$"
+    rf"|^(?P<who2>.*?)(?:放弃了|戒了|退了|不再去)(?P<what2>[{CJK}A-Za-z]{{2,8}})了?$"
+)
+ZH_QUIT_JOB = re.compile(
+    rf"^(?P<org>[{CJK}A-Za-z]{{2,8}}?)(?:那边|那儿|这边)?(?P<who>我|他|她)?(?:已经|刚|刚刚|早就)?(?:离职|辞职)了$"
+)
+
+
+class EndingRules:
+    lexicon: Lexicon
+
+    def _ending(self, clause: str, turn: Turn) -> Found | None:
+        """The thing said to be over, denied, under ``ENDED`` (or ``works_at`` where
+        离职 names the employer)."""
+        if has_cjk(clause):
+            return self._zh_ending(clause, turn)
+        if not (m := EN_ENDED.search(clause)):
+            return None
+        what = EN_WHAT_END.sub("", m["what"]).strip()
+        verb = clause[len(m["who"]):m.start("what")].split()[0].casefold()
+        if verb in NAMED_ONLY and not what[:1].isupper() or EN_NOT_A_THING.match(what):
+            return None
+        what = self._clean_value(what)
+        if not self._usable(what) or len(what.split()) > 4:
+            return None
+        subject = self._who(m["who"], turn)
+        predicate = "works_at" if m["last"] else ENDED  # "last day at Deloitte": the job ends
+        return Found(subject, predicate, what, True, True) if subject else None
+
+    def _zh_ending(self, clause: str, turn: Turn) -> Found | None:
+        if (m := ZH_QUIT_JOB.match(clause)) and (org := self._clean_value(m["org"])):
+            subject = self._subject(m["who"] or "", turn)
+            return Found(subject, "works_at", org, True, True) if subject and self._usable(org) else None
+        if not (m := ZH_ENDED.match(clause)):
+            return None
+        what = self._clean_value(m["what"] or m["what2"])
+        if not self._usable(what):
+            return None
+        subject = self._who(m["who"] if m["what"] else m["who2"], turn)
+        return Found(subject, ENDED, what, True, True) if subject else None

