@@ -25,6 +25,7 @@ from .ids import normalise_key
 from .models import Claim, ObserveResult
 from .names import unit_vectors
 from .endings import link_endings
+from .extract.endings import ENDED
 from .writing import add_claims_once, check_messages
 
 if TYPE_CHECKING:
@@ -187,7 +188,9 @@ def _link(memory: "BeliefMemory", c: Claim, user_id: str, predicates: list[str])
         elif len(candidates) > 1:
             note = dict(subject=c.subject, candidates=candidates)
     predicate = c.predicate
-    if predicate not in predicates and predicates:
+    # An ending's predicate is the endings rule's word, no slot's name: "does" is near "has".
+    predicates = [p for p in predicates if p != ENDED]
+    if predicate not in predicates and predicates and predicate != ENDED:
         match, _ = _nearest(
             memory, predicate, predicates, memory.policy.section("linking").get("predicate_similarity", 0.86),
             humanise=True, margin=AMBIGUITY_MARGIN,

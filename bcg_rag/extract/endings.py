@@ -1,5 +1,6 @@
 """Endings whose slot the sentence does not name: "gave up on japanese", "stopped going to
-the YMCA", "left Fernway", "last day at Deloitte is friday", "羽毛球只能不打了", "钢琴课不上了".
+the YMCA", "left Fernway", "last day at Deloitte is friday", "we had to rehome Luna",
+"羽毛球只能不打了", "钢琴课不上了", "旧车卖了".
 
 The speaker says that something is over, not what kind of thing it was: learning a
 language, a membership, a job, a sport. The rule reads only that (``ENDED`` of the value,
@@ -24,6 +25,7 @@ ENDED = "does"
 
 EN_ENDED = re.compile(
     r"^(?P<who>.*?)\b(?:gave\s+up|given\s+up|giving\s+up|stopped|quit|quitting|done\s+with|left|leaving"
+    r"|(?:had\s+to\s+|have\s+to\s+)?re-?home(?:d)?|gave\s+away|sold"
     r"|(?P<last>(?:my\s+|his\s+|her\s+)?last\s+(?:day|week|shift)\s+(?:at|with)))"
     r"(?:\s+on)?\s+(?:(?:going\s+to|doing|playing|learning|taking|attending|practi[cs]ing|studying|working\s+(?:at|for))\s+)?"
     r"(?P<what>[^,;]+)$",
@@ -35,14 +37,15 @@ EN_WHAT_END = re.compile(
     r"is|was|will|this|last|next|today|yesterday|now|a\s+while|ago|already|finally|recently)\b.*$",
     re.IGNORECASE,
 )
+EN_OWNER = re.compile(r"^(?:my|our|his|her|their|the)\s+", re.IGNORECASE)
 # "stopped by the store", "stopped at a gas station": a visit, not an ending.
 EN_NOT_A_THING = re.compile(r"^(?:by|at|in|to|for|from|off|over|into|on|the\s+(?:car|clock|music|bleeding))\b", re.IGNORECASE)
-# "left" and "quit" end a place, an employer or a group only when it is named: "left early",
+# "left", "quit" and "sold" end a place, an employer, a group or a possession, an employer or a group only when it is named: "left early",
 # "quit it", "left the house" say nothing here.
-NAMED_ONLY = frozenset({"left", "leaving", "quit", "quitting"})
+NAMED_ONLY = frozenset({"left", "leaving", "quit", "quitting", "sold"})
 ZH_ENDED = re.compile(
     rf"^(?P<who>.*?)(?:把)?(?P<what>[{CJK}A-Za-z]{{2,8}}?)(?:也|就|都|只能|只好|已经|早就|现在|暂时)*"
-    r"(?:不(?:打|上|学|弹|练|玩|去|做|跳|跑|学了|练了)了|坚持不下去了|戒了|停了|退了)$"
+    r"(?:不(?:打|上|学|弹|练|玩|去|做|跳|跑|学了|练了)了|坚持不下去了|戒了|停了|退了|卖了|送人了|送走了)$"
     rf"|^(?P<who2>.*?)(?:放弃了|戒了|退了|不再去)(?P<what2>[{CJK}A-Za-z]{{2,8}})了?$"
 )
 ZH_QUIT_JOB = re.compile(
@@ -62,9 +65,11 @@ class EndingRules:
             return None
         what = EN_WHAT_END.sub("", m["what"]).strip()
         verb = clause[len(m["who"]):m.start("what")].split()[0].casefold()
-        if verb in NAMED_ONLY and not what[:1].isupper() or EN_NOT_A_THING.match(what):
+        if EN_NOT_A_THING.match(what):
             return None
-        what = self._clean_value(what)
+        what = self._clean_value(EN_OWNER.sub("", what))  # "sold my Civic": the Civic is what ended
+        if verb in NAMED_ONLY and not what[:1].isupper():
+            return None
         if not self._usable(what) or len(what.split()) > 4:
             return None
         subject = self._who(m["who"], turn)
