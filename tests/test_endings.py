@@ -7,7 +7,7 @@ import pytest
 
 from bcg_rag.endings import names_value
 from bcg_rag.extract import OfflineExtractor
-from bcg_rag.extract.endings import ENDED
+from bcg_rag.extract.endings import ENDED, ENDING_VERBS
 
 U = "u1"
 
@@ -31,11 +31,13 @@ def extractor():
     ("we finally left Chicago", ENDED, "Chicago"),
     ("we had to rehome Luna, Ethan's allergy tests came back", ENDED, "Luna"),
     ("I sold my Civic last week", ENDED, "Civic"),
-    ("旺财送人了", ENDED, "旺财"),  # a home, an employer: whatever the user's values name  # no job (no job word): the app, slot unnamed
+    ("旺财送人了", ENDED, "旺财"),
+    ("Dana left Nationwide last month, she's taking some time off", ENDED, "Nationwide"),  # a home, an employer: whatever the user's values name  # no job (no job word): the app, slot unnamed
 ])
 def test_an_ending_is_read_as_a_denial_of_what_it_names(extractor, text, predicate, value):
-    claims = [c for c in extractor.extract(text, user_id=U) if c.stance < 0]
-    assert [(c.subject, c.predicate, c.value) for c in claims] == [(U, predicate, value)]
+    claims = extractor.extract(text, user_id=U)
+    assert [(c.predicate, c.value, c.stance) for c in claims if c.stance < 0] == [(predicate, value, -0.8)]
+    assert not [c for c in claims if c.predicate in ENDING_VERBS]  # "Dana left Nationwide" is no relation "left"
 
 
 @pytest.mark.parametrize("text", [

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from .endings import ENDING_VERBS
 from .shared import Found
 from .text import CONTRACTED_COPULAS, COPULAS, collapse, has_cjk, snake_name, third_person
 
@@ -229,8 +230,8 @@ class EnglishRules:
         if len(words) > 1 and words[0].casefold() in COPULAS:  # "is not a defender"
             if not_lead := lex.negation.lead.match(" ".join(words[1:])):
                 words, negated = [words[0], *" ".join(words[1:])[not_lead.end():].split()], True
-        if not words or not self._looks_like_verb(words[0]):
-            return None
+        if not words or not self._looks_like_verb(words[0]) or words[0].casefold() in ENDING_VERBS:
+            return None  # "Dana left Nationwide" says that something ended: the endings rule's
         # The relation runs to the first preposition close after the verb
         # ("was born in", "is the capital of"); without one it is the verb alone.
         end = 1
