@@ -1,9 +1,9 @@
 """Endings linked to what they end, whatever the order of arrival.
 
-"gave up on japanese" or "left Fernway" says that something is over without naming its
+"gave up on spanish" or "left Northwind" says that something is over without naming its
 slot; the extractor reads it as the subject's ``ENDED`` value, denied. This rule links
-such a statement to the same subject's stated values that it names ("Japanese on
-Duolingo" being learnt, "Fernway Analytics" as employer): the ending statement gets a
+such a statement to the same subject's stated values that it names ("Spanish on
+Babbel" being learnt, "Northwind Traders" as employer): the ending statement gets a
 denying claim on each of them, and the fold refutes the value at the ending's time, so a
 value stated again later holds again. Pairs are found from both sides (an ending finds the
 values already stored; a new value finds the endings already stored), so the claims, and
@@ -24,12 +24,12 @@ from .writing import add_claims_once
 if TYPE_CHECKING:
     from .memory import BeliefMemory
 
-# What an ending cannot end: tastes, identities and attributes outlast "gave up on japanese"
-# (liking Japanese food, being Japanese), and plans or templates are not stated values.
+# What an ending cannot end: tastes, identities and attributes outlast "gave up on spanish"
+# (liking Spanish food, being Spanish), and plans or templates are not stated values.
 NOT_ENDED = frozenset({ENDED, "likes", "loves", "dislikes", "hates", "prefers", "enjoys", "name", "age", "birthday",
                        "born_in", "from", "nationality", "hometown", "speaks", "is", "named"})
 NOT_ENDED_PREFIXES = ("plan:", "stmt:", "slot:", "attr:", "favorite", "prefers_")
-# "japanese" names "Japanese on Duolingo": the value goes on with a preposition.
+# "spanish" names "Spanish on Babbel": the value goes on with a preposition.
 CONTINUES = frozenset("on at in with from for of via through".split())
 
 
@@ -39,8 +39,8 @@ def endable(predicate: str) -> bool:
 
 def names_value(ended: str, value: str) -> bool:
     """Whether an ending's thing names a stated value: the same words; the value's first
-    words, then a preposition ("japanese" / "Japanese on Duolingo") or more of a name
-    ("Fernway" / "Fernway Analytics"); in Chinese, one the start of the other ("钢琴课" / "钢琴")."""
+    words, then a preposition ("spanish" / "Spanish on Babbel") or more of a name
+    ("Northwind" / "Northwind Traders"); in Chinese, one the start of the other ("吉他课" / "吉他")."""
     e, v = normalise_key(ended), normalise_key(value)
     if not e or not v:
         return False

