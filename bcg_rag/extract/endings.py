@@ -42,8 +42,8 @@ EN_WHAT_END = re.compile(
 EN_OWNER = re.compile(r"^(?:my|our|his|her|their|the)\s+", re.IGNORECASE)
 # "stopped by the store", "stopped at a gas station": a visit, not an ending.
 EN_NOT_A_THING = re.compile(r"^(?:by|at|in|to|for|from|off|over|into|on|the\s+(?:car|clock|music|bleeding))\b", re.IGNORECASE)
-# "left", "quit" and "sold" end a place, an employer, a group or a possession, an employer or a group only when it is named: "left early",
-# "quit it", "left the house" say nothing here.
+# "left", "quit" and "sold" end a place, an employer, a group or a possession only when it
+# is named: "left early", "quit it", "left the house" say nothing here.
 NAMED_ONLY = frozenset({"left", "leaving", "quit", "quitting", "sold"})
 ZH_ENDED = re.compile(
     rf"^(?P<who>.*?)(?:把)?(?P<what>[{CJK}A-Za-z]{{2,8}}?)(?:也|就|都|只能|只好|已经|早就|现在|暂时)*"
