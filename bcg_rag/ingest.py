@@ -9,6 +9,8 @@ value only where the changed span is the value, and the slot is single-valued
 (lexicon or policy), the template is a definite description, or the newer text
 itself says the change (``extract.competing``). "I have a cat" then "I have a dog"
 is two pets; "my sister lives in Rome" and "my brother lives in Rome" are two people.
+An ending that does not name its slot ("gave up on spanish") is linked to the values it
+names (``endings.py``), from either side, like the restatement pairs.
 """
 
 from __future__ import annotations
