@@ -30,7 +30,7 @@ NOT_ENDED = frozenset({ENDED, "likes", "loves", "dislikes", "hates", "prefers", 
                        "born_in", "from", "nationality", "hometown", "speaks", "is", "named"})
 NOT_ENDED_PREFIXES = ("plan:", "stmt:", "slot:", "attr:", "favorite", "prefers_")
 # "spanish" names "Spanish on Babbel": the value goes on with a preposition.
-CONTINUES = frozenset("on at in with from for of via through".split())
+CONTINUES = frozenset({"on", "at", "in", "with", "from", "for", "of", "via", "through"})
 
 
 def endable(predicate: str) -> bool:
@@ -67,6 +67,8 @@ def link_endings(memory: BeliefMemory, evidence_id: str) -> list:
         if c["predicate"] != ENDED or c["stance"] >= 0:
             continue
         subject_id = memory.resolve_entity(user_id, c["subject"])
+        if subject_id is None:  # no filter would mean every subject's beliefs
+            continue
         for b in memory.store.find_beliefs(user_id, history=False, subject_id=subject_id):
             if endable(b["predicate"]) and names_value(c["value"], b["value"]):
                 changes += _deny(memory, evidence_id, c["subject"], b["predicate"], b["value"], c["stance"])
@@ -76,7 +78,7 @@ def link_endings(memory: BeliefMemory, evidence_id: str) -> list:
     for c in stated:  # endings stored already that name this statement's value
         subject_id = memory.resolve_entity(user_id, c["subject"])
         ended = [b for b in memory.store.find_beliefs(user_id, history=False, subject_id=subject_id, predicate=ENDED)
-                 if names_value(b["value"], c["value"])]
+                 if names_value(b["value"], c["value"])] if subject_id is not None else []
         if not ended:
             continue
         sources = sorted({e.src for e in memory.store.edges_to([b["id"] for b in ended], [REFUTES])})

@@ -21,13 +21,13 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
+from .endings import link_endings
 from .entities import name_relatives
 from .extract import competing, restatement_diff, statement_key
+from .extract.endings import ENDED
 from .ids import normalise_key
 from .models import Claim, ObserveResult
 from .names import unit_vectors
-from .endings import link_endings
-from .extract.endings import ENDED
 from .writing import add_claims_once, check_messages
 
 if TYPE_CHECKING:

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 # The predicate of an ending read without its slot: "the user no longer does X".
 ENDED = "does"
 # Verbs that end something: no relation of the generic "<Name> <verb> <value>" rule.
-ENDING_VERBS = frozenset("left quit quitting sold stopped gave rehomed re-homed".split())
+ENDING_VERBS = frozenset({"left", "quit", "quitting", "sold", "stopped", "gave", "rehomed", "re-homed"})
 
 EN_ENDED = re.compile(
     r"^(?P<who>.*?)\b(?:gave\s+up|given\s+up|giving\s+up|stopped|quit|quitting|done\s+with|left|leaving"
