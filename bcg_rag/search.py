@@ -185,8 +185,12 @@ def search(
     for g in groups:
         g.predicate_fit = round(float(fits[g.predicate]), 6)
     unread = (float(settings.get("unread_similarity", 0.5)), float(settings.get("unread_relevance_margin", 0.2)))
+    # Evidence among the hits whose claims point to a returned belief is that group's, whether
+    # or not the group quotes it (a value other than the best quotes only its newest entries).
+    returned = {g.best.id for g in groups} | {a["belief_id"] for g in groups for a in g.alternatives}
+    stands_on = {eid for eid, bid in pairs if bid in returned}
     unstructured, first = unstructured_memory(memory, query, hits[: max(0, top_k)], relevance, claimed, groups, user_id,
-                                              agent_id, unread)
+                                              agent_id, unread, stands_on)
     groups = hide_private_values(groups, agent_id)  # before trimming: it reads every supporter
     if max_tokens is not None:
         groups = [fit_group(g, max_tokens) for g in groups]
@@ -269,16 +273,22 @@ def _slot_rows(memory: Any, user_id: str, belief_ids: list[str]) -> dict[tuple, 
 # the newest ones, whose evidence the group quotes. A slot restated thousands of times ("I
 # live in X now") held 150,000 entries and took seconds to read; ``explain`` lists them all.
 SHOWN_HISTORY = 64
+# A slot's other values are rendered with their newest entry; a many-valued slot restated
+# thousands of times has dozens of them, each read with this many entries.
+SHOWN_HISTORY_OTHERS = 8
 
 
 def _groups(memory: Any, chosen: list, via: dict, as_of: str | None, now: str, agent_id: str | None) -> list[BeliefGroup]:
     ids = [r["id"] for _, _, slot_rows, _ in chosen for r in slot_rows]
     if as_of is None:
         full = memory.store.get_nodes("belief", ids, history=False)
-        tails = memory.store.belief_history(list(full), last=SHOWN_HISTORY)
+        firsts = {slot_rows[0]["id"] for _, _, slot_rows, _ in chosen if slot_rows}
+        tails = memory.store.belief_history([i for i in full if i in firsts], last=SHOWN_HISTORY)
+        tails.update(memory.store.belief_history([i for i in full if i not in firsts], last=SHOWN_HISTORY_OTHERS))
         for belief_id, row in full.items():
             tail = tails[belief_id]
-            if len(tail) >= SHOWN_HISTORY and all(revision.is_conflict(h["reason"]) for h in tail):
+            shown = SHOWN_HISTORY if belief_id in firsts else SHOWN_HISTORY_OTHERS
+            if len(tail) >= shown and all(revision.is_conflict(h["reason"]) for h in tail):
                 tail = memory.store.belief_history([belief_id])[belief_id]  # rare: when it was last confirmed is older
             row["history"] = tail
     else:

@@ -22,13 +22,14 @@ from .render import status
 
 def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str, float], claimed: set[str],
                         groups: list, user_id: str, agent_id: str | None,
-                        unread: tuple[float, float]) -> tuple[list[dict], bool]:
+                        unread: tuple[float, float], stands_on: set[str] = frozenset()) -> tuple[list[dict], bool]:
     """The unstructured rows (newest first) and whether they are to be read first. Rows
     that no claim was read from and that may update the best group's stated value
     (``_newer_unread``; ``unread`` is its similarity threshold and relevance margin) are
     marked ``newer_than_belief``; rows that speak of the subject the question asks about
-    when no group is about it (``asked.speaks_of_unanswered``), ``about_asked``."""
-    rows = _unstructured(memory, hits, relevance, _shown(groups), user_id, agent_id)
+    when no group is about it (``asked.speaks_of_unanswered``), ``about_asked``. Rows in
+    ``stands_on`` (claims on a returned belief) are the groups' and are left out."""
+    rows = _unstructured(memory, hits, relevance, _shown(groups) | set(stands_on), user_id, agent_id)
     # The nearest evidence of all is what plain retrieval would answer from. When the
     # extractor read nothing in it and it is more relevant than every returned belief, the
     # raw text is read first; where it made claims, the beliefs ranked them already.

@@ -238,3 +238,25 @@ def test_a_tail_of_conflicts_only_dates_the_belief_as_its_whole_history_does(mem
     monkeypatch.setattr(search_module, "SHOWN_HISTORY", 2)
     assert paris(m.search("Where do I live?", user_id="u")) == paris(full) != []
     assert paris(full)[0][0].startswith("2024-01-01")
+
+
+def test_a_slots_other_values_are_read_by_their_newest_entries_and_stay_the_groups(memory_backend, monkeypatch):
+    """A value other than the slot's best is rendered with its newest entry, so search reads
+    SHOWN_HISTORY_OTHERS of its entries: the same values, statuses and bands, the same newest
+    quote; and its evidence among the hits still counts as the group's, not as raw memory."""
+    from conftest import policy_for
+
+    from bcg_rag import search as search_module
+
+    m = memory_backend.new(policy_for("hash"), index="auto", clock=lambda: "2024-02-01T00:00:00")
+    _restate(m, range(1, 29))
+    full = m.search("Where do I live?", user_id="u", now="2024-02-01")
+    monkeypatch.setattr(search_module, "SHOWN_HISTORY_OTHERS", 2)
+    short = m.search("Where do I live?", user_id="u", now="2024-02-01")
+    others = lambda groups: [(a["value"], a["status"], a["band"], a["confidence"]) for a in groups[0].alternatives]
+    assert others(short) == others(full) and len(others(full)) == 2
+    for s, f in zip(short[0].alternatives, full[0].alternatives):
+        entries = lambda a: a["supporters"] + a["refuted_by"]
+        assert 0 < len(entries(s)) <= 2 < len(entries(f))
+        assert max(e["timestamp"] for e in entries(s)) == max(e["timestamp"] for e in entries(f))
+    assert [u["id"] for u in short.unstructured] == [u["id"] for u in full.unstructured] == []
