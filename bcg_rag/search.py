@@ -36,7 +36,7 @@ of the memory: full views and evidence are loaded for the returned groups only.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
@@ -46,59 +46,15 @@ from . import archive, lifecycle, revision
 from .asked import asked_first, slots_by_predicate
 from .checks import check_agent, check_context, check_count, check_query, require_user
 from .errors import InvalidInputError, MissingUserError
+from .groups import BeliefGroup, SearchResult, evidence_entries, make_group
 from .hops import follow_links
-from .models import HIDDEN_TEXT, REFUTES, SUPPORTS, Belief
+from .models import HIDDEN_TEXT
 from .relevance import belief_relevance as claim_relevance
 from .relevance import claim_pairs, predicate_similarity
-from .timeutil import days_between, parse_timestamp
+from .timeutil import parse_timestamp
 from .tokens import fit_group
 from .unstructured import unstructured_memory, visible_rows
-from .views import evidence_entry, hidden_values
-
-
-@dataclass
-class BeliefGroup:
-    """One question the memory can answer (subject + predicate + context group)."""
-
-    subject: str
-    predicate: str
-    context_key: str
-    contexts: list[str]
-    current: Belief | None  # the value to state, or None when nothing may be asserted
-    best: Belief  # the strongest belief: the current one, or the one shown as uncertain
-    band: str  # band of the best belief
-    score: float
-    relevance: float
-    supporters: list[dict] = field(default_factory=list)  # of the best belief
-    refuters: list[dict] = field(default_factory=list)
-    alternatives: list[dict] = field(default_factory=list)  # the other values, strongest first
-    via: list[dict] = field(default_factory=list)  # the current beliefs that lead here (multi-hop)
-    age_days: float | None = None  # days since the best belief was last confirmed, at the search's clock
-    archived: bool = False  # found in cold storage because the hot tier had nothing to state
-    functional: bool = False  # a single-valued slot: one current value, the others outdated or in conflict
-    predicate_fit: float | None = None  # how near the predicate is to what the query asks (relevance.predicate_similarity)
-
-    def to_dict(self) -> dict:
-        return dict(
-            subject=self.subject, predicate=self.predicate, context_key=self.context_key, contexts=self.contexts,
-            current=self.current.to_dict() if self.current else None, best=self.best.to_dict(), band=self.band,
-            score=self.score, relevance=self.relevance, supporters=self.supporters, refuters=self.refuters,
-            alternatives=self.alternatives, via=self.via, age_days=self.age_days, archived=self.archived,
-            functional=self.functional, predicate_fit=self.predicate_fit,
-        )
-
-
-class SearchResult(list):
-    """The belief groups that answer a query, best first (a plain list of ``BeliefGroup``),
-    plus the raw evidence that no belief answers: ``unstructured`` rows (evidence dicts
-    with ``relevance``), newest first, so the LLM always sees at least what a vector
-    retriever would give it. ``unstructured_first`` is True when that raw evidence is
-    more relevant than the best group and must be read first."""
-
-    def __init__(self, groups=(), unstructured=(), unstructured_first: bool = False):
-        super().__init__(groups)
-        self.unstructured: list[dict] = list(unstructured)
-        self.unstructured_first = unstructured_first
+from .views import hidden_values
 
 
 def search(
@@ -294,7 +250,7 @@ def _groups(memory: Any, chosen: list, via: dict, as_of: str | None, now: str, a
     else:
         full = memory.store.get_nodes("belief", ids)
     views = {i: memory.view(row, as_of=as_of, now=now) for i, row in full.items()}
-    entries = _evidence_entries(memory, [v for v in views.values() if v is not None], agent_id)
+    entries = evidence_entries(memory, [v for v in views.values() if v is not None], agent_id)
     clock = as_of or now
     groups = []
     for score, rel, slot_rows, contexts in chosen:
@@ -329,7 +285,7 @@ def _with_archived(memory: Any, query: str, user_id: str, groups: list[BeliefGro
             seen.update(r["id"] for r in rows)
             states = {r["id"]: _state(cm, r, None, now) for r in rows}
             beliefs = [cm.view(r, now=now) for r in _order(cm, rows, states, row["predicate"])]
-            entries = _evidence_entries(cm, beliefs, agent_id)
+            entries = evidence_entries(cm, beliefs, agent_id)
             contexts = sorted({c for r in rows for c in r["contexts"]})
             found.append(make_group(cm, beliefs, contexts, hit["score"], hit["score"], entries, now, archived=True))
     merged = sorted(groups + found, key=lambda g: -g.relevance) if found else groups
@@ -337,66 +293,6 @@ def _with_archived(memory: Any, query: str, user_id: str, groups: list[BeliefGro
     hot = iter(groups)
     merged = [g if g.archived else next(hot) for g in merged]
     return merged[: max(0, top_k)]
-
-
-def _evidence_entries(memory: Any, beliefs: list[Belief], agent_id: str | None) -> dict[str, list[dict]]:
-    """Per belief, the evidence entries of the edges its (replayed) history counted,
-    oldest first, as ``memory.explain`` lists them; two queries for all beliefs. An entry
-    of a conflict (evidence that did not move the belief) carries its ``conflict:`` reason."""
-    counted = {b.id: {h.evidence_id: h.reason for h in b.history} for b in beliefs}
-    # From the evidence counted, not to the beliefs: a belief's history may be its newest
-    # entries only (SHOWN_HISTORY), and its older edges are not read.
-    sources = sorted({e for c in counted.values() for e in c if e})
-    edges = [e for e in memory.store.edges_from(sources, [SUPPORTS, REFUTES]) if e.src in counted.get(e.dst, ())]
-    evidence = memory.store.get_nodes("evidence", [e.src for e in edges])
-    out: dict[str, list[dict]] = {b.id: [] for b in beliefs}
-    for e in edges:
-        if e.src not in evidence:  # deleted by a concurrent forget between the two reads; its edge goes too
-            continue
-        entry = evidence_entry(e, evidence[e.src], agent_id)
-        if revision.is_conflict(counted[e.dst][e.src]):
-            entry["reason"] = counted[e.dst][e.src]
-        out[e.dst].append(entry)
-    for items in out.values():
-        items.sort(key=lambda x: (x["timestamp"], x["evidence_id"]))
-    return out
-
-
-def make_group(memory: Any, beliefs: list[Belief], contexts: list[str], score: float, rel: float,
-               entries: dict[str, list[dict]], clock: str, *, archived: bool = False) -> BeliefGroup:
-    """A group from a slot's beliefs, the one to state first first (see ``_order``).
-    Every other value gets a ``status``: ``also`` (a many-valued slot's other value that
-    holds), ``outdated`` (refuted or superseded by evidence), ``conflict`` (a value only a
-    weaker source or a hedge claims, or one the current value outweighs)."""
-    best = beliefs[0]
-    functional = memory.policy.is_functional(best.predicate)
-    current = best if memory.asserted(best) else None
-    alternatives = []
-    for b in beliefs[1:]:
-        asserted = memory.asserted(b)
-        refuted_by = [e for e in entries.get(b.id, []) if e["relation"] == REFUTES]
-        moved = [e for e in refuted_by if not revision.is_conflict(e["reason"])]
-        if asserted and not functional:
-            status = "also"
-        elif moved and not asserted:
-            status = "outdated"
-        else:  # still supported, but the current value outweighs it, or only weakly claimed
-            status = "conflict"
-        alternatives.append(
-            dict(
-                belief_id=b.id, value=b.value, confidence=b.confidence, effective_confidence=b.effective_confidence,
-                band=b.band, last_updated=b.last_updated, contexts=b.contexts, asserted=asserted and not functional,
-                status=status, outdated=status == "outdated", refuted_by=refuted_by,
-                supporters=[e for e in entries.get(b.id, []) if e["relation"] == SUPPORTS],
-            )
-        )
-    return BeliefGroup(
-        subject=best.subject, predicate=best.predicate, context_key=best.context_key, contexts=contexts,
-        current=current, best=best, band=best.band, score=score, relevance=rel,
-        supporters=[e for e in entries.get(best.id, []) if e["relation"] == SUPPORTS],
-        refuters=[e for e in entries.get(best.id, []) if e["relation"] == REFUTES], alternatives=alternatives,
-        age_days=max(0.0, days_between(best.last_updated, clock)), archived=archived, functional=functional,
-    )
 
 
 def search_evidence(
