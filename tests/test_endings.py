@@ -33,6 +33,13 @@ def extractor():
     ("we had to rehome Biscuit, my daughter is allergic", ENDED, "Biscuit"),
     ("I sold my Civic last week", ENDED, "Civic"),
     ("小黑送人了", ENDED, "小黑"),
+    ("haven't touched my cello in three months", ENDED, "cello"),  # "in <duration>" after a negated perfect: how long, not a plan
+    ("no longer doing paleo, too much meat", ENDED, "paleo"),
+    ("I'm not on Snapchat anymore", ENDED, "Snapchat"),
+    ("uninstalled Duolingo, the owl was too much", ENDED, "Duolingo"),
+    ("拳击戒了半年了", ENDED, "拳击"),
+    ("副业不搞了，太累", ENDED, "副业"),
+    ("小红书卸载了", ENDED, "小红书"),
     ("Priya left Allstate last month, she's taking a break", ENDED, "Allstate"),  # a home, an employer: whatever the user's values name  # no job (no job word): the app, slot unnamed
 ])
 def test_an_ending_is_read_as_a_denial_of_what_it_names(extractor, text, predicate, value):
@@ -44,7 +51,7 @@ def test_an_ending_is_read_as_a_denial_of_what_it_names(extractor, text, predica
 @pytest.mark.parametrize("text", [
     "stopped by the store on the way home", "I stopped at a gas station", "I left early.",
     "we left the party early", "She left the house at 8.", "I left my wallet at Starbucks",
-    "we sold 500 units this quarter",
+    "we sold 500 units this quarter", "I deleted it yesterday", "deleted a few old photos",
 ])
 def test_a_visit_or_an_unnamed_leaving_is_no_ending(extractor, text):
     assert not [c for c in extractor.extract(text, user_id=U) if c.predicate == ENDED]

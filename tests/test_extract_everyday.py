@@ -117,6 +117,14 @@ def extractor() -> OfflineExtractor:
         ("Jake's girlfriend works at Google", []),
         ("我朋友的姐姐是律师", []),
         # no one named, no place named, no thing named
+        # a new home named without a lease or a purchase
+        ("the new flat in Bristol is so bright", [(USER, "lives_in", "Bristol", 1.0)]),
+        # how well a language is spoken is not the language
+        ("I speak conversational Korean and basic Thai", [(USER, "speaks", "Korean", 1.0), (USER, "speaks", "Thai", 1.0)]),
+        # emoji and a space between Chinese words end a clause, as a full stop and a comma would
+        ("终于交房了🎉 从昌平搬到了海淀", [(USER, "lives_in", "昌平", -0.8), (USER, "lives_in", "海淀", 1.0)]),
+        ("累死了 我从天津搬到了青岛", [(USER, "lives_in", "天津", -0.8), (USER, "lives_in", "青岛", 1.0)]),
+        ("big week 🎉 we live in Tucson now", [(USER, "lives_in", "Tucson", 1.0)]),
         ("my new Boss is nice", []),
         ("I'm renting a room in a house", []),
         ("He is a doctor", []),

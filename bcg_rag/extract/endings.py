@@ -27,10 +27,17 @@ ENDING_VERBS = frozenset({"left", "quit", "quitting", "sold", "stopped", "gave",
 
 EN_ENDED = re.compile(
     r"^(?P<who>.*?)\b(?:gave\s+up|given\s+up|giving\s+up|stopped|quit|quitting|done\s+with|left|leaving"
+    r"|(?:haven't|have\s+not|hasn't|has\s+not)\s+touched|no\s+longer(?:\s+(?:on|using|into))?|deleted|uninstalled"
     r"|(?:had\s+to\s+|have\s+to\s+)?re-?home(?:d)?|gave\s+away|sold"
     r"|(?P<last>(?:my\s+|his\s+|her\s+)?last\s+(?:day|week|shift)\s+(?:at|with)))"
     r"(?:\s+on)?\s+(?:(?:going\s+to|doing|playing|learning|taking|attending|practi[cs]ing|studying|working\s+(?:at|for))\s+)?"
     r"(?P<what>[^,;]+)$",
+    re.IGNORECASE,
+)
+# "I'm not on Instagram anymore", "not doing keto any more": "not" and "anymore" around the thing.
+EN_NOT_ANYMORE = re.compile(
+    r"^(?P<who>.*?)\b(?:'m|am|'re|are|is|'s)?\s*not\s+(?:on|doing|using|into|playing|taking)\s+(?P<what>[^,;]+?)"
+    r"\s+any\s*more$",
     re.IGNORECASE,
 )
 # Where the thing named ends: a word that starts another phrase ("tbh", "because", "is friday").
@@ -44,10 +51,11 @@ EN_OWNER = re.compile(r"^(?:my|our|his|her|their|the)\s+", re.IGNORECASE)
 EN_NOT_A_THING = re.compile(r"^(?:by|at|in|to|for|from|off|over|into|on|the\s+(?:car|clock|music|bleeding))\b", re.IGNORECASE)
 # "left", "quit" and "sold" end a place, an employer, a group or a possession only when it
 # is named: "left early", "quit it", "left the house" say nothing here.
-NAMED_ONLY = frozenset({"left", "leaving", "quit", "quitting", "sold"})
+NAMED_ONLY = frozenset({"left", "leaving", "quit", "quitting", "sold", "deleted", "uninstalled"})
 ZH_ENDED = re.compile(
     rf"^(?P<who>.*?)(?:把)?(?P<what>[{CJK}A-Za-z]{{2,8}}?)(?:也|就|都|只能|只好|已经|早就|现在|暂时)*"
-    r"(?:不(?:打|上|学|弹|练|玩|去|做|跳|跑|学了|练了)了|坚持不下去了|戒了|停了|退了|卖了|送人了|送走了)$"
+    r"(?:不(?:打|上|学|弹|练|玩|去|做|跳|跑|学了|练了|搞|弄|用)了|坚持不下去了|戒了|停了|退了|卖了|送人了|送走了|卸载了|删了)"
+    r"(?:(?:[0-9一二三四五六七八九十两俩几半]+|好几)个?(?:月|年|天|周|星期|礼拜)了?)?$"
     rf"|^(?P<who2>.*?)(?:放弃了|戒了|退了|不再去)(?P<what2>[{CJK}A-Za-z]{{2,8}})了?$"
 )
 ZH_QUIT_JOB = re.compile(
@@ -63,10 +71,10 @@ class EndingRules:
         离职 names the employer)."""
         if has_cjk(clause):
             return self._zh_ending(clause, turn)
-        if not (m := EN_ENDED.search(clause)):
+        if not (m := EN_ENDED.search(clause) or EN_NOT_ANYMORE.search(clause)):
             return None
         what = EN_WHAT_END.sub("", m["what"]).strip()
-        verb = clause[len(m["who"]):m.start("what")].split()[0].casefold()
+        verb = clause[len(m["who"]):m.start("what")].split()[0].casefold().strip("'")
         if EN_NOT_A_THING.match(what):
             return None
         what = self._clean_value(EN_OWNER.sub("", what))  # "sold my Civic": the Civic is what ended
@@ -75,7 +83,7 @@ class EndingRules:
         if not self._usable(what) or len(what.split()) > 4:
             return None
         subject = self._who(m["who"], turn)
-        predicate = "works_at" if m["last"] else ENDED  # "last day at Accenture": the job ends
+        predicate = "works_at" if m.groupdict().get("last") else ENDED  # "last day at Accenture": the job ends
         return Found(subject, predicate, what, True, True) if subject else None
 
     def _zh_ending(self, clause: str, turn: Turn) -> Found | None:

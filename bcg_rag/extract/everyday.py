@@ -27,6 +27,8 @@ HOME_WORDS = r"(?:place|apartment|house|home|flat|condo|studio|townhouse|townhom
 EN_HOME_IN = re.compile(
     r"^(?P<who>.*?)\b(?P<verb>signed\s+(?:a|the|our|my)\s+lease\s+(?:on|for)|rent(?:s|ing|ed)?|bought|buy(?:ing)?|closed\s+on)\s+"
     rf"(?:a|an|the|our|my)\s+(?:(?:new|little|small|tiny|big|cute|two-bedroom|one-bedroom)\s+)*{HOME_WORDS}\s+in\s+{PLACE_NAME}"
+    # "the new apartment in Leeds is tiny": a new home, whoever's else it could be, is the speaker's
+    rf"|^(?P<who2>)(?:the|my|our)\s+new\s+(?:(?:little|small|tiny|big|cute)\s+)?{HOME_WORDS}\s+in\s+{PLACE_NAME.replace('place', 'place2')}",
 )
 EN_COMMUTE = re.compile(
     r"^(?P<who>.*?)\b(?:my|the)\s+(?:commute|drive|ride|walk|bike\s+ride)\s+to\s+(?:the\s+)?"
@@ -53,12 +55,12 @@ class EverydayRules:
 
     def _everyday(self, clause: str, turn: Turn) -> list[Found] | Found | None:
         if m := EN_HOME_IN.search(clause):
-            subject = self._subject(self._clean_before_verb(m["who"])[0], turn)
-            place = self._clean_value(m["place"])
+            subject = self._subject(self._clean_before_verb(m["who"] or "")[0], turn)
+            place = self._clean_value(m["place"] or m["place2"])
             if subject is None or not place:
                 return None
             found = [Found(subject, "lives_in", place)]
-            if m["verb"].casefold().startswith(("bought", "buy", "closed")):
+            if (m["verb"] or "").casefold().startswith(("bought", "buy", "closed")):
                 found.append(Found(subject, "owns", re.search(HOME_WORDS, m.group()).group()))
             return found
         if m := EN_COMMUTE.search(clause):

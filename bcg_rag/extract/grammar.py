@@ -35,6 +35,8 @@ SENTENCE_END = re.compile(
     r"(?<!\b[A-Z])(?<!\bSt|\bDr|\bMr|\bMs|\bMt|\bJr|\bSr|\bCo|\bAG)(?<!\bMrs|\bInc|\bLtd|\bLLC|\bPLC)(?<!\bCorp)"
     r"[.!?;]+(?=\s|$)|(?:(?<=\bInc|\bLtd|\bLLC|\bPLC)|(?<=\bCo|\bAG)|(?<=\bCorp))[.!?;]+(?=\s+[^a-z]|\s*$)"
     r"|[。！？；\n?？!！]+"
+    # Chat writes emoji where it would put a full stop: "搬完家了😮‍💨 从闵行搬到了浦东".
+    r"|[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF][\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D]*"
 )
 # A Chinese clause that asks: a wh-word anywhere, or a final question particle.
 # "会不会", "是不是", "有没有": the A-not-A form asks too. "不怎么" (not much) and "没什么" (nothing
@@ -43,7 +45,8 @@ ZH_QUESTION = re.compile(r"(?<![没不])什么|哪里|哪儿|哪个|哪些|(?<!�
 # Clause boundaries inside a sentence: commas and "but"-style joins.
 CLAUSE_BREAK = re.compile(
     rf",\s+(?!{LEGAL_FORM})|[，、：:]+|\s+(?:but|though|although|because|so|and then|whereas|while)\s+|\s*[-–—]{{1,2}}\s+"
-    r"|但是|不过|可是|而且|因为|所以|然后|但",
+    r"|但是|不过|可是|而且|因为|所以|然后|但"
+    r"|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])",  # a space between Chinese words is a pause, like a comma
     re.IGNORECASE,
 )
 # "..., and I live in Paris": "and" starts a new clause only before a subject.
@@ -97,6 +100,8 @@ FUTURE_WHEN = re.compile(
 )
 # The present progressive of a change is an arrangement, not yet a fact: "I'm moving to Berlin",
 # "we're relocating", "I'm starting at Stripe", "she's leaving Google".
+# "haven't touched coffee in two months": after a negated perfect, "in <duration>" is how long, not when.
+NEGATED_PERFECT = re.compile(r"\b(?:haven't|hasn't|hadn't|have\s+not|has\s+not|had\s+not)\b", re.IGNORECASE)
 ARRANGED = re.compile(
     r"(?:'m|'re|'s|\b(?:am|are|is))\s+(?:\w+ly\s+)?(?:moving|relocating|joining|switching|transferring|leaving"
     r"|quitting|heading|starting(?!\s+to\b)|turning(?=\s+\d))\b",
@@ -205,7 +210,8 @@ class Grammar:
             # "以后不喝奶茶了": "from now on not" with the 了 of a changed state stops a habit now
             plan = not (m.group() in ZH_FROM_NOW_ON and ZH_STOPPED.search(clause))
             clause = join_cjk(clause[: m.start()] + " " + clause[m.end():])
-        elif (lex.future_time.anywhere.search(clause) or FUTURE_WHEN.search(clause) or ARRANGED.search(clause)
+        elif (lex.future_time.anywhere.search(clause) or FUTURE_WHEN.search(clause) and not NEGATED_PERFECT.search(clause)
+              or ARRANGED.search(clause)
               or ZH_ABOUT_TO.search(clause)):
             plan = True  # "I'm moving to Tokyo next year", "下个月搬到上海", "I'm starting at Stripe": not yet so
         return Mood(clause.strip(), hedged, plan, past)
