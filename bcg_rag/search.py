@@ -212,6 +212,15 @@ def _order(memory: Any, rows: list[dict], states: dict[str, tuple[float, float]]
         near = relevance or {}
         rows.sort(key=lambda r: (-states[r["id"]][1], -near.get(r["id"], -1.0)))
     rows.sort(key=lambda r: not _asserted(memory, r, states[r["id"]]))
+    if not functional and rows:
+        # Values as fresh as the first and about as near the question are a tie ("Wilma's child
+        # is Pebbles", "... is Eric": the question is as near to both): the newest goes first.
+        lead = rows[0]
+        tied = [r for r in rows if _asserted(memory, r, states[r["id"]]) == _asserted(memory, lead, states[lead["id"]])
+                and abs(states[r["id"]][1] - states[lead["id"]][1]) < 1e-9
+                and near.get(r["id"], -1.0) >= near.get(lead["id"], -1.0) - NEAR_TIE]
+        newest = sorted(tied, key=lambda r: r["last_updated"], reverse=True)
+        rows = newest + [r for r in rows if r not in tied]
     return rows
 
 
@@ -228,6 +237,8 @@ def _slot_rows(memory: Any, user_id: str, belief_ids: list[str]) -> dict[tuple, 
 # Entries of each belief's history a search reads when it need not replay (no ``as_of``):
 # the newest ones, whose evidence the group quotes. A slot restated thousands of times ("I
 # live in X now") held 150,000 entries and took seconds to read; ``explain`` lists them all.
+# Relevance within this of the nearest value's is no reason to put a value first (see _order).
+NEAR_TIE = 0.05
 SHOWN_HISTORY = 64
 # A slot's other values are rendered with their newest entry; a many-valued slot restated
 # thousands of times has dozens of them, each read with this many entries.

@@ -123,6 +123,21 @@ def test_multi_valued_predicate_keeps_both_values_current(en):
     assert alt["outdated"] is False and alt["asserted"] is True
 
 
+def test_a_many_valued_slot_puts_the_newest_of_equally_near_values_first(make_memory):
+    """Two children, each said once: neither is nearer the question, so the newest leads;
+    a value much nearer the question ("my dog's name" of a dog's and a cat's) still does."""
+    mem = make_memory("sentence-transformers")
+    for day, (text, value) in enumerate([("Marta's child is Leon.", "Leon"), ("Marta's child is Ivo.", "Ivo")], start=1):
+        mem.observe(text, user_id="u1", timestamp=f"2025-06-0{day}", claim=claim(value, predicate="child", subject="Marta"))
+    (g,) = [g for g in search(mem, "Who is Marta's child?", user_id="u1") if g.predicate == "child"]
+    assert (g.current.value, [a["value"] for a in g.alternatives]) == ("Ivo", ["Leon"])
+    mem.observe("my dog is called Rex", user_id="u1", timestamp="2025-06-01", claim=claim("Rex", predicate="pet_name"))
+    mem.observe("my cat is called Luna, she sleeps all day", user_id="u1", timestamp="2025-06-05",
+                claim=claim("Luna", predicate="pet_name"))
+    (g,) = [g for g in search(mem, "What is my dog called?", user_id="u1") if g.predicate == "pet_name"]
+    assert g.current.value == "Rex"
+
+
 def test_private_evidence_text_is_hidden_from_other_agents(make_memory):
     mem = make_memory()
     eid = mem.observe("my diagnosis is secret-condition", user_id="u1", timestamp="2025-06-01", agent_id="doctor",
