@@ -41,7 +41,9 @@ def restatement_diff(old_text: str, new_text: str, *, min_shared: float = 0.6) -
 
     "X plays the position of defender" -> "... of linebacker" is a new value ("linebacker")
     for the slot "x plays the position of {}". Returns None when the texts are the same or
-    share too little (fewer than ``min_shared`` of the longer text's tokens, or < 2 tokens).
+    share too little (fewer than ``min_shared`` of the shorter text's tokens, or < 2 tokens:
+    against the longer one, a long new value such as "Sony Interactive Entertainment" hid
+    that the rest of the sentence is the same).
     """
     # Time words at the ends say when, not what: "I drink tea every morning now" restates
     # "I drink coffee every morning" with one span changed.
@@ -62,7 +64,7 @@ def restatement_diff(old_text: str, new_text: str, *, min_shared: float = 0.6) -
     ):
         suffix += 1
     shared = prefix + suffix
-    if shared < 2 or shared < min_shared * max(len(old_keys), len(new_keys)):
+    if shared < 2 or shared < min_shared * min(len(old_keys), len(new_keys)):
         return None
     # A proper name is one value: "United Kingdom" -> "United States of America" changes the
     # whole name, not just the words after "United".
