@@ -67,10 +67,11 @@ def _torch_one_thread() -> None:
         pass
 
 
-def ingest(mode: str, n: int, users: int, embedder: str, path: Path, batch: int, sample: int) -> dict:
+def ingest(mode: str, n: int, users: int, embedder: str, path: Path, batch: int, sample: int, skip: int = 0) -> dict:
     """Build a memory of ``n`` events; events/s per decile, and beside each decile the
     embedding-bound rate: ``sample`` of that decile's texts embedded in batches of
-    ``batch``, nothing else."""
+    ``batch``, nothing else. ``skip``: the memory at ``path`` already holds the stream's
+    first ``skip`` events (a build stopped at a decile's end); go on from there."""
     from bcg_rag import BeliefMemory
 
     _torch_one_thread()
@@ -80,9 +81,12 @@ def ingest(mode: str, n: int, users: int, embedder: str, path: Path, batch: int,
     call = mem.add_messages if mode == "text" else mem.observe_many
     deciles = []
     per_decile = max(1, n // 10)
-    done = 0
+    if skip % per_decile or mem.store.count("evidence") != skip:
+        raise SystemExit(f"--skip {skip}: must be a decile's end and what {path} holds ({mem.store.count('evidence')})")
+    stream = itertools.islice(stream, skip, None)
+    done = skip
     t_all = time.perf_counter()
-    for d in range(10):
+    for d in range(skip // per_decile, 10):
         size = per_decile if d < 9 else n - done
         items = list(itertools.islice(stream, size))
         t0, c0 = time.perf_counter(), time.process_time()
@@ -219,11 +223,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--batch", type=int, default=100)
     ap.add_argument("--sample", type=int, default=1000)
     ap.add_argument("--queries", type=int, default=300)
+    ap.add_argument("--skip", type=int, default=0, help="ingest: the memory already holds this many events")
     ap.add_argument("--out")
     a = ap.parse_args(argv)
     path = Path(a.dir)
     if a.what == "ingest":
-        res = ingest(a.mode, a.n, a.users, a.embedder, path, a.batch, a.sample)
+        res = ingest(a.mode, a.n, a.users, a.embedder, path, a.batch, a.sample, a.skip)
     elif a.what == "search":
         res = search_bench(path, a.embedder, a.queries, a.users)
     elif a.what == "open":
