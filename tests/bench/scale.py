@@ -19,7 +19,6 @@ import argparse
 import gc
 import itertools
 import json
-import os
 import statistics
 import sys
 import time
@@ -71,7 +70,8 @@ def ingest(mode: str, n: int, users: int, embedder: str, path: Path, batch: int,
     """Build a memory of ``n`` events; events/s per decile, and beside each decile the
     embedding-bound rate: ``sample`` of that decile's texts embedded in batches of
     ``batch``, nothing else. ``skip``: the memory at ``path`` already holds the stream's
-    first ``skip`` events (a build stopped at a decile's end); go on from there."""
+    first ``skip`` events (a stopped build); go on from there, the first decile being
+    the rest of the one it stopped in."""
     from bcg_rag import BeliefMemory
 
     _torch_one_thread()
@@ -81,13 +81,13 @@ def ingest(mode: str, n: int, users: int, embedder: str, path: Path, batch: int,
     call = mem.add_messages if mode == "text" else mem.observe_many
     deciles = []
     per_decile = max(1, n // 10)
-    if skip % per_decile or mem.store.count("evidence") != skip:
-        raise SystemExit(f"--skip {skip}: must be a decile's end and what {path} holds ({mem.store.count('evidence')})")
+    if mem.store.count("evidence") != skip:
+        raise SystemExit(f"--skip {skip}: {path} holds {mem.store.count('evidence')} events")
     stream = itertools.islice(stream, skip, None)
     done = skip
     t_all = time.perf_counter()
     for d in range(skip // per_decile, 10):
-        size = per_decile if d < 9 else n - done
+        size = (d + 1) * per_decile - done if d < 9 else n - done  # the first may be a stopped decile's rest
         items = list(itertools.islice(stream, size))
         t0, c0 = time.perf_counter(), time.process_time()
         for start in range(0, len(items), batch):
