@@ -125,6 +125,12 @@ def extractor() -> OfflineExtractor:
         ("终于交房了🎉 从昌平搬到了海淀", [(USER, "lives_in", "昌平", -0.8), (USER, "lives_in", "海淀", 1.0)]),
         ("累死了 我从天津搬到了青岛", [(USER, "lives_in", "天津", -0.8), (USER, "lives_in", "青岛", 1.0)]),
         ("big week 🎉 we live in Tucson now", [(USER, "lives_in", "Tucson", 1.0)]),
+        # "and he's ..." starts a new clause; English allergies; a weekday is a time, not a value
+        ("My wife Ines is a dentist and she's allergic to penicillin",
+         [("Ines", "is", "dentist", 1.0), ("Ines", "allergic_to", "penicillin", 1.0)]),
+        ("I'm allergic to kiwi", [(USER, "allergic_to", "kiwi", 1.0)]),
+        ("my dad is 64 on Sunday", [(f"{USER}'s father", "age", "64", 1.0)]),
+        ("my granddad turned 95 last week", [(f"{USER}'s grandfather", "age", "95", 1.0)]),
         ("my new Boss is nice", []),
         ("I'm renting a room in a house", []),
         ("He is a doctor", []),

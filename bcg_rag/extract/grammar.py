@@ -51,7 +51,7 @@ CLAUSE_BREAK = re.compile(
 )
 # "..., and I live in Paris": "and" starts a new clause only before a subject.
 AND_SUBJECT = re.compile(
-    r"\s+and\s+(?=(?:i|i'm|i've|we|we're|my|our|he|she|they)\s"
+    r"\s+and\s+(?=(?:i|i'm|i've|we|we're|my|our|he|she|they|he's|she's|they're)\s"
     r"|(?:bought|sold|moved|started|joined|left|quit|switched|adopted|got|works|lives|moved)\s)",
     re.IGNORECASE,
 )
