@@ -9,7 +9,7 @@ import pytest
 
 from bcg_rag.errors import ExtractionError
 from bcg_rag.evaluation.extraction import (
-    CLAIMS_PATH, PAIRS_PATH, cascade_savings, half, hash_memory_factory, matches, normalise, read_jsonl,
+    CLAIMS_PATH, PAIRS_PATH, batch, cascade_savings, half, hash_memory_factory, matches, normalise, read_jsonl,
     score_claims, score_pairs,
 )
 from bcg_rag.extract import CascadeExtractor, LLMExtractor, OfflineExtractor, extractor_from_config
@@ -35,11 +35,12 @@ def test_matching_conventions():
     assert matches(Claim("u1", "plan:lives_in", "Lisbon", 0.5), plan, "u1")
     assert not matches(Claim("u1", "lives_in", "Lisbon", 1.0), plan, "u1")
     assert normalise("My  Cat!") == "cat" and half("cc-en-007") == "dev" and half("cc-zh-010") == "held_out"
+    assert batch("cc-en-170") == "first" and batch("cc-zh-171") == "second"
 
 
 def test_precision_and_recall_floors(scores):
     for key, floors in FLOORS.items():
-        row = scores["half"][key]
+        row = scores["batch_half"][key]
         assert row["precision"] >= floors["precision"], (key, row)
         assert row["recall"] >= floors["recall"], (key, row)
 
@@ -68,10 +69,12 @@ def test_cascade_saves_calls_on_the_builtin_and_claim_sets():
         assert saved["saved_share"] >= floor, saved
 
 
-# Floors a little below what was measured (issue 10, precision first): dev P 0.990 R 0.518,
-# held-out P 0.866 R 0.330; change pairs detected 16 of 50.
-FLOORS = {"dev": {"precision": 0.95, "recall": 0.48}, "held_out": {"precision": 0.83, "recall": 0.30}}
-CHANGE_PAIRS_FLOOR = 14
+# Floors a little below what was measured (issue 10, precision first), per blind batch and
+# half: first batch dev P 0.993 R 0.741, held out 0.908 / 0.449; second batch (written later,
+# never edited) dev 0.875 / 0.322, held out 0.788 / 0.204. Change pairs detected 22 of 50.
+FLOORS = {"first/dev": {"precision": 0.97, "recall": 0.70}, "first/held_out": {"precision": 0.88, "recall": 0.42},
+          "second/dev": {"precision": 0.84, "recall": 0.29}, "second/held_out": {"precision": 0.75, "recall": 0.18}}
+CHANGE_PAIRS_FLOOR = 20
 
 
 # ------------------------------------------------------------------ the cascade, with a scripted LLM
