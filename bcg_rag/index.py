@@ -249,6 +249,15 @@ class EvidenceIndex:
             query_embeddings=[list(vector)], n_results=top_k, where=where, include=["distances"]))
         return list(zip(res["ids"][0], res["distances"][0])) if res is not None else []
 
+    def query_many(self, vectors: Sequence[Sequence[float]], user_id: str, top_k: int) -> list[list[tuple[str, float]]]:
+        """``query`` for several vectors of one user in one index call (ingestion links a
+        batch's messages to their neighbours): one hit list per vector, in order."""
+        if top_k <= 0 or not vectors:
+            return [[] for _ in vectors]
+        res = self._call(user_id, lambda col: col.query(
+            query_embeddings=[list(v) for v in vectors], n_results=top_k, include=["distances"]))
+        return [list(zip(i, d)) for i, d in zip(res["ids"], res["distances"])] if res is not None else [[] for _ in vectors]
+
     def vectors(self, user_id: str, ids: Sequence[str]) -> dict[str, list[float]]:
         """Stored vectors of some of a user's evidence, by evidence id (ids without a vector
         are left out): multi-hop search compares the hops it follows without embedding."""

@@ -76,8 +76,9 @@ def add_messages(memory: "BeliefMemory", messages: Sequence[dict]) -> list[Messa
         out = []
         for r, notes, additive in zip(results, notes_per_item, additive_per_item):
             out.append(MessageResult(r.evidence_id, r.duplicate, list(r.changes), r.claims, ambiguous=notes, additive=additive))
+        near = _neighbour_ids(memory, [r.evidence_id for r in out])
         for r in out:
-            r.changes += link_restatements(memory, r.evidence_id)
+            r.changes += link_restatements(memory, r.evidence_id, near.get(r.evidence_id))
             r.changes += link_endings(memory, r.evidence_id)
             r.links = _links(memory, r)
     return out
@@ -232,14 +233,15 @@ def _best(known: list[str], sims: np.ndarray, threshold: float, margin: float):
 
 
 # --- the generic restatement rule ----------------------------------------------------------
-def link_restatements(memory: "BeliefMemory", evidence_id: str) -> list:
+def link_restatements(memory: "BeliefMemory", evidence_id: str, neighbour_ids: list[str] | None = None) -> list:
     """Pair a statement with earlier or later ones of the same user that differ in one
     span; the later of each pair refutes the earlier value (or, when the only change is
     a negation, the statement itself). Pairs are found from either side, so the result
-    does not depend on arrival order."""
+    does not depend on arrival order. ``neighbour_ids``: its neighbours, when a batch
+    looked them up at once (``_neighbour_ids``)."""
     ev = memory.store.get_node("evidence", evidence_id)
     changes = []
-    for other in _neighbours(memory, ev):
+    for other in _neighbours(memory, ev, neighbour_ids):
         older, newer = sorted((ev, other), key=lambda e: (e["timestamp"], e["id"]))
         if older["timestamp"] == newer["timestamp"]:
             continue
@@ -250,13 +252,29 @@ def link_restatements(memory: "BeliefMemory", evidence_id: str) -> list:
     return changes
 
 
-def _neighbours(memory: "BeliefMemory", ev: dict) -> list[dict]:
-    if memory.index is not None:
-        vector = memory.embed([ev["text"]])[0]
-        hits = memory.index.query(vector, ev["user_id"], RESTATEMENT_NEIGHBOURS + 1)
-        threshold = memory.policy.section("linking").get("restatement_similarity", 0.75)
-        ids = [eid for eid, dist in hits if eid != ev["id"] and 1.0 - dist >= threshold]
-    else:
+def _neighbour_ids(memory: "BeliefMemory", evidence_ids: list[str]) -> dict[str, list[str]]:
+    """Per evidence of a batch, the ids of its user's evidence near enough to restate it:
+    one index query per user for the whole batch, not one per message (the same hits)."""
+    if memory.index is None:
+        return {}
+    found = memory.store.get_nodes("evidence", evidence_ids)
+    by_user: dict[str, list[dict]] = {}
+    for eid in dict.fromkeys(evidence_ids):
+        if eid in found:
+            by_user.setdefault(found[eid]["user_id"], []).append(found[eid])
+    threshold = memory.policy.section("linking").get("restatement_similarity", 0.75)
+    out = {}
+    for user_id, evs in by_user.items():
+        vectors = memory.embed([ev["text"] for ev in evs])
+        for ev, hits in zip(evs, memory.index.query_many(vectors, user_id, RESTATEMENT_NEIGHBOURS + 1)):
+            out[ev["id"]] = [eid for eid, dist in hits if eid != ev["id"] and 1.0 - dist >= threshold]
+    return out
+
+
+def _neighbours(memory: "BeliefMemory", ev: dict, ids: list[str] | None = None) -> list[dict]:
+    if ids is None and memory.index is not None:
+        ids = _neighbour_ids(memory, [ev["id"]]).get(ev["id"], [])
+    elif ids is None:
         ids = memory.store.recent_evidence_ids(ev["user_id"], ev["id"], RECENT_WITHOUT_INDEX)
     found = memory.store.get_nodes("evidence", ids)
     return [found[i] for i in ids if i in found]
