@@ -7,6 +7,7 @@ single-valued slot, a definite description, or a text that itself says the chang
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -47,8 +48,8 @@ def restatement_diff(old_text: str, new_text: str, *, min_shared: float = 0.6) -
     """
     # Time words at the ends say when, not what: "I drink tea every morning now" restates
     # "I drink coffee every morning" with one span changed.
-    old = without_time(collapse(old_text)) or collapse(old_text).strip(EDGE_PUNCTUATION)
-    new = without_time(collapse(new_text)) or collapse(new_text).strip(EDGE_PUNCTUATION)
+    old = _untimed(collapse(old_text)) or collapse(old_text).strip(EDGE_PUNCTUATION)
+    new = _untimed(collapse(new_text)) or collapse(new_text).strip(EDGE_PUNCTUATION)
     old_tokens, new_tokens = tokens(old), tokens(new)
     old_keys = [t.group().casefold().replace("’", "'") for t in old_tokens]
     new_keys = [t.group().casefold().replace("’", "'") for t in new_tokens]
@@ -146,6 +147,13 @@ def without_time(text: str, lexicon: Lexicon | None = None) -> str:
             if m and m.group().strip():
                 text = (text[: m.start()] + " " + text[m.end():]).strip()
     return "" if re.fullmatch(ZH_DURATION, text) else collapse(text)  # a diff span "三年了" is all time
+
+
+@functools.lru_cache(maxsize=8192)
+def _untimed(text: str) -> str:
+    """``without_time`` with the shipped lexicon, remembered: ingestion compares each new
+    statement with its neighbours, and a neighbour's text comes back pair after pair."""
+    return without_time(text)
 
 
 def statement_key(text: str) -> str:
