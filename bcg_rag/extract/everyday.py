@@ -27,9 +27,9 @@ HOME_WORDS = r"(?:place|apartment|house|home|flat|condo|studio|townhouse|townhom
 EN_HOME_IN = re.compile(
     r"^(?P<who>.*?)\b(?P<verb>signed\s+(?:a|the|our|my)\s+lease\s+(?:on|for)|rent(?:s|ing|ed)?|bought|buy(?:ing)?|closed\s+on)\s+"
     rf"(?:a|an|the|our|my)\s+(?:(?:new|little|small|tiny|big|cute|two-bedroom|one-bedroom)\s+)*{HOME_WORDS}\s+in\s+{PLACE_NAME}"
-    # "the new apartment in Leeds is tiny": a new home, whoever's else it could be, is the speaker's
-    rf"|^(?P<who2>)(?:the|my|our)\s+new\s+(?:(?:little|small|tiny|big|cute)\s+)?{HOME_WORDS}\s+in\s+{PLACE_NAME.replace('place', 'place2')}",
 )
+# "the new apartment in Leeds is tiny": a new home said in passing is the speaker's.
+EN_NEW_HOME_IN = re.compile(rf"^(?:the|my|our)\s+new\s+(?:(?:little|small|tiny|big|cute)\s+)?{HOME_WORDS}\s+in\s+{PLACE_NAME}")
 EN_COMMUTE = re.compile(
     r"^(?P<who>.*?)\b(?:my|the)\s+(?:commute|drive|ride|walk|bike\s+ride)\s+to\s+(?:the\s+)?"
     r"(?P<org>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,2})\s+(?:office|offices|campus|HQ|headquarters|plant|factory|warehouse)\b"
@@ -54,13 +54,16 @@ class EverydayRules:
     lexicon: Lexicon
 
     def _everyday(self, clause: str, turn: Turn) -> list[Found] | Found | None:
+        if m := EN_NEW_HOME_IN.search(clause):
+            place = self._clean_value(m["place"])
+            return Found(turn.speaker_id, "lives_in", place) if place else None
         if m := EN_HOME_IN.search(clause):
-            subject = self._subject(self._clean_before_verb(m["who"] or "")[0], turn)
-            place = self._clean_value(m["place"] or m["place2"])
+            subject = self._subject(self._clean_before_verb(m["who"])[0], turn)
+            place = self._clean_value(m["place"])
             if subject is None or not place:
                 return None
             found = [Found(subject, "lives_in", place)]
-            if (m["verb"] or "").casefold().startswith(("bought", "buy", "closed")):
+            if m["verb"].casefold().startswith(("bought", "buy", "closed")):
                 found.append(Found(subject, "owns", re.search(HOME_WORDS, m.group()).group()))
             return found
         if m := EN_COMMUTE.search(clause):
