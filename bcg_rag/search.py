@@ -46,8 +46,10 @@ from . import archive, lifecycle, revision
 from .asked import asked_first, slots_by_predicate
 from .checks import check_agent, check_context, check_count, check_query, require_user
 from .errors import InvalidInputError, MissingUserError
+from .extract.restate import restatement_diff
 from .groups import BeliefGroup, SearchResult, evidence_entries, make_group
 from .hops import follow_links
+from .ids import normalise_key
 from .models import HIDDEN_TEXT
 from .relevance import belief_relevance as claim_relevance
 from .relevance import claim_pairs, predicate_similarity
@@ -115,7 +117,8 @@ def search(
             state = _state(memory, r, as_of, now)
             if state is not None:
                 states[r["id"]] = state
-        ordered = _order(memory, [r for r in slot_rows if r["id"] in states], states, predicate, belief_relevance)
+        ordered = _order(memory, [r for r in slot_rows if r["id"] in states], states, predicate, belief_relevance,
+                         _restated_by(memory, belief_evidence))
         if not ordered:
             continue
         best = ordered[0]
@@ -196,13 +199,14 @@ def _asserted(memory: Any, row: dict, state: tuple[float, float]) -> bool:
 
 
 def _order(memory: Any, rows: list[dict], states: dict[str, tuple[float, float]], predicate: str,
-           relevance: dict[str, float] | None = None) -> list[dict]:
+           relevance: dict[str, float] | None = None, restated: Any = None) -> list[dict]:
     """A slot's beliefs, the one to state first. Asserted values come first. In a
     single-valued slot the best-supported one (stored confidence; then the newest) is the
     current value, whatever its age: only evidence can replace it. In a many-valued slot
     every asserted value holds, so the freshest (effective confidence) comes first, and of
     equally fresh ones (a slot that does not decay: names, family) the one whose claims are
-    nearest the question ("what's my dog's name?" of two pets' names)."""
+    nearest the question ("what's my dog's name?" of two pets' names). ``restated(a, b)``:
+    whether two beliefs stand on statements that differ in their values only."""
     functional = memory.policy.is_functional(predicate)
     rows = sorted(rows, key=lambda r: r["id"])
     if functional:
@@ -213,15 +217,38 @@ def _order(memory: Any, rows: list[dict], states: dict[str, tuple[float, float]]
         rows.sort(key=lambda r: (-states[r["id"]][1], -near.get(r["id"], -1.0)))
     rows.sort(key=lambda r: not _asserted(memory, r, states[r["id"]]))
     if not functional and rows:
-        # Values as fresh as the first and about as near the question are a tie ("Wilma's child
-        # is Pebbles", "... is Eric": the question is as near to both): the newest goes first.
+        # Values as fresh as the first and about as near the question are a tie, and so are
+        # values stated in the same words but for the value ("Wilma's child is Pebbles
+        # Flintstone", "... is Eric Garcetti": only the value's own words make one nearer
+        # "who is Wilma Flintstone's child?"): the newest goes first.
         lead = rows[0]
         tied = [r for r in rows if _asserted(memory, r, states[r["id"]]) == _asserted(memory, lead, states[lead["id"]])
                 and abs(states[r["id"]][1] - states[lead["id"]][1]) < 1e-9
-                and near.get(r["id"], -1.0) >= near.get(lead["id"], -1.0) - NEAR_TIE]
+                and (r is lead or near.get(r["id"], -1.0) >= near.get(lead["id"], -1.0) - NEAR_TIE
+                     or restated is not None and restated(lead, r))]
         newest = sorted(tied, key=lambda r: r["last_updated"], reverse=True)
         rows = newest + [r for r in rows if r not in tied]
     return rows
+
+
+def _restated_by(memory: Any, belief_evidence: dict[str, set[str]]) -> Any:
+    """``restated(a, b)`` for ``_order``: some candidate statement of ``a`` and one of ``b``
+    differ in one span, which is their two values. Reads the statements only when asked
+    (a many-valued slot whose values are tied but for relevance)."""
+    def restated(a: dict, b: dict) -> bool:
+        mine, theirs = belief_evidence.get(a["id"], set()), belief_evidence.get(b["id"], set())
+        if not mine or not theirs:
+            return False
+        texts = memory.store.get_nodes("evidence", sorted(mine | theirs))
+        values = {normalise_key(a["value"]), normalise_key(b["value"])}
+        for x in sorted(mine & texts.keys()):
+            for y in sorted(theirs & texts.keys()):
+                diff = restatement_diff(texts[x]["text"], texts[y]["text"])
+                if diff is not None and not diff.negated and {
+                        normalise_key(diff.old_value), normalise_key(diff.new_value)} == values:
+                    return True
+        return False
+    return restated
 
 
 def _slot_rows(memory: Any, user_id: str, belief_ids: list[str]) -> dict[tuple, list[dict]]:
