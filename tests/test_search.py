@@ -138,6 +138,18 @@ def test_a_many_valued_slot_puts_the_newest_of_equally_near_values_first(make_me
     assert g.current.value == "Rex"
 
 
+def test_values_stated_in_the_same_words_are_a_tie_whatever_their_own_words(make_memory):
+    """ "... child is Pebbles Flintstone" shares a word with "Wilma Flintstone's child?" and
+    the newer "... child is Eric Garcetti" does not: the statements differ in the value
+    only, so the newest leads."""
+    mem = make_memory("sentence-transformers")
+    for day, value in ((1, "Pebbles Flintstone"), (2, "Eric Garcetti")):
+        mem.observe(f"Wilma Flintstone's child is {value}.", user_id="u1", timestamp=f"2025-06-0{day}",
+                    claim=claim(value, predicate="child", subject="Wilma Flintstone"))
+    (g,) = [g for g in search(mem, "Who is Wilma Flintstone's child?", user_id="u1") if g.predicate == "child"]
+    assert (g.current.value, [a["value"] for a in g.alternatives]) == ("Eric Garcetti", ["Pebbles Flintstone"])
+
+
 def test_private_evidence_text_is_hidden_from_other_agents(make_memory):
     mem = make_memory()
     eid = mem.observe("my diagnosis is secret-condition", user_id="u1", timestamp="2025-06-01", agent_id="doctor",
