@@ -131,6 +131,11 @@ def extractor() -> OfflineExtractor:
         ("I'm allergic to kiwi", [(USER, "allergic_to", "kiwi", 1.0)]),
         ("my dad is 64 on Sunday", [(f"{USER}'s father", "age", "64", 1.0)]),
         ("my granddad turned 95 last week", [(f"{USER}'s grandfather", "age", "95", 1.0)]),
+        # a place one goes to, named after a possessive (read on the sentence: the comma cuts clauses)
+        ("my daughter Mia adores her new school, Lakeside Primary!", [("Mia", "studies_at", "Lakeside Primary", 1.0)]),
+        ("I love my new job at Figma", [(USER, "works_at", "Figma", 1.0)]),
+        ("our new gym, Steel Works, opens at six", [(USER, "member_of", "Steel Works", 1.0)]),
+        ("my job at the bank is boring", []),
         ("my new Boss is nice", []),
         ("I'm renting a room in a house", []),
         ("He is a doctor", []),

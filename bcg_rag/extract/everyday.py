@@ -6,7 +6,10 @@
 * two people who share what the clause says: "my wife and I live in Chicago", "我和老公都在上海
   工作": the claim is the speaker's and the companion's;
 * a thing kept, named by its make after "my new / our old": "our new Corolla is great" (owns);
-  like a pet's name (``mentions.py``), the possessive presupposes it whatever the clause says.
+  like a pet's name (``mentions.py``), the possessive presupposes it whatever the clause says;
+* a place one goes to, named after a possessive: "my son Leo loves his new school, Maple Grove
+  Elementary" (Leo studies_at), "I love my new job at Stripe" (works_at), "my gym, Iron Temple"
+  (member_of); presupposed the same way.
 """
 
 from __future__ import annotations
@@ -49,6 +52,16 @@ EN_KEPT_MAKE = re.compile(
     r"(?=\s+(?:is|was|has|had|broke|keeps|needs|just|still|finally|died|won't|isn't)\b|\s*[,.!?]|\s*$)"
 )
 
+# "his new school, Maple Grove Elementary", "my new job at Stripe": the kind of place -> its slot.
+VENUE_KINDS = {"school": "studies_at", "university": "studies_at", "college": "studies_at",
+               "kindergarten": "studies_at", "daycare": "studies_at", "job": "works_at", "office": "works_at",
+               "company": "works_at", "employer": "works_at", "gym": "member_of", "club": "member_of", "team": "member_of"}
+EN_MY_VENUE = re.compile(
+    r"(?<![\w'])(?P<owner>[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir)\s+(?:(?:new|current)\s+)?"
+    rf"(?P<kind>{'|'.join(VENUE_KINDS)})(?:\s*,\s*|\s+(?:at|called|named)\s+)"
+    r"(?P<name>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,3})"
+)
+
 
 class EverydayRules:
     lexicon: Lexicon
@@ -88,6 +101,22 @@ class EverydayRules:
         shared = [replace(f, subject=turn.speaker_id if f.subject == other else other) for f in found
                   if f.subject in (turn.speaker_id, other) and f.predicate.removeprefix("attr:") not in UNSHARED]
         return found + shared
+
+    def _venues(self, sentence: str, turn: Turn) -> list[Found]:
+        """ "my son Leo loves his new school, Maple Grove Elementary": Leo goes to Maple Grove
+        Elementary; "his" is the person the sentence starts with."""
+        if not turn.user_is_speaker:
+            return []
+        out = []
+        for m in EN_MY_VENUE.finditer(sentence):
+            own = m["owner"].casefold() in ("my", "our")
+            words = sentence[: m.start()].split()[:4]  # "my son Leo loves his ...": the longest lead that names someone
+            owner = turn.speaker_id if own else next(
+                (who for k in range(len(words), 0, -1) if (who := self._third_person(" ".join(words[:k]), turn))), None)
+            name = collapse(m["name"])
+            if owner and name.split()[0].casefold() not in self.lexicon.not_names:
+                out.append(Found(owner, VENUE_KINDS[m["kind"]], name))
+        return out
 
     def _kept(self, clause: str, turn: Turn) -> list[Found]:
         """ "our new Corolla is great": the speaker owns a Corolla."""

@@ -142,6 +142,8 @@ class OfflineExtractor(
             turn.topic = False
             turn.town = turn.venue = None
             parts = [c.strip(EDGE_PUNCTUATION) for c in clauses(sentence.text)]
+            # "his new school, Maple Grove Elementary": read on the sentence, the comma cuts clauses
+            venues = [] if sentence.question else self._venues(sentence.text, turn)
             for clause, silent in zip(parts, self.grammar.silent(sentence, parts)):
                 if not clause:
                     continue
@@ -195,7 +197,9 @@ class OfflineExtractor(
                     claims.append(claim)
                     reading.rules.append(f.rule)
                     reading.additive.append(additive and not f.changed)
-                for f in self._mentions(clause, turn) + self._kept(clause, turn):  # presupposed by a possessive: no mood applies
+                presupposed = self._mentions(clause, turn) + self._kept(clause, turn) + venues
+                venues = []
+                for f in presupposed:  # presupposed by a possessive: no mood applies
                     value = turn.entities.get(f.value.casefold()) or self.lexicon.value_of(f.value)
                     key = (f.subject, f.predicate, value)
                     if key not in seen:
