@@ -111,14 +111,14 @@ def search(
         full = memory.store.get_nodes("belief", [r["id"] for rows in slots.values() for r in rows])
         slots = {k: [full[r["id"]] for r in rows] for k, rows in slots.items()}
     states: dict[str, tuple[float, float]] = {}  # belief id -> (stored, effective) at as_of / now
+    restated = _restated_by(memory, belief_evidence)
     ranked = []
     for (_, predicate, _), slot_rows in slots.items():
         for r in slot_rows:
             state = _state(memory, r, as_of, now)
             if state is not None:
                 states[r["id"]] = state
-        ordered = _order(memory, [r for r in slot_rows if r["id"] in states], states, predicate, belief_relevance,
-                         _restated_by(memory, belief_evidence))
+        ordered = _order(memory, [r for r in slot_rows if r["id"] in states], states, predicate, belief_relevance, restated)
         if not ordered:
             continue
         best = ordered[0]
