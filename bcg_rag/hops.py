@@ -47,6 +47,7 @@ from .hop_words import words
 # The words that end a company's full name and that its short form drops.
 ORG_SUFFIX = re.compile(r"(?<=\w)(?:,?\s+(?:Inc|Corp|Corporation|Co|Company|Group|Labs?|Technologies|Systems|Analytics|Bio|"
                         r"Biosciences|Software|Studios?|Holdings|Partners|Capital|Robotics|AI|Media|Ltd|LLC|GmbH)\.?)+$")
+PLAN = "plan:"  # the prefix of a planned slot's predicate (extract.offline)
 MAX_PATHS = 64  # chains examined per start group
 MAX_STARTS = 5  # start groups examined per search
 START_WINDOW = 10  # among the best-ranked groups
@@ -96,6 +97,7 @@ class _Walker:
         self.agent_id = agent_id
         self._hidden: dict[str, bool] = {}
         self.relatives: set[str] = set()  # the user's relatives the question asks about
+        self._holding: dict[tuple[str, str], bool] = {}
 
     def hop(self, group: tuple) -> Hop:
         key = _slot_key(group[2][0])
@@ -146,9 +148,30 @@ class _Walker:
         return self._hidden[row["id"]]
 
     def current(self, group: tuple) -> dict | None:
+        """The group's value a chain may follow: its current value; or, for a plan
+        ("starting at Halcyon Bio next week") with positive confidence, the planned value
+        when the slot it plans for holds no current value (the user left the old job): the
+        best lead there is. The plan's own group stays hedged; only the chain uses it."""
         row = group[2][0]
         st = self.state(row)
-        return row if st is not None and self._search._asserted(self.memory, row, st) else None
+        if st is None:
+            return None
+        if self._search._asserted(self.memory, row, st):
+            return row
+        planned = row["predicate"].removeprefix(PLAN)
+        if planned == row["predicate"] or st[0] <= 0 or row["status"] not in ("active", "weak"):
+            return None
+        return None if self._holds(row["subject_id"], planned) else row
+
+    def _holds(self, subject_id: str, predicate: str) -> bool:
+        """Whether a slot of this subject states a current value (any context)."""
+        key = (subject_id, predicate)
+        if key not in self._holding:
+            rows = self.memory.store.find_beliefs(self.user_id, history=self.as_of is not None,
+                                                  subject_id=subject_id, predicate=predicate)
+            self._holding[key] = any((st := self.state(r)) is not None and self._search._asserted(self.memory, r, st)
+                                     for r in rows)
+        return self._holding[key]
 
     def slots(self, subject_id: str) -> list[tuple]:
         """Every slot of an entity with a current value, as search's ranked tuples
@@ -349,7 +372,8 @@ def _place(walker: _Walker, ranked: list, chains: list[tuple[int, Chain]], query
            vectors: Callable[[list[Hop]], None]) -> tuple[list, dict]:
     """Each chain's end just above its head (or, for a head that was not retrieved, from
     the bottom) and above the groups before it that it may pass: chain members, groups
-    about things the question does not name, and direct groups scoring below the chain."""
+    that state no current value, groups about things the question does not name, and
+    direct groups scoring below the chain."""
     order = list(ranked)
     via: dict[str, list[dict]] = {}
     placed: set[tuple] = set()
@@ -366,7 +390,10 @@ def _place(walker: _Walker, ranked: list, chains: list[tuple[int, Chain]], query
         while at > 0:
             before = order[at - 1]
             k = _slot_key(before[2][0])
-            blocks = k not in members and (k in placed or _named(walker, before[2][0]["subject_id"], query, before[2][0]["predicate"]))
+            # A group that states no current value (the old job the user left) answers nothing
+            # a chain could demote.
+            blocks = k not in members and walker.current(before) is not None and (
+                k in placed or _named(walker, before[2][0]["subject_id"], query, before[2][0]["predicate"]))
             if blocks and chain.relevance is None:
                 vectors(chain.hops)
                 chain.relevance = prefix_similarity(chain.hops, q)[chain.end]

