@@ -43,7 +43,7 @@ from chromadb.config import Settings
 from chromadb.errors import NotFoundError as ChromaNotFound
 
 from .chroma_glue import (
-    COLLECTION_CONFIGURATION, PrecomputedEmbeddings, epoch_seconds, is_chroma_failure, vector_metadata,
+    COLLECTION_CONFIGURATION, PrecomputedEmbeddings, epoch_seconds, is_chroma_failure, size_collection, vector_metadata,
 )
 from .embedders import Embedder, embedder_from_config
 from .errors import ConfigError, IndexUnavailableError
@@ -160,6 +160,8 @@ class EvidenceIndex:
                 except (ChromaNotFound, ValueError):
                     return None
             self._check_embedder(col)
+            if self._memory is not None:
+                size_collection(col, self._memory.store.evidence_count(user_id))
             self._collections[user_id] = col
             return col
 
