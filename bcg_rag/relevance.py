@@ -100,6 +100,10 @@ def _sibling_gaps(memory: Any, vector: np.ndarray, several: dict[str, list[str]]
     return gaps
 
 
+# Predicates made of a statement (ingest: a restated template, a statement key), not a relation.
+STATEMENT_SLOTS = ("slot:", "stmt:")
+
+
 def predicate_phrase(predicate: str) -> str:
     """'lives_in' -> 'lives in', 'attr:favorite_color' -> 'favorite color', 'plan:lives_in' -> 'plans: lives in'."""
     return predicate.replace("plan:", "plans: ").replace("attr:", "").replace("slot:", "").replace("_", " ").strip()

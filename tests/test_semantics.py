@@ -79,6 +79,20 @@ def test_raw_evidence_no_claim_covers_comes_back_first(mem):
     assert [u["text"] for u in result.unstructured][0].startswith("finally signed the lease")
 
 
+def test_a_restated_statements_slot_does_not_outrank_the_nearer_raw_text_by_its_own_words(mem):
+    """A slot made of a restated statement ("Q: how many episodes ... A: {}") is named by
+    that statement: the fit of that name to the question is no extra evidence. The unread
+    text nearest the question is read first (our own sentences)."""
+    mem.add_messages([
+        dict(text="Q: how many episodes does Starfall Saga have A: 40", user_id=U, timestamp="2024-01-05T09:00:00"),
+        dict(text="Q: who directs Starfall Saga A: Mina Okafor", user_id=U, timestamp="2024-04-20T09:00:00"),
+        dict(text="Q: how many episodes does Starfall Saga have A: 52", user_id=U, timestamp="2025-02-05T09:00:00"),
+    ])
+    result = mem.search("who directs Starfall Saga", user_id=U)
+    assert [g.current.value for g in result] == ["52"] and result[0].predicate.startswith("slot:")
+    assert result.unstructured_first and result.unstructured[0]["text"].endswith("A: Mina Okafor")
+
+
 def test_a_question_about_the_user_that_only_others_beliefs_match_reads_the_users_own_words(mem):
     say(mem, "my cousin Priya just moved to Denver, she works at REI now", "2025-01-10T09:00:00",
         Claim("Priya", "lives_in", "Denver"), Claim("Priya", "works_at", "REI"))
