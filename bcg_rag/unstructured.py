@@ -38,6 +38,9 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
     first = (top_row is not None and top not in claimed
              and relevance[top] > max((_comparable_relevance(g, relevance) for g in groups), default=-1.0)
              and not (groups and groups[0].relevance >= relevance[top] - ACCOUNTED_MARGIN and accounted(groups[0], top_row)))
+    # When the nearest raw text beats every belief, the best belief is no answer either: texts
+    # newer than it (below) would be updates of the wrong thing, read before the nearest.
+    nearest_first = first
     first = first or (not groups and bool(rows))  # no belief at all: the raw evidence is all there is
     # Beliefs whose every stated value the question names answer nothing: "乌龟" is not the
     # name asked for by "用户的乌龟叫什么名字？"; the raw "慢慢今天醒了" may be.
@@ -52,7 +55,7 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
     if about:
         rows = [dict(u, about_asked=True) if u["id"] in about else u for u in rows]
         first = True
-    newer = _newer_unread(memory, user_id, groups[0], not_read, relevance, *unread) if groups else set()
+    newer = _newer_unread(memory, user_id, groups[0], not_read, relevance, *unread) if groups and not nearest_first else set()
     if newer:
         rows = [dict(u, newer_than_belief=True) if u["id"] in newer else u for u in rows]
         first = True

@@ -93,6 +93,22 @@ def test_a_restated_statements_slot_does_not_outrank_the_nearer_raw_text_by_its_
     assert result.unstructured_first and result.unstructured[0]["text"].endswith("A: Mina Okafor")
 
 
+def test_when_the_nearest_raw_text_beats_every_belief_no_text_is_read_as_the_best_beliefs_update(mem):
+    """The best belief (another question's slot) answers nothing when the nearest raw text
+    beats it, so a newer text near that belief is not read before the nearest one as its
+    update (our own sentences)."""
+    mem.add_messages([
+        dict(text="Q: how many seasons of Starfall Saga are there A: four", user_id=U, timestamp="2024-01-05T09:00:00"),
+        dict(text="Q: what is the current Starfall Saga season A: Season 5", user_id=U, timestamp="2024-03-01T09:00:00"),
+        dict(text="Q: how many seasons of Starfall Saga are there A: five", user_id=U, timestamp="2025-02-05T09:00:00"),
+        dict(text="Q: how many episodes are in the current Starfall Saga season A: ten", user_id=U,
+             timestamp="2025-05-01T09:00:00"),
+    ])
+    result = mem.search("what is the current Starfall Saga season", user_id=U)
+    assert result.unstructured_first and not any(u.get("newer_than_belief") for u in result.unstructured)
+    assert max(result.unstructured, key=lambda u: u["relevance"])["text"].endswith("A: Season 5")
+
+
 def test_a_question_about_the_user_that_only_others_beliefs_match_reads_the_users_own_words(mem):
     say(mem, "my cousin Priya just moved to Denver, she works at REI now", "2025-01-10T09:00:00",
         Claim("Priya", "lives_in", "Denver"), Claim("Priya", "works_at", "REI"))
