@@ -246,6 +246,13 @@ def test_a_statement_is_told_from_a_question(extractor, text, states):
         ("Transformers was created by Hasbro, Inc.", [("Transformers", "was_created_by", "Hasbro, Inc", 1.0)]),
         ("I work at Initech, LLC now", [(USER, "works_at", "Initech, LLC", 1.0)]),
         ("I work at Acme Inc. It is great.", [(USER, "works_at", "Acme Inc", 1.0)]),
+        # a title after a name and a comma is the name's; a place after a place is where it is
+        ("Mirela is married to Anton Vell, Count of Sarn.", [("Mirela", "married_to", "Anton Vell, Count of Sarn", 1.0)]),
+        ("Thanks, Duke of Earl.", []),
+        ("moved to Tartu, Estonia", [(USER, "lives_in", "Tartu", 1.0), ("Tartu", "located_in", "Estonia", 1.0)]),
+        # a capital "The" inside a sentence begins a name; a lower-case one is an article
+        ("Oskar is famous for The Quiet Harbour.", [("Oskar", "is_famous_for", "The Quiet Harbour", 1.0)]),
+        ("I love the Beatles", [(USER, "likes", "Beatles", 1.0)]),
     ],
 )
 def test_names_titles_and_passives(extractor, text, expected):

@@ -40,6 +40,15 @@ EN_CLAUSE_WORDS = frozenset(
     "i me my mine we us our you your he him his she her they them their it its this that these those "
     "something anything nothing someone somebody everyone everything here there".split()
 )
+NAME_JOINS = frozenset("of de del la le du von van upon on the".split())
+
+
+def _joins_name(words: list[str], i: int) -> bool:
+    """A small word between two capitalised ones is part of a name: "Duke of Bourbon"."""
+    return (0 < i < len(words) - 1 and words[i] in NAME_JOINS and words[i - 1][:1].isupper()
+            and words[i + 1][:1].isupper())
+
+
 EN_BAD_CHARS = re.compile(r"[()\[\]{}:;?!\"“”<>|]")
 EN_SPECIFIC_TIME = re.compile(
     r"\b(?:yesterday|today|tonight|last night|this morning|this afternoon|this evening|earlier|just now|right now)\b",
@@ -132,8 +141,8 @@ class GateRules:
             return False  # "moved out to the suburbs": a place is named by its name
         if found.predicate.removeprefix("attr:") in NAME_PREDICATES and not value[:1].isupper():
             return False  # "called off the engagement": not a name
-        if len(words) > 4 and any(not w[:1].isupper() for w in words):
-            return False  # a long lower-case run is a clause, not a thing
+        if len(words) > 4 and any(not w[:1].isupper() and not _joins_name(words, i) for i, w in enumerate(words)):
+            return False  # a long lower-case run is a clause, not a thing ("Louis Henri, Duke of Bourbon" is a name)
         return True
 
     # ------------------------------------------------------------------ subjects

@@ -141,16 +141,39 @@ def sentences(text: str) -> list[Sentence]:
     return out
 
 
+# A title after a name, after a comma, that ends the sentence: "Louis Henri, Duke of
+# Bourbon", "Louis Joseph, Prince of Condé". Capitalised words joined by a small word of
+# titles, to the end, after a capitalised word that is not the sentence's first. (A place
+# after a place, "Coimbra, Portugal", is two claims: the place and where it is.)
+_CAP = r"[A-Z][\w'’.-]*"
+NAME_APPOSITIVE = re.compile(
+    rf"(?<=\w),(?=\s+{_CAP}(?:\s+{_CAP})*\s+(?:of|de|del|la|le|du|von|van|upon|on|the)\s+{_CAP}(?:\s+{_CAP})*\s*[.!?]*\s*$)"
+)
+_KEPT_COMMA = "\u2063"  # stands for a comma that cuts no clause, while the clauses are cut
+
+
 def clauses(sentence: str) -> list[str]:
     """The clauses of one sentence; over-long ones are dropped (see MAX_CLAUSE_CHARS)."""
     parts = []
+    sentence = _keep_appositive(sentence)
     for part in CLAUSE_BREAK.split(sentence):
         pieces = AND_SUBJECT.split(part)
         if len(pieces) > 1 and BARE_SUBJECT.fullmatch(pieces[0].strip()):
             pieces = [part]  # "my wife and I live in Chicago": one subject, two people
         for piece in pieces:
             parts.extend(ZH_AND_SUBJECT.split(piece))
-    return [p.strip() for p in parts if p and p.strip() and len(p) <= MAX_CLAUSE_CHARS]
+    return [p.strip().replace(_KEPT_COMMA, ",") for p in parts if p and p.strip() and len(p) <= MAX_CLAUSE_CHARS]
+
+
+def _keep_appositive(sentence: str) -> str:
+    """The sentence with the comma before a closing name appositive kept from cutting."""
+    m = NAME_APPOSITIVE.search(sentence) if "," in sentence else None
+    if m is None:
+        return sentence
+    word = re.search(r"(\S+)\s*$", sentence[: m.start()])
+    if word is None or word.start() == 0 or not word.group(1)[0].isupper():
+        return sentence
+    return sentence[: m.start()] + _KEPT_COMMA + sentence[m.end():]
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
 from .grammar import MAX_VALUE_CJK_CHARS, MAX_VALUE_WORDS, TIME_TAILS, ZH_DURATION
-from .text import CJK_CHAR, EDGE_PUNCTUATION, collapse, has_cjk, inside_title
+from .text import CJK_CHAR, EDGE_PUNCTUATION, collapse, has_cjk, inside_title, title_article
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
@@ -358,7 +358,7 @@ class SharedRules:
             value = value.strip(EDGE_PUNCTUATION)
             for pattern in (lex.around_value.lead, lex.around_value.trail, lex.time.trail, lex.time.lead, *TIME_TAILS):
                 m = pattern.search(value)
-                if m and m.group().strip() and not self._in_mixed_word(value, m):
+                if m and m.group().strip() and not self._in_mixed_word(value, m) and not title_article(value, m):
                     value = (value[: m.start()] + " " + value[m.end():]).strip()
         return collapse(value)
 

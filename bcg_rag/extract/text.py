@@ -157,7 +157,17 @@ _TITLE_JOINS = frozenset({"on", "with", "with the", "upon"})
 
 def inside_title(value: str, stop: re.Match[str]) -> bool:
     """A lowercase "on" or "with" between two capitalised words joins a title: "Attack on
-    Titan". (Not "in" or "over": "Acme in Berlin", "Coke over Pepsi" are two names.)"""
+    Titan". (Not "in" or "over": "Acme in Berlin", "Coke over Pepsi" are two names.) So
+    does "of" in a name's appositive after a comma: "Louis Henri, Duke of Bourbon" (not in
+    "the CEO of Bosch", which is a role and a company)."""
     before, after = value[: stop.start()].split(), value[stop.end():].split()
-    return (" ".join(stop.group().split()) in _TITLE_JOINS and bool(before) and bool(after) and before[-1][:1].isupper()
+    join = " ".join(stop.group().split())
+    appositive = join == "of" and "," in value[: stop.start()]
+    return ((join in _TITLE_JOINS or appositive) and bool(before) and bool(after) and before[-1][:1].isupper()
             and after[0][:1].isupper() and not _CALENDAR.match(after[0]))
+
+
+def title_article(value: str, m: re.Match[str]) -> bool:
+    """A capital "The" leading a capitalised name inside a sentence is the name's own:
+    "famous for The Simpsons" (while "the gym", "the Beatles" lose their article)."""
+    return m.start() == 0 and m.group().strip() == "The" and value[m.end():m.end() + 1].isupper()
