@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from .en import EN_CLASS_OF
 from .grammar import ZH_DURATION
 from .shared import Found
-from .text import CJK, CJK_CHAR, collapse, has_cjk
+from .text import CJK, CJK_CHAR, NAME_JOINS, collapse, has_cjk
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
@@ -40,9 +40,6 @@ EN_CLAUSE_WORDS = frozenset(
     "i me my mine we us our you your he him his she her they them their it its this that these those "
     "something anything nothing someone somebody everyone everything here there".split()
 )
-NAME_JOINS = frozenset("of de del la le du von van upon on the".split())
-
-
 def _joins_name(words: list[str], i: int) -> bool:
     """A small word between two capitalised ones is part of a name: "Duke of Bourbon"."""
     return (0 < i < len(words) - 1 and words[i] in NAME_JOINS and words[i - 1][:1].isupper()

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 
 from .lexicon import Lexicon
-from .text import CJK, collapse
+from .text import CJK, NAME_JOINS, collapse
 
 MAX_CLAUSE_CHARS = 240  # longer clauses are not chat facts; skipping them keeps cost linear
 MAX_VALUE_WORDS = 6  # longer "values" are clauses the rules misread, not things
@@ -147,7 +147,7 @@ def sentences(text: str) -> list[Sentence]:
 # after a place, "Coimbra, Portugal", is two claims: the place and where it is.)
 _CAP = r"[A-Z][\w'’.-]*"
 NAME_APPOSITIVE = re.compile(
-    rf"(?<=\w),(?=\s+{_CAP}(?:\s+{_CAP})*\s+(?:of|de|del|la|le|du|von|van|upon|on|the)\s+{_CAP}(?:\s+{_CAP})*\s*[.!?]*\s*$)"
+    rf"(?<=\w),(?=\s+{_CAP}(?:\s+{_CAP})*\s+(?:{'|'.join(sorted(NAME_JOINS))})\s+{_CAP}(?:\s+{_CAP})*\s*[.!?]*\s*$)"
 )
 _KEPT_COMMA = "\u2063"  # stands for a comma that cuts no clause, while the clauses are cut
 

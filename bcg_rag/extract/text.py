@@ -153,6 +153,8 @@ _CALENDAR = re.compile(r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?\b|(?:Janua
 
 
 _TITLE_JOINS = frozenset({"on", "with", "with the", "upon"})
+# The small words inside a proper name or title: "Duke of Bourbon", "Ludwig van Beethoven".
+NAME_JOINS = frozenset("of de del la le du von van upon on the".split())
 
 
 def inside_title(value: str, stop: re.Match[str]) -> bool:
