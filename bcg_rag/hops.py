@@ -10,9 +10,10 @@ question asks to go. Plain arithmetic over stored rows and vectors; no embedding
 - A chain starts at one of the best retrieved groups whose subject the question names
   (name or alias; the user when the question speaks of the user). When none starts a chain, the entities the
   question names are looked up by name (quoted spans, capitalised runs of words).
-- A hop follows only a current value (``memory.asserted`` at the search's time):
-  outdated links are never followed; a value names an entity when
-  ``memory.resolve_entity`` finds it.
+- A hop follows only a current value (``memory.asserted`` at the search's time), or a plan
+  for a slot that states nothing now; outdated links are never followed; a value names an
+  entity when ``memory.resolve_entity`` finds it. The user's employer also has what was said
+  of the user's unnamed company since (``employer.py``).
 - A hop is *asked for* when the question has a word that the hop's statement brings and
   no earlier hop's statement has, with the names in the statements masked ("headquarters"
   in "The headquarters of Bosch is in Stuttgart", against "Maria works at Bosch";
@@ -24,10 +25,8 @@ question asks to go. Plain arithmetic over stored rows and vectors; no embedding
 - Of the chains from one start, the one that explains most question words wins, then the
   longest, then the one closest to the question.
 - A chain's answer is placed just above the chain's head (from the bottom for a head that
-  was not retrieved) and above the groups before it that it may pass: its own hops,
-  groups about things the question does not name, and named groups less relevant than
-  the chain. A hop may add an answer, never demote a better-scoring direct one.
-  ``via`` records the hops.
+  was not retrieved) and above the groups it may pass (``_place``). A hop may add an
+  answer, never demote a better-scoring direct one. ``via`` records the hops.
 """
 
 from __future__ import annotations
@@ -40,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from .asked import names_entity, refers_to_user, relatives_asked
+from .employer import employer_rows
 from .errors import InvalidInputError
 from .hop_texts import load_templates, load_vectors, prefix_similarity
 from .hop_words import words
@@ -90,7 +90,7 @@ class _Walker:
         self.min_gain = float(settings.get("hop_min_gain", 0.02))  # a hop no word asks for must bring this
         self._search = search
         self.retrieved = {_slot_key(g[2][0]): g for g in ranked}
-        self._slots: dict[str, list[tuple]] = {}
+        self._slots: dict[tuple, list[tuple]] = {}
         self._entities: dict[str, dict | None] = {}
         self._targets: dict[str, str | None] = {}
         self._hops: dict[tuple, Hop] = {}
@@ -148,16 +148,11 @@ class _Walker:
         return self._hidden[row["id"]]
 
     def current(self, group: tuple) -> dict | None:
-        """The group's value a chain may follow: its current value; or, for a plan
-        ("starting at Halcyon Bio next week") with positive confidence, the planned value
-        when the slot it plans for holds no current value (the user left the old job): the
-        best lead there is. The plan's own group stays hedged; only the chain uses it."""
+        """The value a chain may follow: the current one; or a plan ("starting at Halcyon Bio
+        next week", positive) for a slot that states nothing now. Its group stays hedged."""
         row = group[2][0]
-        st = self.state(row)
-        if st is None:
-            return None
-        if self._search._asserted(self.memory, row, st):
-            return row
+        if (st := self.state(row)) is None or self._search._asserted(self.memory, row, st):
+            return row if st is not None else None
         planned = row["predicate"].removeprefix(PLAN)
         if planned == row["predicate"] or st[0] <= 0 or row["status"] not in ("active", "weak"):
             return None
@@ -165,28 +160,31 @@ class _Walker:
 
     def _holds(self, subject_id: str, predicate: str) -> bool:
         """Whether a slot of this subject states a current value (any context)."""
-        key = (subject_id, predicate)
-        if key not in self._holding:
-            rows = self.memory.store.find_beliefs(self.user_id, history=self.as_of is not None,
-                                                  subject_id=subject_id, predicate=predicate)
-            self._holding[key] = any((st := self.state(r)) is not None and self._search._asserted(self.memory, r, st)
-                                     for r in rows)
+        if (key := (subject_id, predicate)) not in self._holding:
+            rows = self.memory.store.find_beliefs(self.user_id, self.as_of is not None, subject_id=subject_id,
+                                                  predicate=predicate)
+            self._holding[key] = any(self.current((0, 0, [r], [])) is r for r in rows)  # not a plan: asserted
         return self._holding[key]
 
-    def slots(self, subject_id: str) -> list[tuple]:
+    def slots(self, subject_id: str, via: dict | None = None) -> list[tuple]:
         """Every slot of an entity with a current value, as search's ranked tuples
-        (retrieved ones as retrieved; the others ordered here)."""
-        if subject_id in self._slots:
-            return self._slots[subject_id]
-        by_slot: dict[tuple, list[dict]] = {}
+        (retrieved ones as retrieved; the others ordered here). ``via``: the row a chain
+        followed to it (the user's employer also has what was said of "the company")."""
         # Histories only to replay to ``as_of``: the user's own slots can hold hundreds of
         # thousands of entries (seconds to read), and a current state needs none of them.
-        rows = self.memory.store.find_beliefs(self.user_id, history=self.as_of is not None, subject_id=subject_id)
+        history = self.as_of is not None
+        unnamed = employer_rows(self.memory, self.user_id, subject_id, via, history)
+        cache = (subject_id, via["id"] if unnamed else None)
+        if cache in self._slots:
+            return self._slots[cache]
+        by_slot: dict[tuple, list[dict]] = {}
+        rows = self.memory.store.find_beliefs(self.user_id, history=history, subject_id=subject_id) + unnamed
         for row in rows:
             by_slot.setdefault(_slot_key(row), []).append(row)
         out = []
+        merged = {_slot_key(r) for r in unnamed}
         for key, rows in sorted(by_slot.items()):
-            group = self.retrieved.get(key)
+            group = None if key in merged else self.retrieved.get(key)
             if group is None:
                 live = [r for r in rows if self.state(r) is not None]
                 if not live:
@@ -195,7 +193,7 @@ class _Walker:
                 group = (0.0, -1.0, ordered, sorted({c for r in ordered for c in r["contexts"]}))
             if self.current(group) is not None:
                 out.append(group)
-        self._slots[subject_id] = out
+        self._slots[cache] = out
         return out
 
 
@@ -306,7 +304,7 @@ def _paths(walker: _Walker, start: tuple) -> list[list[Hop]]:
         nxt = walker.target(path[-1].row["value"])
         if nxt is None or nxt in seen or walker.hidden(path[-1].row):
             return
-        for group in walker.slots(nxt):
+        for group in walker.slots(nxt, path[-1].row):
             if len(out) >= MAX_PATHS:
                 return
             extend(path + [walker.hop(group)], seen | {nxt})
@@ -384,7 +382,7 @@ def _place(walker: _Walker, ranked: list, chains: list[tuple[int, Chain]], query
             continue
         members = {_slot_key(h.row) for h in chain.hops[: chain.end]}
         was = next((k for k, g in enumerate(order) if _slot_key(g[2][0]) == key), len(order))
-        order = [g for g in order if _slot_key(g[2][0]) != key]
+        order = [g for g in order if _slot_key(g[2][0]) != key and g[2][0]["id"] != end[2][0]["id"]]
         head = _slot_key(chain.hops[0].row)
         at = next((k for k, g in enumerate(order) if _slot_key(g[2][0]) == head), len(order))
         while at > 0:

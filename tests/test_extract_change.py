@@ -124,7 +124,7 @@ def extractor() -> OfflineExtractor:
         ("我有个妹妹，叫小雨", [(USER, "has", "妹妹", 1.0), (USER, "has_sister", "小雨", 1.0)]),
         # Chinese: organisations and others moving
         ("腾讯把总部搬到了深圳", [("腾讯", "headquarters", "深圳", 1.0)]),
-        ("公司总部搬到了杭州", []),  # whose company is not said
+        ("公司总部搬到了杭州", [(f"{USER}'s employer", "headquarters", "杭州", 1.0)]),  # the speaker's, unnamed
         ("老王搬来厦门了", [("老王", "lives_in", "厦门", 1.0)]),
         ("我哥搬到深圳了", [(f"{USER}'s brother", "lives_in", "深圳", 1.0)]),
         ("打算搬来厦门", [(USER, "plan:lives_in", "厦门", 0.5)]),

@@ -63,7 +63,6 @@ def extractor() -> OfflineExtractor:
         "杭州的夏天也太热了吧，空调一天都没停过",
         "浙大的食堂还是那个味儿",
         "武汉今天下雪了",
-        "公司总部搬到南京了",
     ],
 )
 def test_loose_shapes_give_no_claim(extractor, text):
@@ -253,6 +252,10 @@ def test_a_statement_is_told_from_a_question(extractor, text, states):
         # a capital "The" inside a sentence begins a name; a lower-case one is an article
         ("Oskar is famous for The Quiet Harbour.", [("Oskar", "is_famous_for", "The Quiet Harbour", 1.0)]),
         ("I love the Beatles", [(USER, "likes", "Beatles", 1.0)]),
+        # a workplace by its name; the speaker's unnamed company is the user's employer
+        ("我在一家叫云杉数据的小公司做产品", [(USER, "works_at", "云杉数据", 1.0), (USER, "job_title", "产品", 1.0)]),
+        ("公司总部搬到合肥了", [(f"{USER}'s employer", "headquarters", "合肥", 1.0)]),
+        ("our company moved its HQ to Boise", [(f"{USER}'s employer", "headquarters", "Boise", 1.0)]),
     ],
 )
 def test_names_titles_and_passives(extractor, text, expected):

