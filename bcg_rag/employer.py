@@ -18,17 +18,14 @@ from .models import SUPPORTS
 EMPLOYER_PREDICATE = "works_at"
 
 
-def employer_rows(memory: Any, user_id: str, entity_id: str, via: dict | None, history: bool) -> list[dict]:
-    """Beliefs about the user's unnamed employer, as ``entity_id``'s, when ``via`` (the row a
-    chain followed to ``entity_id``) is the user's own employer; [] otherwise."""
-    if via is None or via["predicate"] != EMPLOYER_PREDICATE:
-        return []
+def employer_rows(memory: Any, user_id: str, entity_id: str, via: dict, history: bool) -> list[dict]:
+    """Beliefs about the user's unnamed employer, as ``entity_id``'s; ``via`` is the user's own
+    ``works_at`` row that a chain followed to ``entity_id``."""
     try:
-        user = memory.resolve_entity(user_id, user_id)
         unnamed = memory.resolve_entity(user_id, employer_of(user_id))
     except InvalidInputError:
         return []
-    if user is None or unnamed is None or via["subject_id"] != user or unnamed == entity_id:
+    if unnamed is None or unnamed == entity_id:
         return []
     started = min((e.valid_from or "" for e in memory.store.edges_to([via["id"]], [SUPPORTS])), default=None)
     if started is None:

@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from .asked import names_entity, refers_to_user, relatives_asked
-from .employer import employer_rows
+from .employer import EMPLOYER_PREDICATE, employer_rows
 from .errors import InvalidInputError
 from .hop_texts import load_templates, load_vectors, prefix_similarity
 from .hop_words import words
@@ -98,6 +98,12 @@ class _Walker:
         self._hidden: dict[str, bool] = {}
         self.relatives: set[str] = set()  # the user's relatives the question asks about
         self._holding: dict[tuple[str, str], bool] = {}
+        self._user_entity: str | None = ""  # "": not looked up yet
+
+    def user_entity(self) -> str | None:
+        if self._user_entity == "":
+            self._user_entity = self.memory.resolve_entity(self.user_id, self.user_id)
+        return self._user_entity
 
     def hop(self, group: tuple) -> Hop:
         key = _slot_key(group[2][0])
@@ -173,10 +179,12 @@ class _Walker:
         # Histories only to replay to ``as_of``: the user's own slots can hold hundreds of
         # thousands of entries (seconds to read), and a current state needs none of them.
         history = self.as_of is not None
-        unnamed = employer_rows(self.memory, self.user_id, subject_id, via, history)
-        cache = (subject_id, via["id"] if unnamed else None)
+        # Checked before any read: a chain asks for an entity's slots once per path.
+        from_user = via is not None and via["predicate"] == EMPLOYER_PREDICATE and via["subject_id"] == self.user_entity()
+        cache = (subject_id, via["id"] if from_user else None)
         if cache in self._slots:
             return self._slots[cache]
+        unnamed = employer_rows(self.memory, self.user_id, subject_id, via, history) if from_user else []
         by_slot: dict[tuple, list[dict]] = {}
         rows = self.memory.store.find_beliefs(self.user_id, history=history, subject_id=subject_id) + unnamed
         for row in rows:
