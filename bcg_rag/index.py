@@ -65,6 +65,7 @@ class EvidenceIndex:
         self._lock = threading.RLock()
         self._memory: Any = None  # set by repair(): whose store the vectors are checked against
         self._verified: set[str] = set()  # users checked against the store in this process
+        self._opened_count: dict[str, int] = {}  # evidence counted on opening, for the check right after
 
     @classmethod
     def from_policy(cls, policy: Any, path: str | Path | None) -> "EvidenceIndex":
@@ -142,6 +143,7 @@ class EvidenceIndex:
         if verify and self._memory is not None and user_id not in self._verified:
             self._verify(user_id)
             col = self._collections.get(user_id)
+        self._opened_count.pop(user_id, None)  # a later check counts afresh
         return col
 
     def _open_collection(self, user_id: str, create: bool) -> Any | None:
@@ -160,8 +162,9 @@ class EvidenceIndex:
                 except (ChromaNotFound, ValueError):
                     return None
             self._check_embedder(col)
-            if self._memory is not None:
-                size_collection(col, self._memory.store.evidence_count(user_id))
+            if self._memory is not None:  # counted once: the first check (_reconcile) reuses it
+                self._opened_count[user_id] = self._memory.store.evidence_count(user_id)
+                size_collection(col, self._opened_count[user_id])
             self._collections[user_id] = col
             return col
 
@@ -326,7 +329,8 @@ class EvidenceIndex:
         store = self._memory.store
         col = self._collections.get(user_id) or self._guard(lambda: self._open_collection(user_id, create=False))
         indexed = self._guard(col.count) if col is not None else 0
-        n = store.evidence_count(user_id)
+        n = self._opened_count.pop(user_id, None)
+        n = store.evidence_count(user_id) if n is None else n
         if n == indexed and not full:
             return 0
         # Vectors first, evidence second: a vector is written after its evidence commits, so

@@ -40,6 +40,8 @@ EN_CLAUSE_WORDS = frozenset(
     "i me my mine we us our you your he him his she her they them their it its this that these those "
     "something anything nothing someone somebody everyone everything here there".split()
 )
+
+
 def _joins_name(words: list[str], i: int) -> bool:
     """A small word between two capitalised ones is part of a name: "Duke of Bourbon"."""
     return (0 < i < len(words) - 1 and words[i] in NAME_JOINS and words[i - 1][:1].isupper()
