@@ -4,9 +4,12 @@ beside a vector, and which errors are Chroma's (or the way to its server's) rath
 
 from __future__ import annotations
 
+import threading
+from contextlib import contextmanager
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Callable, Iterator
 
+import chromadb
 from chromadb.api.types import Documents, EmbeddingFunction, Embeddings
 from chromadb.utils.embedding_functions import register_embedding_function
 
@@ -58,21 +61,73 @@ COLLECTION_CONFIGURATION = {"hnsw": {"space": "cosine", "batch_size": 2, "sync_t
 # 5,000), and 0.20 s with Chroma's 1,000. So a collection that holds LARGE_COLLECTION records
 # or more when a process first opens it is switched to 1,000 (the log then holds at most 1,000
 # unflushed records per large collection). Chroma reads the setting when it loads a
-# collection's vector index, once per process: a collection that grows past the line within
-# a process keeps the small setting until it is next opened. (Switching every collection to
-# 1,000 brings the growth above back: 11.7 s per round at round 1, 19.7 s at round 7.)
+# collection's vector index and keeps the index loaded while its client's system runs, so a
+# collection that grows past the line within a process is switched and its embedded client
+# reopened (``ClientInUse``). (Switching every collection to 1,000 brings the growth above
+# back: 11.7 s per round at round 1, 19.7 s at round 7.)
 LARGE_COLLECTION = 10_000
 LARGE_COLLECTION_SYNC = 1_000
 
 
-def size_collection(col: Any, records: int) -> None:
-    """Give a collection the flush setting for its size; call it before the collection's
-    first read or write in this process, or it takes effect only in the next one."""
+def size_collection(col: Any, records: int) -> bool:
+    """Give a collection of ``records`` the flush setting for its size; True when this
+    changed it. It takes effect when Chroma next loads the collection's vector index: before
+    its first read or write in this process, or after its client's system restarts."""
     if records < LARGE_COLLECTION:
-        return
+        return False
     hnsw = (getattr(col, "configuration_json", None) or {}).get("hnsw") or {}
-    if int(hnsw.get("sync_threshold") or 0) < LARGE_COLLECTION_SYNC:
-        col.modify(configuration={"hnsw": {"sync_threshold": LARGE_COLLECTION_SYNC}})
+    if int(hnsw.get("sync_threshold") or 0) >= LARGE_COLLECTION_SYNC:
+        return False
+    col.modify(configuration={"hnsw": {"sync_threshold": LARGE_COLLECTION_SYNC}})
+    return True
+
+
+class ClientInUse:
+    """Counts the calls in flight on a Chroma client, so that the client is replaced only
+    between them: ``replace`` runs when no call is in flight (a call made meanwhile waits
+    for it) and is skipped otherwise, to be tried again later; it never waits itself, so it
+    cannot deadlock with a caller holding another lock. Calls nest freely."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._calls = 0
+        self._replacing = False
+
+    @contextmanager
+    def call(self) -> Iterator[None]:
+        with self._cond:
+            while self._replacing:
+                self._cond.wait()
+            self._calls += 1
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._calls -= 1
+
+    def replace(self, fn: Callable[[], None]) -> bool:
+        """Run ``fn`` alone; False (and ``fn`` not run) while a call is in flight."""
+        with self._cond:
+            if self._calls or self._replacing:
+                return False
+            self._replacing = True
+        try:
+            fn()
+        finally:
+            with self._cond:
+                self._replacing = False
+                self._cond.notify_all()
+        return True
+
+
+def reopen_persistent(client: Any) -> Any:
+    """The same embedded Chroma directory through a new client. Closing the last client of
+    a directory in this process stops its system, so the new one loads every collection
+    afresh, with its current settings; while another client of the directory is open the
+    system (and the settings it loaded) is shared and carries on."""
+    settings = client.get_settings()
+    client.close()
+    return chromadb.PersistentClient(path=settings.persist_directory, settings=settings)
 
 
 def epoch_seconds(ts: str) -> float:

@@ -43,19 +43,22 @@ from chromadb.config import Settings
 from chromadb.errors import NotFoundError as ChromaNotFound
 
 from .chroma_glue import (
-    COLLECTION_CONFIGURATION, PrecomputedEmbeddings, epoch_seconds, is_chroma_failure, size_collection, vector_metadata,
+    COLLECTION_CONFIGURATION, ClientInUse, PrecomputedEmbeddings, epoch_seconds, is_chroma_failure, reopen_persistent,
+    size_collection, vector_metadata,
 )
+from . import chroma_glue
 from .embedders import Embedder, embedder_from_config
 from .errors import ConfigError, IndexUnavailableError
+from .index_checks import IndexChecks
 
 _HASH_LEN = 16
 
 
-class EvidenceIndex:
+class EvidenceIndex(IndexChecks):
     """Evidence vectors of one memory, one Chroma collection per user."""
 
     def __init__(self, embedder: Embedder, client: Any, collection_prefix: str, *, ephemeral: bool = False,
-                 shared: bool = False):
+                 shared: bool = False, reopenable: bool = False):
         self.embedder = embedder
         self.client = client
         self.prefix = collection_prefix
@@ -66,6 +69,10 @@ class EvidenceIndex:
         self._memory: Any = None  # set by repair(): whose store the vectors are checked against
         self._verified: set[str] = set()  # users checked against the store in this process
         self._opened_count: dict[str, int] = {}  # evidence counted on opening, for the check right after
+        self._sizes: dict[str, int] = {}  # records of a collection written to in this process
+        self._in_use = ClientInUse()
+        self.reopenable = reopenable  # our own embedded client: see _grew
+        self._reopen_due = False
 
     @classmethod
     def from_policy(cls, policy: Any, path: str | Path | None) -> "EvidenceIndex":
@@ -80,7 +87,7 @@ class EvidenceIndex:
             # two in-memory memories from ever seeing each other's vectors.
             return cls(embedder, chromadb.EphemeralClient(settings=settings), f"{prefix}_{uuid.uuid4().hex[:12]}", ephemeral=True)
         client = chromadb.PersistentClient(path=str(Path(path) / "chroma"), settings=settings)
-        return cls(embedder, client, prefix)
+        return cls(embedder, client, prefix, reopenable=True)
 
     @classmethod
     def from_server(cls, policy: Any, url: str, prefix: str, *, shared: bool = False) -> "EvidenceIndex":
@@ -106,10 +113,11 @@ class EvidenceIndex:
         more on a fresh one (recreated when writing)."""
         for attempt in (0, 1):
             try:
-                col = self._guard(lambda: self._collection(user_id, create=create, verify=verify))
-                if col is None:
-                    return None
-                return self._guard(lambda: fn(col))
+                with self._in_use.call():  # the handle and its use: no client swap between
+                    col = self._guard(lambda: self._collection(user_id, create=create, verify=verify))
+                    if col is None:
+                        return None
+                    return self._guard(lambda: fn(col))
             except ChromaNotFound:
                 self._forget_handle(user_id)
                 if attempt:
@@ -120,7 +128,8 @@ class EvidenceIndex:
         """Chroma's own failures as typed errors; a deleted collection stays ChromaNotFound
         for ``_call`` to handle."""
         try:
-            return fn()
+            with self._in_use.call():
+                return fn()
         except (ChromaNotFound, ConfigError, IndexUnavailableError):
             raise
         except Exception as exc:
@@ -214,6 +223,27 @@ class EvidenceIndex:
                     self._verified.discard(user_id)
                 raise
             self._collection(user_id)
+            self._grew(user_id, len(idx))
+        if self._reopen_due:
+            self._in_use.replace(self._reopen)
+
+    def _grew(self, user_id: str, added: int) -> None:
+        """A collection that reaches LARGE_COLLECTION records in this process gets the large
+        flush setting; its loaded vector index takes it up when our client reopens (at the
+        end of a write with no other call in flight)."""
+        with self._lock:
+            col = self._collections.get(user_id)
+            if col is None:
+                return
+            before = self._sizes.get(user_id)
+            size = self._sizes[user_id] = self._guard(col.count) if before is None else before + added
+            if (before or 0) < chroma_glue.LARGE_COLLECTION <= size and self._guard(lambda: size_collection(col, size)):
+                self._reopen_due = self.reopenable
+
+    def _reopen(self) -> None:
+        self._reopen_due = False
+        self.client = reopen_persistent(self.client)
+        self._collections = {}  # the closed client's handles
 
     def _drop_if_forgotten(self, user_id: str, rows: Sequence[dict]) -> None:
         """Server mode: another process may have forgotten this evidence between our
@@ -232,6 +262,7 @@ class EvidenceIndex:
     def delete_user(self, user_id: str) -> None:
         with self._lock:
             self._collections.pop(user_id, None)
+            self._sizes.pop(user_id, None)
             try:
                 self._guard(lambda: self.client.delete_collection(self.collection_name(user_id)))
             except (ChromaNotFound, ValueError):
@@ -266,11 +297,10 @@ class EvidenceIndex:
     def vectors(self, user_id: str, ids: Sequence[str]) -> dict[str, list[float]]:
         """Stored vectors of some of a user's evidence, by evidence id (ids without a vector
         are left out): multi-hop search compares the hops it follows without embedding."""
-        col = self._collection(user_id)
-        if col is None or not ids:
+        if not ids:
             return {}
-        res = col.get(ids=list(dict.fromkeys(ids)), include=["embeddings"])
-        return {i: [float(x) for x in v] for i, v in zip(res["ids"], res["embeddings"])}
+        res = self._call(user_id, lambda col: col.get(ids=list(dict.fromkeys(ids)), include=["embeddings"]))
+        return {i: [float(x) for x in v] for i, v in zip(res["ids"], res["embeddings"])} if res is not None else {}
 
     def count(self, user_id: str | None = None) -> int:
         if user_id is not None:
@@ -280,96 +310,6 @@ class EvidenceIndex:
     def ids(self, user_id: str, *, verify: bool = True) -> set[str]:
         got = self._call(user_id, lambda col: col.get(include=[])["ids"], verify=verify)
         return set(got or ())
-
-    # --- health --------------------------------------------------------------------
-    def repair(self, memory: Any, *, eager: bool = False) -> int:
-        """Check vectors against ``memory``'s store: each user on first use from now on
-        (cheap to open), or every user right away with ``eager=True``. A check adds the
-        vectors of evidence that has none (a crash between the memory's commit and our
-        upsert) and removes vectors whose evidence is gone; with ``eager=True`` also the
-        collections of users who have no evidence at all. Returns how many vectors were
-        added (0 unless eager)."""
-        with self._lock:
-            self._memory = memory
-            self._verified.clear()
-        # One collection's metadata (no vectors loaded) tells a model change at open.
-        for col in self._guard(lambda: self._own_collections(limit=1)):
-            self._check_embedder(col)
-        if not eager:
-            return 0
-        collections = self._guard(self._own_collections)  # before the store: see the module docstring
-        counts = _evidence_counts(memory)
-        known = {self.collection_name(u) for u in counts}
-        for col in collections:
-            if col.name not in known:  # every vector of a user who has no evidence
-                try:
-                    self._guard(lambda: self.client.delete_collection(col.name))
-                except (ChromaNotFound, ValueError):
-                    pass
-        with self._lock:
-            self._verified.clear()
-        return sum(self._verify(user_id, full=True) for user_id in counts)
-
-    def _verify(self, user_id: str, full: bool = False) -> int:
-        """Compare one user's vectors with the store: add the vectors of evidence that has
-        none, remove those of evidence that is gone. Counts first; the ids only when they
-        differ (always with ``full``: one missing and one stray vector leave the counts
-        equal). Returns how many vectors were added."""
-        with self._lock:
-            if user_id in self._verified:
-                return 0
-            self._verified.add(user_id)  # first: the upsert below comes back through here
-            try:
-                return self._reconcile(user_id, full)
-            except BaseException:
-                self._verified.discard(user_id)
-                raise
-
-    def _reconcile(self, user_id: str, full: bool = False) -> int:
-        store = self._memory.store
-        col = self._collections.get(user_id) or self._guard(lambda: self._open_collection(user_id, create=False))
-        indexed = self._guard(col.count) if col is not None else 0
-        n = self._opened_count.pop(user_id, None)
-        n = store.evidence_count(user_id) if n is None else n
-        if n == indexed and not full:
-            return 0
-        # Vectors first, evidence second: a vector is written after its evidence commits, so
-        # one listed here whose evidence is not in the later read has really lost it.
-        vector_ids = self.ids(user_id, verify=False) if col is not None else set()
-        stored = set(store.evidence_ids(user_id))
-        strays = sorted(vector_ids - stored)
-        if strays:
-            self._call(user_id, lambda c: c.delete(ids=strays), verify=False)
-        missing = sorted(stored - vector_ids)
-        added = 0
-        for start in range(0, len(missing), 256):  # bounded memory for a big backlog
-            rows = list(store.get_nodes("evidence", missing[start : start + 256]).values())
-            if rows:
-                self.upsert(rows, self.embed([r["text"] for r in rows]))
-                added += len(rows)
-        return added
-
-    def problems(self, memory: Any) -> list[str]:
-        """Evidence without a vector and vectors without evidence (full comparison; a
-        user not yet checked in this process is checked, and so repaired, first)."""
-        out: list[str] = []
-        collections = self._guard(self._own_collections)  # vectors before evidence, as in _reconcile
-        users = set(_evidence_counts(memory))
-        for user_id in sorted(users):
-            indexed = self.ids(user_id)
-            stored = set(memory.store.evidence_ids(user_id))
-            out += [f"evidence {e} of user {user_id} has no vector in the index" for e in sorted(stored - indexed)]
-            out += [f"index vector {e} of user {user_id} has no evidence" for e in sorted(indexed - stored)]
-        known = {self.collection_name(u) for u in users}
-        for col in collections:
-            if col.name not in known:
-                try:
-                    n = self._guard(col.count)
-                except ChromaNotFound:  # deleted meanwhile
-                    continue
-                if n:
-                    out.append(f"index collection {col.name} holds {n} vectors of a user with no evidence")
-        return out
 
     def close(self) -> None:
         """Forget every handle and release the client: an embedded (persistent) Chroma
@@ -393,7 +333,3 @@ class EvidenceIndex:
             # on disk and is shared by every in-memory memory, so it is left running.
             if not self.ephemeral and hasattr(client, "close"):
                 client.close()
-
-
-def _evidence_counts(memory: Any) -> dict[str, int]:
-    return memory.store.evidence_counts()

@@ -239,3 +239,74 @@ def test_a_large_collection_is_switched_to_chromas_flush_setting_when_opened(mak
         assert reopened.validate() == []
     finally:
         reopened.close()
+
+
+def _index_files(mem) -> dict:
+    """Size and time of each file of the memory's Chroma vector indexes (written on a flush)."""
+    root = mem.path / "chroma"
+    return {str(f): (f.stat().st_size, f.stat().st_mtime_ns) for f in root.glob("*/*.bin")}
+
+
+def test_a_collection_that_grows_large_in_a_process_stops_flushing_every_two_writes(make_memory, monkeypatch):
+    """Chroma takes a flush setting up only when it loads a collection's vector index, so
+    one that crosses LARGE_COLLECTION during a long build is switched and the client
+    reopened: writes after that leave the index files alone (with 2 they rewrote them
+    every second write), and every record is still found, in this process and the next."""
+    from bcg_rag import chroma_glue
+
+    monkeypatch.setattr(chroma_glue, "LARGE_COLLECTION", 6)
+    mem = make_memory(durable=True)
+    ids = [_obs(mem, f"note {i}", "big") for i in range(3)]
+    before = _index_files(mem)
+    ids += [_obs(mem, f"note {i}", "big") for i in range(3, 5)]
+    assert _index_files(mem) != before  # small: flushed every 2 writes
+    client = mem.index.client
+    ids += [_obs(mem, f"note {i}", "big") for i in range(5, 7)]  # crosses the line
+    assert mem.index.client is not client and not mem.index._reopen_due
+    before = _index_files(mem)
+    ids += [_obs(mem, f"note {i}", "big") for i in range(7, 12)]
+    assert _index_files(mem) == before
+    col = mem.index._collections["big"]
+    assert col.configuration_json["hnsw"]["sync_threshold"] == chroma_glue.LARGE_COLLECTION_SYNC
+    assert [search_evidence(mem, f"note {i}", "big")[0]["id"] for i in (2, 10)] == [ids[2], ids[10]]
+    assert mem.validate() == []
+    path = mem.path
+    mem.close()
+    reopened = BeliefMemory.open(path, clock=lambda: FIXED_NOW)
+    try:
+        assert reopened.index.count("big") == 12
+        assert search_evidence(reopened, "note 11", "big")[0]["id"] == ids[11]
+    finally:
+        reopened.close()
+
+
+def test_the_client_is_not_swapped_under_a_call_in_flight(make_memory, monkeypatch):
+    """A reopen due while a search runs in another thread waits for the next write; the
+    search's handle stays usable meanwhile."""
+    import threading
+
+    from bcg_rag import chroma_glue
+
+    monkeypatch.setattr(chroma_glue, "LARGE_COLLECTION", 3)
+    mem = make_memory(durable=True)
+    ids = [_obs(mem, f"note {i}", "big") for i in range(2)]
+    client = mem.index.client
+    inside, release = threading.Event(), threading.Event()
+
+    def slow_count(col):
+        inside.set()
+        release.wait(10)
+        return col.count()
+
+    got = []
+    reader = threading.Thread(target=lambda: got.append(mem.index._call("big", slow_count)))
+    reader.start()
+    assert inside.wait(10)
+    ids.append(_obs(mem, "note 2", "big"))  # crosses the line while the reader is inside
+    assert mem.index.client is client and mem.index._reopen_due
+    release.set()
+    reader.join(10)
+    assert got and got[0] >= 2
+    ids.append(_obs(mem, "note 3", "big"))  # no call in flight: reopened now
+    assert mem.index.client is not client and not mem.index._reopen_due
+    assert search_evidence(mem, "note 3", "big")[0]["id"] == ids[3]
