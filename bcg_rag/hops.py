@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -41,6 +40,7 @@ import numpy as np
 from .asked import names_entity, refers_to_user, relatives_asked
 from .employer import EMPLOYER_PREDICATE, employer_rows
 from .errors import InvalidInputError
+from .hop_chains import Chain, Hop, best, decide, slot_key
 from .hop_texts import load_templates, load_vectors, prefix_similarity
 from .hop_words import words
 
@@ -53,28 +53,6 @@ MAX_STARTS = 5  # start groups examined per search
 START_WINDOW = 10  # among the best-ranked groups
 MAX_NAME_LOOKUPS = 48  # spans of the question looked up as names when no retrieved group starts a chain
 
-@dataclass
-class Hop:
-    """One current value followed: the group (search's ranked tuple), its current row, the
-    evidence that states it (text words with names masked, unit vector)."""
-
-    group: tuple
-    row: dict
-    template: set[str] | None  # None: not loaded yet
-    vector: np.ndarray | None
-    subject: str
-    evidence_id: str | None = None
-    aliases: list[str] = field(default_factory=list)  # the subject's other names (with the template)
-
-
-@dataclass
-class Chain:
-    hops: list[Hop]
-    end: int = 0  # index of the hop that answers
-    relevance: float | None = None  # similarity of the question to the chain up to ``end`` (when needed)
-    cue: int = 0  # question words explained by the hops up to ``end``
-    asked: list[bool] = field(default_factory=list)
-
 
 class _Walker:
     """The user's current beliefs around the start groups, loaded lazily, entity by entity:
@@ -82,14 +60,16 @@ class _Walker:
 
     def __init__(self, memory: Any, ranked: list, user_id: str, states: dict, as_of: str | None, now: str | None,
                  agent_id: str | None = None):
-        from . import search  # search calls us, so it is loaded by now; its helpers decide states
+        from . import (
+            search,  # search calls us, so it is loaded by now; its helpers decide states
+        )
 
         self.memory, self.user_id, self.as_of, self.now, self.states = memory, user_id, as_of, now, states
         settings = memory.policy.section("search")
         self.max_hops = int(settings.get("max_hops", 4))  # values followed from the start
         self.min_gain = float(settings.get("hop_min_gain", 0.02))  # a hop no word asks for must bring this
         self._search = search
-        self.retrieved = {_slot_key(g[2][0]): g for g in ranked}
+        self.retrieved = {slot_key(g[2][0]): g for g in ranked}
         self._slots: dict[tuple, list[tuple]] = {}
         self._entities: dict[str, dict | None] = {}
         self._targets: dict[str, str | None] = {}
@@ -106,7 +86,7 @@ class _Walker:
         return self._user_entity
 
     def hop(self, group: tuple) -> Hop:
-        key = _slot_key(group[2][0])
+        key = slot_key(group[2][0])
         if key not in self._hops:
             row = group[2][0]
             self._hops[key] = Hop(group, row, None, None, self.name(row["subject_id"]))
@@ -188,9 +168,9 @@ class _Walker:
         by_slot: dict[tuple, list[dict]] = {}
         rows = self.memory.store.find_beliefs(self.user_id, history=history, subject_id=subject_id) + unnamed
         for row in rows:
-            by_slot.setdefault(_slot_key(row), []).append(row)
+            by_slot.setdefault(slot_key(row), []).append(row)
         out = []
-        merged = {_slot_key(r) for r in unnamed}
+        merged = {slot_key(r) for r in unnamed}
         for key, rows in sorted(by_slot.items()):
             group = None if key in merged else self.retrieved.get(key)
             if group is None:
@@ -228,13 +208,13 @@ def follow_links(memory: Any, ranked: list, query: str, vector: Any, *, user_id:
         if len(tried) >= MAX_STARTS or walker.current(group) is None or walker.target(row["value"]) is None:
             continue
         if _named(walker, row["subject_id"], query, row["predicate"]):
-            tried.add(_slot_key(row))
+            tried.add(slot_key(row))
             chain = _chain_from(walker, [group], asked_words, q, vectors, debug)
             if chain is not None:
                 chains.append((i, chain))
     if not chains:  # what the question names was not retrieved (a crowded memory): look its name up
         for entity_id in _names_in(walker, query)[:MAX_STARTS]:
-            starts = [g for g in walker.slots(entity_id) if _slot_key(g[2][0]) not in tried]
+            starts = [g for g in walker.slots(entity_id) if slot_key(g[2][0]) not in tried]
             chain = _chain_from(walker, starts, asked_words, q, vectors, debug) if starts else None
             if chain is not None:
                 chains.append((len(ranked), chain))
@@ -252,10 +232,10 @@ def _chain_from(walker: _Walker, starts: list[tuple], asked_words: set[str], q: 
         return None
     load_templates(walker.memory, [h for p in paths for h in p], walker.as_of)
     question = asked_words - words(walker.name(starts[0][2][0]["subject_id"]))
-    best = _best([_decide(p, question, q, vectors, walker.min_gain) for p in paths], q, vectors)
+    chosen = best([decide(p, question, q, vectors, walker.min_gain) for p in paths], q, vectors)
     if debug is not None:
-        debug.append(best)
-    return best if best.end > 0 else None
+        debug.append(chosen)
+    return chosen if chosen.end > 0 else None
 
 
 def _names_in(walker: _Walker, query: str) -> list[str]:
@@ -276,10 +256,6 @@ def _names_in(walker: _Walker, query: str) -> list[str]:
         if entity_id is not None and entity_id not in out and walker.slots(entity_id):
             out.append(entity_id)
     return out
-
-
-def _slot_key(row: dict) -> tuple:
-    return (row["subject_id"], row["predicate"], row["context_key"])
 
 
 def _named(walker: _Walker, subject_id: str, query: str, predicate: str | None = None) -> bool:
@@ -321,59 +297,6 @@ def _paths(walker: _Walker, start: tuple) -> list[list[Hop]]:
     return out
 
 
-def _decide(path: list[Hop], question: set[str], q: np.ndarray, vectors: Callable[[list[Hop]], None],
-            min_gain: float) -> Chain:
-    """How far along ``path`` the question asks to go: to its deepest asked hop. A hop is
-    asked for by a question word that its statement brings and no earlier one has; past
-    the deepest such hop (when it is not the start), by bringing the chain's mean vector
-    closer to the question, hop after hop (vectors are loaded only then). The names of the
-    chain's entities count as seen from the start."""
-    chain = Chain(path)
-    # A name is no cue: the statement of a later hop often names an earlier hop's entity
-    # unmasked ("Ana just moved to Lyon, France" for "Lyon located_in France").
-    names = set().union(*(words(n) for h in path for n in (h.subject, h.row["value"], *h.aliases)))
-    seen: set[str] = set(path[0].template or ()) | names
-    covered = [len(question & seen)]
-    chain.asked = [True]
-    for h in path[1:]:
-        cue = (question & (h.template or set())) - seen
-        seen |= h.template or set()
-        covered.append(len(question & seen))
-        chain.asked.append(bool(cue))
-    deepest = max(k for k, a in enumerate(chain.asked) if a)
-    if 0 < deepest < len(path) - 1:  # a multi-hop question by its words: may it go further?
-        vectors(path)
-        prefix = prefix_similarity(path, q)
-        for k in range(deepest + 1, len(path)):  # each one closer than the chain before it
-            if prefix[k] <= prefix[k - 1] + min_gain:
-                break
-            chain.asked[k] = True
-        chain.relevance = prefix[max(k for k, a in enumerate(chain.asked) if a)]
-    chain.end = max(k for k, a in enumerate(chain.asked) if a)
-    chain.cue = covered[chain.end]
-    return chain
-
-
-def _best(decided: list[Chain], q: np.ndarray, vectors: Callable[[list[Hop]], None]) -> Chain:
-    """The chain that explains most of the question's words (then the longest); among
-    equals (two slots of one entity that the question's words fit alike: "located" in
-    a question about a capital), the one whose statements are closest to the question."""
-    top = max((c.cue, c.end) for c in decided)
-    tied, seen = [], set()
-    for c in decided:  # paths that agree up to their answer are one chain
-        prefix = tuple(_slot_key(h.row) for h in c.hops[: c.end + 1])
-        if (c.cue, c.end) == top and prefix not in seen:
-            seen.add(prefix)
-            tied.append(c)
-    if top[1] > 0 and len(tied) > 1:
-        for c in tied:
-            if c.relevance is None:
-                vectors(c.hops)
-                c.relevance = prefix_similarity(c.hops, q)[c.end]
-        return max(tied, key=lambda c: c.relevance)  # the first of equals: paths come in a fixed order
-    return tied[0]
-
-
 def _place(walker: _Walker, ranked: list, chains: list[tuple[int, Chain]], query: str, q: np.ndarray,
            vectors: Callable[[list[Hop]], None]) -> tuple[list, dict]:
     """Each chain's end just above its head (or, for a head that was not retrieved, from
@@ -385,17 +308,17 @@ def _place(walker: _Walker, ranked: list, chains: list[tuple[int, Chain]], query
     placed: set[tuple] = set()
     for _, chain in sorted(chains, key=lambda c: c[0]):
         end = chain.hops[chain.end].group
-        key = _slot_key(end[2][0])
+        key = slot_key(end[2][0])
         if key in placed:
             continue
-        members = {_slot_key(h.row) for h in chain.hops[: chain.end]}
-        was = next((k for k, g in enumerate(order) if _slot_key(g[2][0]) == key), len(order))
-        order = [g for g in order if _slot_key(g[2][0]) != key and g[2][0]["id"] != end[2][0]["id"]]
-        head = _slot_key(chain.hops[0].row)
-        at = next((k for k, g in enumerate(order) if _slot_key(g[2][0]) == head), len(order))
+        members = {slot_key(h.row) for h in chain.hops[: chain.end]}
+        was = next((k for k, g in enumerate(order) if slot_key(g[2][0]) == key), len(order))
+        order = [g for g in order if slot_key(g[2][0]) != key and g[2][0]["id"] != end[2][0]["id"]]
+        head = slot_key(chain.hops[0].row)
+        at = next((k for k, g in enumerate(order) if slot_key(g[2][0]) == head), len(order))
         while at > 0:
             before = order[at - 1]
-            k = _slot_key(before[2][0])
+            k = slot_key(before[2][0])
             # A group that states no current value (the old job the user left) answers nothing
             # a chain could demote.
             blocks = k not in members and walker.current(before) is not None and (
