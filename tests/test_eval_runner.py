@@ -230,3 +230,18 @@ def test_situatedqa_slice_floors(minilm):
     assert full["bcg"]["all"]["accuracy@1"] >= 0.97 and full["bcg-text"]["all"]["accuracy@1"] >= 0.91
     assert one["recency"]["all"]["accuracy@1"] >= 0.97
     assert full["restatement"]["all"]["accuracy@1"] >= 0.97
+
+
+@pytest.mark.parametrize("question, first", [
+    ("who was nominated for best actress this year", "2020"),
+    ("今年谁获得了提名", "2020"),
+    ("who was nominated for best actress", "2019"),
+])
+def test_the_reader_takes_the_newest_raw_text_for_a_question_about_the_present(question, first):
+    """Of raw texts about as relevant as the best, a question about the present ("now",
+    "this year", "今年") is read from the newest; otherwise from the most relevant."""
+    from bcg_rag.evaluation.systems import _read_order
+
+    rows = [dict(id="a", text="2019 list", timestamp="2019-01-01T00:00:00", relevance=0.73),
+            dict(id="b", text="2020 list", timestamp="2020-01-01T00:00:00", relevance=0.68)]
+    assert _read_order(rows, question)[0]["text"].startswith(first)

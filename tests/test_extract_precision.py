@@ -256,6 +256,13 @@ def test_a_statement_is_told_from_a_question(extractor, text, states):
         ("我在一家叫云杉数据的小公司做产品", [(USER, "works_at", "云杉数据", 1.0), (USER, "job_title", "产品", 1.0)]),
         ("公司总部搬到合肥了", [(f"{USER}'s employer", "headquarters", "合肥", 1.0)]),
         ("our company moved its HQ to Boise", [(f"{USER}'s employer", "headquarters", "Boise", 1.0)]),
+        # "叫X的" names the place, not the speaker; a frame ends on a word ("在…工作" is not "工作室")
+        ("我在一家叫松果的工作室上班", [(USER, "works_at", "松果", 1.0)]),
+        ("我在一家名叫蓝鲸的公司上班", [(USER, "works_at", "蓝鲸", 1.0)]),
+        ("我在工作室画画", []),
+        # an item of a list of names is a name, even with a word that looks like a verb
+        ("Top clubs: Leeds United, Boca Juniors, Los angeles Galaxy, Inter Miami", []),
+        ("I met Tom, Jerry, Anna, Ben joins Google", [("Ben", "works_at", "Google", 1.0)]),
     ],
 )
 def test_names_titles_and_passives(extractor, text, expected):

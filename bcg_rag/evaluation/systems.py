@@ -146,10 +146,11 @@ def bcg_answers(result: Any, q: Question) -> tuple[list[str], bool, list[str]]:
     return answers, flagged, supporters
 
 
-# A question about the present ("where does she live now?", "用户现在住在哪？"): of the raw
-# texts nearly as relevant as the best, a reader takes the newest, as it would from dated
-# quotes; otherwise the most relevant.
-_NOW = re.compile(r"\b(now|currently|these days|nowadays|lately|recently|at the moment|still)\b|现在|目前|如今|最近|这阵子",
+# A question about the present ("where does she live now?", "用户现在住在哪？", "who was
+# nominated this year?"): of the raw texts nearly as relevant as the best, a reader takes
+# the newest, as it would from dated quotes; otherwise the most relevant.
+_NOW = re.compile(r"\b(now|currently|these days|nowadays|lately|recently|at the moment|still|this (?:year|season|month|week))\b"
+                  r"|现在|目前|如今|最近|这阵子|今年|本月|这个月|本周|这周",
                   re.IGNORECASE)
 READ_MARGIN = 0.2  # relevance below the best raw text that still counts as "as relevant"
 # A best group whose predicate is this far from what the question asks for (predicate_fit,

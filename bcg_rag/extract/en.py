@@ -261,6 +261,8 @@ class EnglishRules:
             predicate = predicate or "is"  # "Alex Song isn't a defender"
         if predicate is None and not described and not value[:1].isupper() and not EN_DEFINITE_RELATION.search(relation):
             return None  # an unknown verb with a common noun after it: too loose to read
+        if predicate is None and turn.listed:
+            return None  # "Los angeles Lakers" among other teams' names: a name, not a clause
         return Found(subject, predicate or snake_name(relation), value, negated)
 
     def _name(self, text: str, turn: Turn) -> str | None:

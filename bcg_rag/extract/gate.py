@@ -26,7 +26,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .en import EN_CLASS_OF
-from .grammar import ZH_DURATION
+from .grammar import ZH_DURATION, ZH_PLACE_CALLED
 from .shared import Found
 from .text import CJK, CJK_CHAR, NAME_JOINS, collapse, has_cjk
 
@@ -70,11 +70,6 @@ EPISODIC_PREDICATES = frozenset({"eats", "drinks", "likes", "plays"})
 # conjunctions, particles, modal words, punctuation, time words.
 ZH_PHRASE_END = ("r", "d", "p", "c", "u", "y", "x", "w", "t")  # and the exact tags "e", "o" (not "eng")
 ZH_QUESTION_WORDS = re.compile(r"啥|什么|谁|哪|几|怎|吗|呢|吧|嘛|呀|啊")
-# "一家叫星辰科技的小公司", "一个名叫青禾的工作室": a place of work or study by its name.
-ZH_CALLED = re.compile(
-    rf"^(?:一[家个所间])?(?:叫|叫做|名叫)(?P<name>[{CJK}A-Za-z0-9]{{2,12}}?)的[{CJK}]{{0,3}}?"
-    r"(?:公司|企业|单位|工作室|机构|店|餐厅|医院|学校|大学|银行)$"
-)
 ZH_NAME_SUFFIXES = ("姐", "哥", "叔", "姨", "总", "老师", "阿姨", "师傅", "医生", "经理")
 ZH_TITLE_PREFIXES = ("小", "老", "阿")
 
@@ -92,7 +87,7 @@ class GateRules:
         if (not has_cjk(value) or self.lexicon.value_of(value) != value
                 or predicate.removeprefix("attr:") in NAME_PREDICATES | DATE_PREDICATES | MEASURE_PREDICATES):
             return value
-        if called := ZH_CALLED.match(value):  # "一家叫星辰科技的小公司": the place is named
+        if called := ZH_PLACE_CALLED.match(value):  # "一家叫星辰科技的小公司": the place is named
             return called["name"]
         tokens = self._tokens(value)
         end = len(value)

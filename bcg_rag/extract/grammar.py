@@ -80,6 +80,11 @@ DURATION_TAIL = re.compile(
 # since "五月" is May; a whole value is never stripped ("三年" alone stays).
 ZH_DURATION = r"(?:第|快|近|将近|差不多)?[\d一二三四五六七八九十百两几半多好]+(?:个)?多?(?:秒钟?|分钟|小时|天|周|星期|个月|年)多?(?:了|啦)?"
 ZH_DURATION_TAIL = re.compile(rf"(?<=[^\d一二三四五六七八九十百两几半多好]){ZH_DURATION}$")
+# "一家叫星辰科技的小公司", "一个名叫青禾的工作室": a place of work or study by its name.
+ZH_PLACE_CALLED = re.compile(
+    rf"^(?:一[家个所间])?(?:叫|叫做|名叫)(?P<name>[{CJK}A-Za-z0-9]{{2,12}}?)的[{CJK}]{{0,3}}?"
+    r"(?:公司|企业|单位|工作室|机构|店|餐厅|医院|学校|大学|银行)$"
+)
 # "last weekend", "this month", "on Mondays", "every Saturday morning": when, not what.
 WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekday|weekend"
 WHEN_TAIL = re.compile(
@@ -191,6 +196,15 @@ class Grammar:
 
     def __init__(self, lexicon: Lexicon):
         self.lex = lexicon
+
+    def list_items(self, parts: list[str]) -> list[bool]:
+        """Per clause of a sentence, whether it stands in a list of names: after the first
+        clause, next to a clause that is a bare name, in a sentence with at least two of them
+        ("A: Dallas Cowboys, New York Knicks, Los angeles Lakers, Golden State Warriors")."""
+        bare = [bool(self.lex.name_run.fullmatch(p)) for p in parts]
+        if sum(bare) < 2:
+            return [False] * len(parts)
+        return [k > 0 and (bare[k - 1] or (k + 1 < len(parts) and bare[k + 1])) for k in range(len(parts))]
 
     def asks(self, clause: str) -> bool:
         """The clause itself is put as a question: a question word first, or a Chinese question form."""

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 EN_HEIGHT = r"\d'\s?\d{1,2}(?:\"|'')?|\d\s*(?:ft|feet|foot)(?:\s*\d{1,2}(?:\s*(?:in|inches))?)?|1\d\d\s*cm|[12][.,]\d{1,2}\s*m"
 EN_WEIGHT = r"\d{2,3}\s*(?:lbs?|pounds|kg|kgs|kilos)"
 ZH_NUMERAL = "[0-9一二三四五六七八九十百两]"
-ZH_HEIGHT = rf"[一1]米[0-9一二三四五六七八九]{{1,2}}|[12][.]\d{{1,2}}\s*米|1\d\d\s*(?:cm|厘米|公分)"
+ZH_HEIGHT = r"[一1]米[0-9一二三四五六七八九]{1,2}|[12][.]\d{1,2}\s*米|1\d\d\s*(?:cm|厘米|公分)"
 ZH_WEIGHT = rf"{ZH_NUMERAL}{{2,5}}\s*(?:斤|公斤|千克|kg)"
 ZH_BLOOD = r"(?:AB|A|B|O)\s*型"
 APPROXIMATELY_EN = r"(?:(?:like|about|around|roughly|almost|nearly|only|just|barely|over|under)\s+)?"

@@ -73,6 +73,7 @@ class Turn:
     venue: str | None = None  # the school, employer or club the last clause named: "switched Leo to Riverside"
     courting: bool = False  # an earlier clause said the speaker dates someone unnamed: "seeing someone new"
     kin: set[tuple[str, str]] = field(default_factory=set)  # (relation, name) the user named: "my sister Ana"
+    listed: bool = False  # the clause is an item of a list of names: "..., New York Knicks, Los angeles Lakers, ..."
 
 
 class OfflineExtractor(
@@ -144,7 +145,8 @@ class OfflineExtractor(
             parts = [c.strip(EDGE_PUNCTUATION) for c in clauses(sentence.text)]
             # "his new school, Maple Grove Elementary": read on the sentence, the comma cuts clauses
             venues = [] if sentence.question else self._venues(sentence.text, turn)
-            for clause, silent in zip(parts, self.grammar.silent(sentence, parts)):
+            listed = self.grammar.list_items(parts)
+            for clause, silent, turn.listed in zip(parts, self.grammar.silent(sentence, parts), listed):
                 if not clause:
                     continue
                 if silent:
@@ -153,7 +155,7 @@ class OfflineExtractor(
                 reading.statements += 1
                 mood = self.grammar.mood(clause)
                 additive = self.grammar.says_additive(clause)
-                key = (mood.clause, turn.other, turn.topic)
+                key = (mood.clause, turn.other, turn.topic, turn.listed)
                 if key not in parsed:  # a clause repeated in one message is read once
                     read = self._parse_clause(mood.clause, turn)
                     parsed[key] = (read, turn.other)

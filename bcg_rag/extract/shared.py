@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
-from .grammar import MAX_VALUE_CJK_CHARS, MAX_VALUE_WORDS, TIME_TAILS, ZH_DURATION
+from .grammar import MAX_VALUE_CJK_CHARS, MAX_VALUE_WORDS, TIME_TAILS, ZH_DURATION, ZH_PLACE_CALLED
 from .text import CJK_CHAR, EDGE_PUNCTUATION, collapse, has_cjk, inside_title, title_article
 
 if TYPE_CHECKING:
@@ -198,6 +198,8 @@ class SharedRules:
         # ("stopped drinking coffee", "enjoy eating fish").
         elif re.match(r"(?:like|as)\s", value, re.IGNORECASE) and not has_cjk(value):
             return None  # "I eat like a bird": a comparison, not what is eaten or liked
+        elif ZH_PLACE_CALLED.match(value):
+            pass  # "在一家叫青禾的公司上班": the place's name, not a second verb (the gate takes the name)
         elif (inner := lex.verb_regex.match(value)) and lex.verbs[collapse(inner.group()).casefold()][0] == "verb":
             if kind == "stop" and not self._clean_value(value[inner.end():]) and not has_cjk(value):
                 predicate = lex.cessation_predicate  # "quit drinking": the habit itself

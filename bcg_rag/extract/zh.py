@@ -109,8 +109,11 @@ class ChineseRules:
         """Whether clause[start:end] starts a word of the segmentation. A word made of a
         negation or adverb and the verb ("不吃") counts; one that only ends with it ("小说"
         holds 说, "现在" holds 在) does not. The end may fall inside a word: "喝茶" is a
-        word, and 喝 is still the verb."""
-        for word, flag, at in self._tokens(clause):
+        word, and 喝 is still the verb; not a frame's: "在{}工作" is not "在…工作室上班"."""
+        tokens = self._tokens(clause)
+        if frame and any(at < end < at + len(word) for word, _, at in tokens):
+            return False
+        for word, flag, at in tokens:
             if at == start:
                 # A noun that starts with the verb is a noun: "学校" holds 学, "住房" 住, "爱人" 爱.
                 if end >= at + len(word) or frame or not (flag == "n" and len(word) == 2):
