@@ -7,7 +7,8 @@ query's cost proportional to that user's evidence, not to the whole memory.
 
 SQLite is the source of truth; the index only holds ``evidence id -> vector``
 (no text, so private evidence is stored once) plus a little metadata. The memory
-writes vectors after its commit, so a crash can leave vectors missing. They are
+writes vectors after its commit, and they wait in a buffer until that user is read
+(``index_buffer``; not in server mode), so a crash can leave vectors missing. They are
 added back per user, the first time a process touches that user's collection:
 Chroma loads a collection from disk on its first use anyway (~110 ms and ~3 MB
 each, measured), so checking every user when the memory opens took 140 s at 1000
@@ -39,6 +40,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 import chromadb
+import numpy as np
 from chromadb.config import Settings
 from chromadb.errors import NotFoundError as ChromaNotFound
 
@@ -49,6 +51,7 @@ from .chroma_glue import (
 from . import chroma_glue
 from .embedders import Embedder, embedder_from_config
 from .errors import ConfigError, IndexUnavailableError
+from .index_buffer import FLUSH_AT, MAX_WAITING, PendingVectors
 from .index_checks import IndexChecks
 
 _HASH_LEN = 16
@@ -73,6 +76,9 @@ class EvidenceIndex(IndexChecks):
         self._in_use = ClientInUse()
         self.reopenable = reopenable  # our own embedded client: see _grew
         self._reopen_due = False
+        self._pending = PendingVectors()  # written behind, except in server mode (other processes read it)
+        if reopenable:  # our embedded directory: its other memories in this process share the buffer
+            self._pending = PendingVectors.for_directory(f"{client.get_settings().persist_directory}|{collection_prefix}")
 
     @classmethod
     def from_policy(cls, policy: Any, path: str | Path | None) -> "EvidenceIndex":
@@ -106,11 +112,13 @@ class EvidenceIndex(IndexChecks):
             raise IndexUnavailableError(f"cannot reach the Chroma server at {url}: {exc}") from exc
         return cls(embedder, client, prefix, shared=shared)
 
-    def _call(self, user_id: str, fn: Any, create: bool = False, verify: bool = True) -> Any:
+    def _call(self, user_id: str, fn: Any, create: bool = False, verify: bool = True, flush: bool = True) -> Any:
         """``fn(collection)`` for one user's collection (None when it has none and
-        ``create`` is False). Another process may have deleted the collection since we
-        opened it (``forget_user``): the stale handle is dropped and the call made once
-        more on a fresh one (recreated when writing)."""
+        ``create`` is False), after writing the user's waiting vectors. Another process may
+        have deleted the collection since we opened it (``forget_user``): the stale handle
+        is dropped and the call made once more on a fresh one (recreated when writing)."""
+        if flush and user_id in self._pending:
+            self._flush([user_id])
         for attempt in (0, 1):
             try:
                 with self._in_use.call():  # the handle and its use: no client swap between
@@ -199,33 +207,57 @@ class EvidenceIndex(IndexChecks):
         return self.embedder.embed(list(texts)) if texts else []
 
     def upsert(self, evidence_rows: Sequence[dict], vectors: Sequence[Sequence[float]]) -> None:
-        """Store vectors under their evidence's embedding key, grouped by user. Idempotent."""
+        """Store vectors under their evidence's embedding key, grouped by user. Idempotent.
+        Written behind (``index_buffer``): a read of the user, ``flush`` or ``close`` writes
+        them; in server mode at once."""
         if len(evidence_rows) != len(vectors):
             raise ValueError(f"{len(evidence_rows)} evidence rows but {len(vectors)} vectors")
         by_user: dict[str, list[int]] = {}
         for i, row in enumerate(evidence_rows):
             by_user.setdefault(row["user_id"], []).append(i)
-        batch = self._guard(self.client.get_max_batch_size)
+        due: list[str] = []
         for user_id, idx in by_user.items():
-            try:
-                for start in range(0, len(idx), batch):
-                    part = idx[start : start + batch]
-                    # Checked after writing: before, the rows being written would look missing.
-                    self._call(user_id, lambda col: col.upsert(
-                        ids=[evidence_rows[i]["embedding_key"] for i in part],
-                        embeddings=[list(vectors[i]) for i in part],
-                        metadatas=[vector_metadata(evidence_rows[i], self.shared) for i in part],
-                    ), create=True, verify=False)
-                if self.shared and self._memory is not None:
-                    self._drop_if_forgotten(user_id, [evidence_rows[i] for i in idx])
-            except IndexUnavailableError:
-                with self._lock:  # check this user again on its next use: the vectors may be missing
-                    self._verified.discard(user_id)
-                raise
-            self._collection(user_id)
-            self._grew(user_id, len(idx))
+            keys = [evidence_rows[i]["embedding_key"] for i in idx]
+            vecs = np.asarray([vectors[i] for i in idx], dtype=np.float32)
+            metas = [vector_metadata(evidence_rows[i], self.shared) for i in idx]
+            if self.shared:
+                self._write(user_id, keys, vecs, metas, [evidence_rows[i] for i in idx])
+                continue
+            with self._lock:
+                if self._pending.add(user_id, keys, vecs, metas) >= FLUSH_AT:
+                    due.append(user_id)
+        self._flush(self._pending.users() if self._pending.total >= MAX_WAITING else due)
+
+    def flush(self) -> None:
+        """Write every waiting vector to Chroma."""
+        self._flush(self._pending.users())
+
+    def _flush(self, users: Sequence[str]) -> None:
+        for user_id in users:
+            # A reader of this user waits until they are written (the buffer's lock after ours).
+            with self._lock, self._pending.writing(user_id) as (keys, vecs, metas):
+                if keys:
+                    self._write(user_id, keys, vecs, metas)
         if self._reopen_due:
             self._in_use.replace(self._reopen)
+
+    def _write(self, user_id: str, keys: list[str], vecs: np.ndarray, metas: list[dict],
+               rows: list[dict] | None = None) -> None:
+        batch = self._guard(self.client.get_max_batch_size)
+        try:
+            for start in range(0, len(keys), batch):
+                part = slice(start, start + batch)
+                # Checked after writing: before, the rows being written would look missing.
+                self._call(user_id, lambda col, part=part: col.upsert(
+                    ids=keys[part], embeddings=vecs[part], metadatas=metas[part]), create=True, verify=False, flush=False)
+            if rows is not None and self._memory is not None:
+                self._drop_if_forgotten(user_id, rows)
+        except IndexUnavailableError:
+            with self._lock:  # check this user again on its next use: the vectors may be missing
+                self._verified.discard(user_id)
+            raise
+        self._collection(user_id)
+        self._grew(user_id, len(keys))
 
     def _grew(self, user_id: str, added: int) -> None:
         """A collection that reaches LARGE_COLLECTION records in this process gets the large
@@ -263,6 +295,7 @@ class EvidenceIndex(IndexChecks):
         with self._lock:
             self._collections.pop(user_id, None)
             self._sizes.pop(user_id, None)
+            self._pending.drop(user_id)  # its vectors go with it
             try:
                 self._guard(lambda: self.client.delete_collection(self.collection_name(user_id)))
             except (ChromaNotFound, ValueError):
@@ -287,12 +320,17 @@ class EvidenceIndex(IndexChecks):
 
     def query_many(self, vectors: Sequence[Sequence[float]], user_id: str, top_k: int) -> list[list[tuple[str, float]]]:
         """``query`` for several vectors of one user in one index call (ingestion links a
-        batch's messages to their neighbours): one hit list per vector, in order."""
+        batch's messages to their neighbours): one hit list per vector, in order. The user's
+        vectors still waiting to be written are compared exactly and merged in, so that
+        ingestion does not write a user's vectors each time it looks for neighbours."""
         if top_k <= 0 or not vectors:
             return [[] for _ in vectors]
         res = self._call(user_id, lambda col: col.query(
-            query_embeddings=[list(v) for v in vectors], n_results=top_k, include=["distances"]))
-        return [list(zip(i, d)) for i, d in zip(res["ids"], res["distances"])] if res is not None else [[] for _ in vectors]
+            query_embeddings=[list(v) for v in vectors], n_results=top_k, include=["distances"]), flush=False)
+        stored = [list(zip(i, d)) for i, d in zip(res["ids"], res["distances"])] if res is not None else [[] for _ in vectors]
+        waiting = self._pending.nearest(user_id, vectors, top_k)
+        # A key both stored and waiting (written again) counts as waiting: that is what it holds now.
+        return [sorted({**dict(s), **dict(w)}.items(), key=lambda h: (h[1], h[0]))[:top_k] for s, w in zip(stored, waiting)]
 
     def vectors(self, user_id: str, ids: Sequence[str]) -> dict[str, list[float]]:
         """Stored vectors of some of a user's evidence, by evidence id (ids without a vector
@@ -305,6 +343,7 @@ class EvidenceIndex(IndexChecks):
     def count(self, user_id: str | None = None) -> int:
         if user_id is not None:
             return self._call(user_id, lambda col: col.count()) or 0
+        self.flush()
         return sum(self._guard(c.count) for c in self._own_collections())
 
     def ids(self, user_id: str, *, verify: bool = True) -> set[str]:
@@ -315,6 +354,11 @@ class EvidenceIndex(IndexChecks):
         """Forget every handle and release the client: an embedded (persistent) Chroma
         keeps one system per directory per process until its last client closes, and
         then the directory can be deleted and recreated."""
+        if self.client is not None and not self.ephemeral:
+            try:
+                self.flush()
+            except IndexUnavailableError:
+                pass  # the vectors are missing, and the next process's first check of each user adds them
         with self._lock:
             self._collections.clear()
             self._memory = None

@@ -19,6 +19,7 @@ class IndexChecks:
         upsert) and removes vectors whose evidence is gone; with ``eager=True`` also the
         collections of users who have no evidence at all. Returns how many vectors were
         added (0 unless eager)."""
+        self.flush()  # what waits is written first: a check compares what Chroma holds
         with self._lock:
             self._memory = memory
             self._verified.clear()
@@ -76,6 +77,7 @@ class IndexChecks:
             rows = list(store.get_nodes("evidence", missing[start : start + 256]).values())
             if rows:
                 self.upsert(rows, self.embed([r["text"] for r in rows]))
+                self._flush([user_id])  # the read that checked this user comes next
                 added += len(rows)
         return added
 
@@ -83,6 +85,7 @@ class IndexChecks:
         """Evidence without a vector and vectors without evidence (full comparison; a
         user not yet checked in this process is checked, and so repaired, first)."""
         out: list[str] = []
+        self.flush()
         collections = self._guard(self._own_collections)  # vectors before evidence, as in _reconcile
         users = set(_evidence_counts(memory))
         for user_id in sorted(users):

@@ -80,6 +80,7 @@ def test_upsert_is_idempotent_and_metadata_is_stored(make_memory):
     _obs(mem, "hello there", "u1", agent_id="agent-a", context="topic:x", private=True)  # duplicate
     row = mem.evidence(eid, user_id="u1")
     mem.index.upsert([row], mem.index.embed([row["text"]]))
+    mem.index.flush()
     col = mem.index._collection("u1")
     got = col.get(ids=[eid], include=["metadatas"])
     assert col.count() == 1
@@ -87,6 +88,7 @@ def test_upsert_is_idempotent_and_metadata_is_stored(make_memory):
     assert meta["user_id"] == "u1" and meta["agent_id"] == "agent-a" and meta["context"] == "topic:x"
     assert meta["private"] is True and meta["timestamp"] == "2025-01-01T00:00:00"
     _obs(mem, "no agent here", "u1")
+    mem.index.flush()
     metas = col.get(include=["metadatas"])["metadatas"]
     assert {m["agent_id"] for m in metas} == {"agent-a", ""}
 
@@ -105,6 +107,7 @@ def test_delete_and_delete_user(make_memory):
     e1 = _obs(mem, "one", "u1")
     _obs(mem, "two", "u1")
     _obs(mem, "three", "u2")
+    mem.index.flush()
     mem.index.delete([e1], "u1")
     assert mem.index.count("u1") == 1
     mem.index.delete_user("u2")
@@ -116,6 +119,7 @@ def test_crash_between_commit_and_upsert_is_repaired_on_open(make_memory):
     mem = make_memory(durable=True)
     ids = [_obs(mem, f"note number {i}", "u1", ts=f"2025-01-0{i + 1}") for i in range(3)]
     _obs(mem, "other user note", "u2")
+    mem.index.flush()
     path = mem.path
     # Simulate the crash: the evidence is committed, its vector never written.
     raw = mem.index.client.get_collection(mem.index.collection_name("u1"))
@@ -139,6 +143,7 @@ def test_opening_loads_no_collection_and_first_use_checks_one_user(make_memory):
     mem = make_memory(durable=True)
     for i in range(5):
         _obs(mem, f"n{i}", f"user{i}")
+    mem.index.flush()
     path = mem.path
     raw = mem.index.client.get_collection(mem.index.collection_name("user3"))
     raw.delete(ids=raw.get(include=[])["ids"])  # all of user3's vectors lost
@@ -159,6 +164,7 @@ def test_opening_loads_no_collection_and_first_use_checks_one_user(make_memory):
 def test_problems_reports_vectors_without_evidence(make_memory):
     mem = make_memory()
     _obs(mem, "real", "u1")
+    mem.index.flush()  # written, and so u1 checked: the ghost below comes after the check
     row = dict(mem.evidence(mem.store.evidence_ids("u1")[0], user_id="u1"), id="ev_ghost", embedding_key="ev_ghost")
     mem.index.upsert([row], mem.index.embed(["ghost"]))
     # Behind the index's back (through it, the first use of u9 checks u9 and removes it).
@@ -212,6 +218,7 @@ def test_a_users_collection_flushes_every_two_records(make_memory):
     every write slowed with it. A user's collection flushes every 2 records."""
     mem = make_memory("hash")
     mem.observe("I live in Paris", user_id="u", timestamp="2024-01-01")
+    mem.index.flush()
     assert mem.index._collections["u"].configuration["hnsw"]["sync_threshold"] == 2
 
 
@@ -241,6 +248,13 @@ def test_a_large_collection_is_switched_to_chromas_flush_setting_when_opened(mak
         reopened.close()
 
 
+def _written(mem, text, user):
+    """An observation whose vector reaches Chroma at once (vectors are written behind)."""
+    evidence_id = _obs(mem, text, user)
+    mem.index.flush()
+    return evidence_id
+
+
 def _index_files(mem) -> dict:
     """Size and time of each file of the memory's Chroma vector indexes (written on a flush)."""
     root = mem.path / "chroma"
@@ -256,15 +270,15 @@ def test_a_collection_that_grows_large_in_a_process_stops_flushing_every_two_wri
 
     monkeypatch.setattr(chroma_glue, "LARGE_COLLECTION", 6)
     mem = make_memory(durable=True)
-    ids = [_obs(mem, f"note {i}", "big") for i in range(3)]
+    ids = [_written(mem, f"note {i}", "big") for i in range(3)]
     before = _index_files(mem)
-    ids += [_obs(mem, f"note {i}", "big") for i in range(3, 5)]
+    ids += [_written(mem, f"note {i}", "big") for i in range(3, 5)]
     assert _index_files(mem) != before  # small: flushed every 2 writes
     client = mem.index.client
-    ids += [_obs(mem, f"note {i}", "big") for i in range(5, 7)]  # crosses the line
+    ids += [_written(mem, f"note {i}", "big") for i in range(5, 7)]  # crosses the line
     assert mem.index.client is not client and not mem.index._reopen_due
     before = _index_files(mem)
-    ids += [_obs(mem, f"note {i}", "big") for i in range(7, 12)]
+    ids += [_written(mem, f"note {i}", "big") for i in range(7, 12)]
     assert _index_files(mem) == before
     col = mem.index._collections["big"]
     assert col.configuration_json["hnsw"]["sync_threshold"] == chroma_glue.LARGE_COLLECTION_SYNC
@@ -289,7 +303,7 @@ def test_the_client_is_not_swapped_under_a_call_in_flight(make_memory, monkeypat
 
     monkeypatch.setattr(chroma_glue, "LARGE_COLLECTION", 3)
     mem = make_memory(durable=True)
-    ids = [_obs(mem, f"note {i}", "big") for i in range(2)]
+    ids = [_written(mem, f"note {i}", "big") for i in range(2)]
     client = mem.index.client
     inside, release = threading.Event(), threading.Event()
 
@@ -302,11 +316,101 @@ def test_the_client_is_not_swapped_under_a_call_in_flight(make_memory, monkeypat
     reader = threading.Thread(target=lambda: got.append(mem.index._call("big", slow_count)))
     reader.start()
     assert inside.wait(10)
-    ids.append(_obs(mem, "note 2", "big"))  # crosses the line while the reader is inside
+    ids.append(_written(mem, "note 2", "big"))  # crosses the line while the reader is inside
     assert mem.index.client is client and mem.index._reopen_due
     release.set()
     reader.join(10)
     assert got and got[0] >= 2
-    ids.append(_obs(mem, "note 3", "big"))  # no call in flight: reopened now
+    ids.append(_written(mem, "note 3", "big"))  # no call in flight: reopened now
     assert mem.index.client is not client and not mem.index._reopen_due
     assert search_evidence(mem, "note 3", "big")[0]["id"] == ids[3]
+
+
+# --- written behind ---------------------------------------------------------------------
+def _raw_counts(mem) -> dict[str, int]:
+    """Vectors Chroma holds per user, read behind the index's back (no flush)."""
+    names = {mem.index.collection_name(u): u for u in mem.store.evidence_counts()}
+    return {names[c.name]: c.count() for c in mem.index.client.list_collections() if c.name in names}
+
+
+def test_vectors_are_written_behind_yet_every_read_sees_them(make_memory):
+    """Many users' observations reach Chroma in bulk, not one upsert per user per batch; a
+    read of a user writes that user's first, so a search sees what was just said, and
+    closing writes the rest."""
+    mem = make_memory(durable=True)
+    ids = {f"u{i}": _obs(mem, f"note of user {i}", f"u{i}") for i in range(5)}
+    assert _raw_counts(mem) == {}  # nothing written yet
+    assert search_evidence(mem, "note of user 3", "u3")[0]["id"] == ids["u3"]
+    assert _raw_counts(mem) == {"u3": 1}
+    path = mem.path
+    mem.close()
+    reopened = BeliefMemory.open(path, clock=lambda: FIXED_NOW)
+    try:
+        assert _raw_counts(reopened) == {u: 1 for u in ids}
+        assert all(search_evidence(reopened, f"note of user {u[1:]}", u)[0]["id"] == e for u, e in ids.items())
+    finally:
+        reopened.close()
+
+
+def test_waiting_vectors_are_written_per_user_and_in_all(make_memory, monkeypatch):
+    from bcg_rag import index as index_module
+
+    monkeypatch.setattr(index_module, "FLUSH_AT", 3)
+    monkeypatch.setattr(index_module, "MAX_WAITING", 6)
+    mem = make_memory(durable=True)
+    for i in range(3):
+        _obs(mem, f"a{i}", "a")
+    assert _raw_counts(mem) == {"a": 3}  # the user's third: FLUSH_AT
+    _obs(mem, "b0", "b")
+    _obs(mem, "b1", "b")
+    assert _raw_counts(mem) == {"a": 3}
+    for u in "cde":
+        _obs(mem, f"{u}0", u)
+    assert _raw_counts(mem) == {"a": 3}  # five waiting
+    _obs(mem, "f0", "f")
+    assert _raw_counts(mem) == {"a": 3, "b": 2, "c": 1, "d": 1, "e": 1, "f": 1}  # six waiting: MAX_WAITING
+
+
+def test_a_process_killed_with_vectors_waiting_loses_none(tmp_path):
+    """The store commits first; vectors still waiting when the process dies are added back
+    from it by the next process's first check of each user."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "mem"
+    code = (
+        "import os, sys\n"
+        "from bcg_rag import BeliefMemory, Policy\n"
+        "mem = BeliefMemory.open(sys.argv[1], Policy.from_dict({'embedder': {'kind': 'hash'}}))\n"
+        "for i in range(4):\n"
+        "    mem.observe(f'note of user {i}', user_id=f'u{i}', timestamp='2025-01-01')\n"
+        "os._exit(0)  # no close: nothing written to Chroma\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=300,
+                          env={**__import__("os").environ, "HF_HUB_OFFLINE": "1"})
+    assert done.returncode == 0, done.stderr
+    mem = BeliefMemory.open(path, clock=lambda: FIXED_NOW)
+    try:
+        assert _raw_counts(mem) == {}
+        assert search_evidence(mem, "note of user 2", "u2")[0]["text"] == "note of user 2"
+        assert mem.validate() == [] and _raw_counts(mem) == {f"u{i}": 1 for i in range(4)}
+    finally:
+        mem.close()
+
+
+def test_neighbours_among_waiting_vectors_are_found_without_writing_them(make_memory):
+    """Ingestion looks up each message's neighbours: the user's waiting vectors are compared
+    exactly and merged with Chroma's hits, the same hits as after writing them."""
+    mem = make_memory(durable=True)
+    for text in ("I live in Paris", "I like tea", "my dog is Rex"):
+        _obs(mem, text, "u")
+    mem.index.flush()
+    for text in ("I live in Lyon now", "I like coffee"):
+        _obs(mem, text, "u")
+    queries = mem.index.embed(["I live in Lyon", "I like green tea"])
+    merged = mem.index.query_many(queries, "u", 3)
+    assert _raw_counts(mem) == {"u": 3}  # the two waiting ones are still waiting
+    mem.index.flush()
+    written = mem.index.query_many(queries, "u", 3)
+    assert [[k for k, _ in hits] for hits in merged] == [[k for k, _ in hits] for hits in written]
+    assert all(abs(a[1] - b[1]) < 1e-4 for m, w in zip(merged, written) for a, b in zip(m, w))

@@ -92,6 +92,8 @@ def ingest(mode: str, n: int, users: int, embedder: str, path: Path, batch: int,
         t0, c0 = time.perf_counter(), time.process_time()
         for start in range(0, len(items), batch):
             call(items[start : start + batch])
+        if d == 9 and hasattr(mem.index, "flush"):  # vectors still written behind count in the last decile
+            mem.index.flush()
         dt, dc = time.perf_counter() - t0, time.process_time() - c0
         done += len(items)
         texts = [it["text"] for it in items[:: max(1, len(items) // sample)]][:sample]

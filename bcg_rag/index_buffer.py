@@ -1,0 +1,101 @@
+"""Vectors written but not yet handed to Chroma, per user (write-behind).
+
+With a collection per user, a batch of 100 events from 100 users made 100 Chroma upserts of one
+record each, and those calls were most of many-user ingestion: 1,000 users, hash embedder, 36
+events/s with them and 770 without. The store is the source of truth and commits first; a
+user's vectors wait here until that user's collection is read, the user has ``FLUSH_AT``
+waiting, all users together have ``MAX_WAITING``, or the memory closes. A crash loses only
+waiting vectors, and the first check of that user in the next process adds them back from the
+store (``index_checks``), as it does for a crash between a commit and an upsert.
+
+Two memories of one process on one directory share one buffer (``for_directory``): what one
+has written, the other's read of that user writes first, so it is seen as at once.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+import numpy as np
+
+FLUSH_AT = 256  # one user's waiting vectors that are written at once
+MAX_WAITING = 20_000  # all users' waiting vectors (about 30 MB at 384 dimensions); then all are written
+
+_by_directory: weakref.WeakValueDictionary[str, PendingVectors] = weakref.WeakValueDictionary()
+_registry_lock = threading.Lock()
+
+
+class PendingVectors:
+    """Per user, embedding key -> (vector, metadata), in the order written; a key written
+    again replaces its entry (an upsert). A user's vectors stay listed until written, so a
+    reader that finds some waiting, or being written, waits for them (``writing``)."""
+
+    def __init__(self) -> None:
+        self._by_user: dict[str, dict[str, tuple[np.ndarray, dict]]] = {}  # float32: 1.5 KB per 384-d vector
+        self.total = 0
+        self.lock = threading.RLock()  # taken after an index's own lock, never before it
+
+    @staticmethod
+    def for_directory(key: str) -> PendingVectors:
+        """The buffer of one directory's index in this process, shared by its memories."""
+        with _registry_lock:
+            buffer = _by_directory.get(key)
+            if buffer is None:
+                buffer = _by_directory[key] = PendingVectors()
+            return buffer
+
+    def add(self, user_id: str, keys: Sequence[str], vectors: np.ndarray, metadatas: Sequence[dict]) -> int:
+        """Add one user's vectors; returns how many of that user's are waiting."""
+        with self.lock:
+            waiting = self._by_user.setdefault(user_id, {})
+            before = len(waiting)
+            for key, vector, meta in zip(keys, vectors, metadatas):
+                waiting[key] = (vector, meta)
+            self.total += len(waiting) - before
+            return len(waiting)
+
+    @contextmanager
+    def writing(self, user_id: str) -> Iterator[tuple[list[str], np.ndarray | None, list[dict]]]:
+        """One user's waiting vectors, (keys, vectors, metadatas), while they are written;
+        dropped afterwards, written or not (a failed write is repaired from the store)."""
+        with self.lock:
+            waiting = self._by_user.get(user_id, {})
+            try:
+                vectors = np.stack([v for v, _ in waiting.values()]) if waiting else None
+                yield list(waiting), vectors, [m for _, m in waiting.values()]
+            finally:
+                self.drop(user_id)
+
+    def drop(self, user_id: str) -> None:
+        with self.lock:
+            self.total -= len(self._by_user.pop(user_id, {}))
+
+    def users(self) -> list[str]:
+        """Users with waiting vectors, in a fixed order."""
+        with self.lock:
+            return sorted(self._by_user)
+
+    def nearest(self, user_id: str, vectors: Sequence[Sequence[float]], top_k: int) -> list[list[tuple[str, float]]]:
+        """Per query vector, one user's waiting vectors nearest to it: (key, cosine distance),
+        closest first, compared exactly."""
+        with self.lock:
+            waiting = self._by_user.get(user_id, {})
+            keys, stored = list(waiting), [v for v, _ in waiting.values()]
+        if not keys:
+            return [[] for _ in vectors]
+        w = np.stack(stored).astype(np.float64)
+        q = np.asarray(vectors, dtype=np.float64)
+        w /= np.maximum(np.linalg.norm(w, axis=1, keepdims=True), 1e-12)
+        q /= np.maximum(np.linalg.norm(q, axis=1, keepdims=True), 1e-12)
+        dist = 1.0 - q @ w.T
+        out = []
+        for row in dist:
+            order = sorted(range(len(keys)), key=lambda j: (row[j], keys[j]))[:top_k]
+            out.append([(keys[j], float(row[j])) for j in order])
+        return out
+
+    def __contains__(self, user_id: str) -> bool:
+        return user_id in self._by_user
