@@ -8,8 +8,10 @@ query's cost proportional to that user's evidence, not to the whole memory.
 SQLite is the source of truth; the index only holds ``evidence id -> vector``
 (no text, so private evidence is stored once) plus a little metadata. The memory
 writes vectors after its commit, and they wait in a buffer until that user is read
-(``index_buffer``; not in server mode), so a crash can leave vectors missing. They are
-added back per user, the first time a process touches that user's collection:
+(``index_buffer``; not in server mode), so a crash can leave vectors missing. (A small
+collection is searched exactly in the process, ``index_exact``: Chroma's HNSW sometimes
+leaves a vector out.) Missing vectors are added back per user, the first time a process
+touches that user's collection:
 Chroma loads a collection from disk on its first use anyway (~110 ms and ~3 MB
 each, measured), so checking every user when the memory opens took 140 s at 1000
 users, while checking on first use costs one extra count. ``repair`` (called on
@@ -45,7 +47,7 @@ from chromadb.config import Settings
 from chromadb.errors import NotFoundError as ChromaNotFound
 
 from .chroma_glue import (
-    COLLECTION_CONFIGURATION, ClientInUse, PrecomputedEmbeddings, epoch_seconds, is_chroma_failure, reopen_persistent,
+    COLLECTION_CONFIGURATION, ClientInUse, PrecomputedEmbeddings, is_chroma_failure, reopen_persistent,
     size_collection, vector_metadata,
 )
 from . import chroma_glue
@@ -53,11 +55,12 @@ from .embedders import Embedder, embedder_from_config
 from .errors import ConfigError, IndexUnavailableError
 from .index_buffer import FLUSH_AT, MAX_WAITING, PendingVectors
 from .index_checks import IndexChecks
+from .index_exact import ExactSearch, ExactVectors
 
 _HASH_LEN = 16
 
 
-class EvidenceIndex(IndexChecks):
+class EvidenceIndex(IndexChecks, ExactSearch):
     """Evidence vectors of one memory, one Chroma collection per user."""
 
     def __init__(self, embedder: Embedder, client: Any, collection_prefix: str, *, ephemeral: bool = False,
@@ -77,8 +80,12 @@ class EvidenceIndex(IndexChecks):
         self.reopenable = reopenable  # our own embedded client: see _grew
         self._reopen_due = False
         self._pending = PendingVectors()  # written behind, except in server mode (other processes read it)
-        if reopenable:  # our embedded directory: its other memories in this process share the buffer
-            self._pending = PendingVectors.for_directory(f"{client.get_settings().persist_directory}|{collection_prefix}")
+        # Small collections are searched exactly (index_exact); not in server mode, where other
+        # processes write the collections too.
+        self._exact: ExactVectors | None = None if shared else ExactVectors()
+        if reopenable:  # our embedded directory: its other memories in this process share these
+            key = f"{client.get_settings().persist_directory}|{collection_prefix}"
+            self._pending, self._exact = PendingVectors.for_directory(key), ExactVectors.for_directory(key)
 
     @classmethod
     def from_policy(cls, policy: Any, path: str | Path | None) -> "EvidenceIndex":
@@ -256,6 +263,8 @@ class EvidenceIndex(IndexChecks):
             with self._lock:  # check this user again on its next use: the vectors may be missing
                 self._verified.discard(user_id)
             raise
+        if self._exact is not None:
+            self._exact.add(user_id, keys, vecs, [m["ts"] for m in metas])
         self._collection(user_id)
         self._grew(user_id, len(keys))
 
@@ -290,48 +299,22 @@ class EvidenceIndex(IndexChecks):
         ids = list(ids)
         if ids:
             self._call(user_id, lambda col: col.delete(ids=ids))
+            if self._exact is not None:
+                self._exact.remove(user_id, ids)
 
     def delete_user(self, user_id: str) -> None:
         with self._lock:
             self._collections.pop(user_id, None)
             self._sizes.pop(user_id, None)
             self._pending.drop(user_id)  # its vectors go with it
+            if self._exact is not None:
+                self._exact.drop(user_id)
             try:
                 self._guard(lambda: self.client.delete_collection(self.collection_name(user_id)))
             except (ChromaNotFound, ValueError):
                 pass
 
     # --- reading -------------------------------------------------------------------
-    def query(
-        self, vector: Sequence[float], user_id: str, top_k: int, agent_id: str | None = None, *, as_of: str | None = None
-    ) -> list[tuple[str, float]]:
-        """Nearest evidence of one user: ``[(evidence_id, cosine distance)]``, closest first.
-
-        ``agent_id`` does not filter: another agent's private evidence still supports
-        this user's beliefs; the renderer hides its text instead. ``as_of`` keeps only
-        evidence with timestamp <= as_of.
-        """
-        if top_k <= 0:
-            return []
-        where = {"ts": {"$lte": epoch_seconds(as_of)}} if as_of else None
-        res = self._call(user_id, lambda col: col.query(
-            query_embeddings=[list(vector)], n_results=top_k, where=where, include=["distances"]))
-        return list(zip(res["ids"][0], res["distances"][0])) if res is not None else []
-
-    def query_many(self, vectors: Sequence[Sequence[float]], user_id: str, top_k: int) -> list[list[tuple[str, float]]]:
-        """``query`` for several vectors of one user in one index call (ingestion links a
-        batch's messages to their neighbours): one hit list per vector, in order. The user's
-        vectors still waiting to be written are compared exactly and merged in, so that
-        ingestion does not write a user's vectors each time it looks for neighbours."""
-        if top_k <= 0 or not vectors:
-            return [[] for _ in vectors]
-        res = self._call(user_id, lambda col: col.query(
-            query_embeddings=[list(v) for v in vectors], n_results=top_k, include=["distances"]), flush=False)
-        stored = [list(zip(i, d)) for i, d in zip(res["ids"], res["distances"])] if res is not None else [[] for _ in vectors]
-        waiting = self._pending.nearest(user_id, vectors, top_k)
-        # A key both stored and waiting (written again) counts as waiting: that is what it holds now.
-        return [sorted({**dict(s), **dict(w)}.items(), key=lambda h: (h[1], h[0]))[:top_k] for s, w in zip(stored, waiting)]
-
     def vectors(self, user_id: str, ids: Sequence[str]) -> dict[str, list[float]]:
         """Stored vectors of some of a user's evidence, by evidence id (ids without a vector
         are left out): multi-hop search compares the hops it follows without embedding."""
@@ -361,6 +344,7 @@ class EvidenceIndex(IndexChecks):
                 pass  # the vectors are missing, and the next process's first check of each user adds them
         with self._lock:
             self._collections.clear()
+            self._exact = None
             self._memory = None
             self._verified.clear()
             client, self.client = self.client, None

@@ -57,6 +57,8 @@ class IndexChecks:
                 raise
 
     def _reconcile(self, user_id: str, full: bool = False) -> int:
+        if self._exact is not None:  # what the check changes is read again on the next search
+            self._exact.drop(user_id)
         store = self._memory.store
         col = self._collections.get(user_id) or self._guard(lambda: self._open_collection(user_id, create=False))
         indexed = self._guard(col.count) if col is not None else 0

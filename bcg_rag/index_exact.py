@@ -1,0 +1,202 @@
+"""Exact nearest neighbours over a user's small collection, kept in the process.
+
+Chroma's HNSW index sometimes does not return a vector that the collection holds. After
+ingesting the SituatedQA dev memories of 10 records (about 20 vectors each), querying each
+stored vector with itself missed one of them in 1 to 3 of the 37 memories, a different one
+in each round; `get` still had it. It looks like a race inside Chroma (it depends on timing:
+it went away when each call was logged, and never showed with the same upserts made from a
+plain script). A search that misses the evidence it needs answers from something else, and
+differently from run to run. So up to ``EXACT_LIMIT`` vectors, a user's vectors are read
+once per process and compared exactly: 20 or 2,000 vectors of 384 dimensions are a
+fraction of a millisecond. Larger collections are searched by Chroma's HNSW.
+
+The cache is kept in step by the index: what it writes is appended, what it deletes is
+removed, a user it checks is read again. Memories of one directory in one process share it,
+as they share the write-behind buffer.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .chroma_glue import epoch_seconds
+
+EXACT_LIMIT = 2048  # vectors of a user compared exactly; above it, Chroma's HNSW
+MAX_CACHED = 200_000  # vectors of all users kept (about 300 MB at 384 dimensions); least recently used go
+
+_by_directory: weakref.WeakValueDictionary[str, ExactVectors] = weakref.WeakValueDictionary()
+_registry_lock = threading.Lock()
+
+
+@dataclass
+class UserVectors:
+    ids: list[str]
+    unit: np.ndarray  # (n, dim) float32, unit length
+    ts: np.ndarray  # (n,) epoch seconds, for as_of
+
+
+def _unit(vectors: np.ndarray) -> np.ndarray:
+    vectors = np.asarray(vectors, dtype=np.float32).reshape(len(vectors), -1)
+    return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+
+
+class ExactVectors:
+    """Per user, the stored vectors of a small collection (least recently used first)."""
+
+    def __init__(self) -> None:
+        self._users: OrderedDict[str, UserVectors] = OrderedDict()
+        self.large: set[str] = set()  # users whose collection is above EXACT_LIMIT
+        self.lock = threading.RLock()
+
+    @staticmethod
+    def for_directory(key: str) -> ExactVectors:
+        with _registry_lock:
+            cache = _by_directory.get(key)
+            if cache is None:
+                cache = _by_directory[key] = ExactVectors()
+            return cache
+
+    def get(self, user_id: str) -> UserVectors | None:
+        with self.lock:
+            entry = self._users.get(user_id)
+            if entry is not None:
+                self._users.move_to_end(user_id)
+            return entry
+
+    def put(self, user_id: str, ids: Sequence[str], vectors: np.ndarray, ts: Sequence[float]) -> UserVectors:
+        entry = UserVectors(list(ids), _unit(vectors) if len(ids) else np.zeros((0, 0), np.float32),
+                            np.asarray(ts, dtype=np.float64))
+        with self.lock:
+            self._users[user_id] = entry
+            self._users.move_to_end(user_id)
+            while sum(len(e.ids) for e in self._users.values()) > MAX_CACHED and len(self._users) > 1:
+                self._users.popitem(last=False)
+        return entry
+
+    def add(self, user_id: str, ids: Sequence[str], vectors: np.ndarray, ts: Sequence[float]) -> None:
+        """Vectors just written (an id written again replaces its row)."""
+        with self.lock:
+            entry = self._users.get(user_id)
+            if entry is None:
+                return
+            new = set(ids)
+            keep = [i for i, key in enumerate(entry.ids) if key not in new]
+            if len(keep) + len(ids) > EXACT_LIMIT:
+                self.drop(user_id)
+                self.large.add(user_id)
+                return
+            unit = _unit(vectors)
+            old = entry.unit[keep] if len(keep) else np.zeros((0, unit.shape[1]), np.float32)
+            self._users[user_id] = UserVectors([entry.ids[i] for i in keep] + list(ids), np.vstack([old, unit]),
+                                               np.concatenate([entry.ts[keep], np.asarray(ts, dtype=np.float64)]))
+
+    def remove(self, user_id: str, ids: Sequence[str]) -> None:
+        with self.lock:
+            entry = self._users.get(user_id)
+            if entry is None:
+                return
+            gone = set(ids)
+            keep = [i for i, key in enumerate(entry.ids) if key not in gone]
+            self._users[user_id] = UserVectors([entry.ids[i] for i in keep], entry.unit[keep], entry.ts[keep])
+
+    def drop(self, user_id: str) -> None:
+        with self.lock:
+            self._users.pop(user_id, None)
+            self.large.discard(user_id)
+
+    def clear(self) -> None:
+        with self.lock:
+            self._users.clear()
+            self.large.clear()
+
+
+def nearest(entry: UserVectors, queries: Sequence[Sequence[float]], top_k: int,
+            max_ts: float | None = None) -> list[list[tuple[str, float]]]:
+    """Per query, the entry's nearest ids by cosine distance (closest first, ties by id),
+    only those with ts <= ``max_ts`` when given: what Chroma's query answers, exactly."""
+    if not entry.ids:
+        return [[] for _ in queries]
+    dist = 1.0 - _unit(np.asarray(queries, dtype=np.float32)) @ entry.unit.T
+    allowed = np.arange(len(entry.ids)) if max_ts is None else np.flatnonzero(entry.ts <= max_ts)
+    out = []
+    for row in dist:
+        near = row[allowed]
+        if len(near) > top_k:  # the k nearest and everything tied with the k-th, then sorted
+            near_ids = allowed[near <= np.partition(near, top_k - 1)[top_k - 1]]
+        else:
+            near_ids = allowed
+        ranked = sorted(near_ids.tolist(), key=lambda j: (float(row[j]), entry.ids[j]))[:top_k]
+        out.append([(entry.ids[j], float(row[j])) for j in ranked])
+    return out
+
+
+class ExactSearch:
+    """Mixed into ``EvidenceIndex``: its searches, exact over a small collection."""
+
+    def _small(self, user_id: str, flush: bool = True) -> Any:
+        """The user's vectors for an exact search (``index_exact``), read once per process;
+        None when the collection is above EXACT_LIMIT or in server mode."""
+        if self._exact is None or user_id in self._exact.large:
+            return None
+        if flush and user_id in self._pending:
+            self._flush([user_id])
+        entry = self._exact.get(user_id)
+        if entry is not None:
+            return entry
+
+        def read(col: Any) -> Any:
+            if col.count() > EXACT_LIMIT:
+                return False
+            return col.get(include=["embeddings", "metadatas"])
+
+        got = self._call(user_id, read, flush=flush)
+        if got is False:
+            self._exact.large.add(user_id)
+            return None
+        if got is None:  # no collection yet
+            return self._exact.put(user_id, [], np.zeros((0, 0), np.float32), [])
+        return self._exact.put(user_id, got["ids"], np.asarray(got["embeddings"]), [m["ts"] for m in got["metadatas"]])
+
+    def query(
+        self, vector: Sequence[float], user_id: str, top_k: int, agent_id: str | None = None, *, as_of: str | None = None
+    ) -> list[tuple[str, float]]:
+        """Nearest evidence of one user: ``[(evidence_id, cosine distance)]``, closest first.
+
+        ``agent_id`` does not filter: another agent's private evidence still supports
+        this user's beliefs; the renderer hides its text instead. ``as_of`` keeps only
+        evidence with timestamp <= as_of.
+        """
+        if top_k <= 0:
+            return []
+        small = self._small(user_id)
+        if small is not None:
+            return nearest(small, [vector], top_k, epoch_seconds(as_of) if as_of else None)[0]
+        where = {"ts": {"$lte": epoch_seconds(as_of)}} if as_of else None
+        res = self._call(user_id, lambda col: col.query(
+            query_embeddings=[list(vector)], n_results=top_k, where=where, include=["distances"]))
+        return list(zip(res["ids"][0], res["distances"][0])) if res is not None else []
+
+    def query_many(self, vectors: Sequence[Sequence[float]], user_id: str, top_k: int) -> list[list[tuple[str, float]]]:
+        """``query`` for several vectors of one user in one index call (ingestion links a
+        batch's messages to their neighbours): one hit list per vector, in order. The user's
+        vectors still waiting to be written are compared exactly and merged in, so that
+        ingestion does not write a user's vectors each time it looks for neighbours."""
+        if top_k <= 0 or not vectors:
+            return [[] for _ in vectors]
+        small = self._small(user_id, flush=False)
+        if small is not None:
+            stored = nearest(small, vectors, top_k)
+        else:
+            res = self._call(user_id, lambda col: col.query(
+                query_embeddings=[list(v) for v in vectors], n_results=top_k, include=["distances"]), flush=False)
+            stored = [list(zip(i, d)) for i, d in zip(res["ids"], res["distances"])] if res is not None else [[] for _ in vectors]
+        waiting = self._pending.nearest(user_id, vectors, top_k)
+        # A key both stored and waiting (written again) counts as waiting: that is what it holds now.
+        return [sorted({**dict(s), **dict(w)}.items(), key=lambda h: (h[1], h[0]))[:top_k] for s, w in zip(stored, waiting)]
