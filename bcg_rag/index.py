@@ -53,7 +53,7 @@ from .chroma_glue import (
 from . import chroma_glue
 from .embedders import Embedder, embedder_from_config
 from .errors import ConfigError, IndexUnavailableError
-from .index_buffer import FLUSH_AT, MAX_WAITING, PendingVectors
+from .index_buffer import FLUSH_AT, MAX_WAITING, PendingVectors, per_directory
 from .index_checks import IndexChecks
 from .index_exact import ExactSearch, ExactVectors
 
@@ -85,7 +85,7 @@ class EvidenceIndex(IndexChecks, ExactSearch):
         self._exact: ExactVectors | None = None if shared else ExactVectors()
         if reopenable:  # our embedded directory: its other memories in this process share these
             key = f"{client.get_settings().persist_directory}|{collection_prefix}"
-            self._pending, self._exact = PendingVectors.for_directory(key), ExactVectors.for_directory(key)
+            self._pending, self._exact = per_directory(PendingVectors, key), per_directory(ExactVectors, key)
 
     @classmethod
     def from_policy(cls, policy: Any, path: str | Path | None) -> "EvidenceIndex":

@@ -9,7 +9,7 @@ waiting vectors, and the first check of that user in the next process adds them 
 store (``index_checks``), as it does for a crash between a commit and an upsert.
 
 Two memories of one process on one directory share one buffer (``for_directory``): what one
-has written, the other's read of that user writes first, so it is seen as at once.
+has written, the other's read of that user writes first, so it is seen as at once (``per_directory``).
 """
 
 from __future__ import annotations
@@ -18,14 +18,26 @@ import threading
 import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any, TypeVar
 
 import numpy as np
 
 FLUSH_AT = 256  # one user's waiting vectors that are written at once
 MAX_WAITING = 20_000  # all users' waiting vectors (about 30 MB at 384 dimensions); then all are written
 
-_by_directory: weakref.WeakValueDictionary[str, PendingVectors] = weakref.WeakValueDictionary()
+_by_directory: weakref.WeakValueDictionary[tuple[str, str], Any] = weakref.WeakValueDictionary()
 _registry_lock = threading.Lock()
+T = TypeVar("T")
+
+
+def per_directory(kind: type[T], key: str) -> T:
+    """One ``kind()`` per directory's index in this process, shared by the memories open on
+    it (kept while one of them holds it)."""
+    with _registry_lock:
+        made = _by_directory.get((kind.__name__, key))
+        if made is None:
+            made = _by_directory[(kind.__name__, key)] = kind()
+        return made
 
 
 class PendingVectors:
@@ -37,15 +49,6 @@ class PendingVectors:
         self._by_user: dict[str, dict[str, tuple[np.ndarray, dict]]] = {}  # float32: 1.5 KB per 384-d vector
         self.total = 0
         self.lock = threading.RLock()  # taken after an index's own lock, never before it
-
-    @staticmethod
-    def for_directory(key: str) -> PendingVectors:
-        """The buffer of one directory's index in this process, shared by its memories."""
-        with _registry_lock:
-            buffer = _by_directory.get(key)
-            if buffer is None:
-                buffer = _by_directory[key] = PendingVectors()
-            return buffer
 
     def add(self, user_id: str, keys: Sequence[str], vectors: np.ndarray, metadatas: Sequence[dict]) -> int:
         """Add one user's vectors; returns how many of that user's are waiting."""

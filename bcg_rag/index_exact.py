@@ -18,7 +18,6 @@ as they share the write-behind buffer.
 from __future__ import annotations
 
 import threading
-import weakref
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,9 +29,6 @@ from .chroma_glue import epoch_seconds
 
 EXACT_LIMIT = 2048  # vectors of a user compared exactly; above it, Chroma's HNSW
 MAX_CACHED = 200_000  # vectors of all users kept (about 300 MB at 384 dimensions); least recently used go
-
-_by_directory: weakref.WeakValueDictionary[str, ExactVectors] = weakref.WeakValueDictionary()
-_registry_lock = threading.Lock()
 
 
 @dataclass
@@ -54,14 +50,6 @@ class ExactVectors:
         self._users: OrderedDict[str, UserVectors] = OrderedDict()
         self.large: set[str] = set()  # users whose collection is above EXACT_LIMIT
         self.lock = threading.RLock()
-
-    @staticmethod
-    def for_directory(key: str) -> ExactVectors:
-        with _registry_lock:
-            cache = _by_directory.get(key)
-            if cache is None:
-                cache = _by_directory[key] = ExactVectors()
-            return cache
 
     def get(self, user_id: str) -> UserVectors | None:
         with self.lock:
