@@ -22,6 +22,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from .index_exact import UserVectors, nearest, unit_rows
+
 FLUSH_AT = 256  # one user's waiting vectors that are written at once
 MAX_WAITING = 20_000  # all users' waiting vectors (about 30 MB at 384 dimensions); then all are written
 
@@ -83,22 +85,13 @@ class PendingVectors:
 
     def nearest(self, user_id: str, vectors: Sequence[Sequence[float]], top_k: int) -> list[list[tuple[str, float]]]:
         """Per query vector, one user's waiting vectors nearest to it: (key, cosine distance),
-        closest first, compared exactly."""
+        closest first, compared exactly (as ``index_exact`` compares the stored ones)."""
         with self.lock:
             waiting = self._by_user.get(user_id, {})
             keys, stored = list(waiting), [v for v, _ in waiting.values()]
         if not keys:
             return [[] for _ in vectors]
-        w = np.stack(stored).astype(np.float64)
-        q = np.asarray(vectors, dtype=np.float64)
-        w /= np.maximum(np.linalg.norm(w, axis=1, keepdims=True), 1e-12)
-        q /= np.maximum(np.linalg.norm(q, axis=1, keepdims=True), 1e-12)
-        dist = 1.0 - q @ w.T
-        out = []
-        for row in dist:
-            order = sorted(range(len(keys)), key=lambda j: (row[j], keys[j]))[:top_k]
-            out.append([(keys[j], float(row[j])) for j in order])
-        return out
+        return nearest(UserVectors(keys, unit_rows(np.stack(stored)), np.zeros(len(keys))), vectors, top_k)
 
     def __contains__(self, user_id: str) -> bool:
         return user_id in self._by_user

@@ -38,7 +38,7 @@ class UserVectors:
     ts: np.ndarray  # (n,) epoch seconds, for as_of
 
 
-def _unit(vectors: np.ndarray) -> np.ndarray:
+def unit_rows(vectors: np.ndarray) -> np.ndarray:
     vectors = np.asarray(vectors, dtype=np.float32).reshape(len(vectors), -1)
     return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
 
@@ -59,7 +59,7 @@ class ExactVectors:
             return entry
 
     def put(self, user_id: str, ids: Sequence[str], vectors: np.ndarray, ts: Sequence[float]) -> UserVectors:
-        entry = UserVectors(list(ids), _unit(vectors) if len(ids) else np.zeros((0, 0), np.float32),
+        entry = UserVectors(list(ids), unit_rows(vectors) if len(ids) else np.zeros((0, 0), np.float32),
                             np.asarray(ts, dtype=np.float64))
         with self.lock:
             self._users[user_id] = entry
@@ -80,7 +80,7 @@ class ExactVectors:
                 self.drop(user_id)
                 self.large.add(user_id)
                 return
-            unit = _unit(vectors)
+            unit = unit_rows(vectors)
             old = entry.unit[keep] if len(keep) else np.zeros((0, unit.shape[1]), np.float32)
             self._users[user_id] = UserVectors([entry.ids[i] for i in keep] + list(ids), np.vstack([old, unit]),
                                                np.concatenate([entry.ts[keep], np.asarray(ts, dtype=np.float64)]))
@@ -111,7 +111,7 @@ def nearest(entry: UserVectors, queries: Sequence[Sequence[float]], top_k: int,
     only those with ts <= ``max_ts`` when given: what Chroma's query answers, exactly."""
     if not entry.ids:
         return [[] for _ in queries]
-    dist = 1.0 - _unit(np.asarray(queries, dtype=np.float32)) @ entry.unit.T
+    dist = 1.0 - unit_rows(np.asarray(queries, dtype=np.float32)) @ entry.unit.T
     allowed = np.arange(len(entry.ids)) if max_ts is None else np.flatnonzero(entry.ts <= max_ts)
     out = []
     for row in dist:
