@@ -43,11 +43,18 @@ def unit_rows(vectors: np.ndarray) -> np.ndarray:
     return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
 
 
+def _without(entry: UserVectors, ids: Sequence[str]) -> UserVectors:
+    gone = set(ids)
+    keep = [i for i, key in enumerate(entry.ids) if key not in gone]
+    return UserVectors([entry.ids[i] for i in keep], entry.unit[keep], entry.ts[keep])
+
+
 class ExactVectors:
     """Per user, the stored vectors of a small collection (least recently used first)."""
 
     def __init__(self) -> None:
         self._users: OrderedDict[str, UserVectors] = OrderedDict()
+        self.total = 0  # vectors kept, all users
         self.large: set[str] = set()  # users whose collection is above EXACT_LIMIT
         self.lock = threading.RLock()
 
@@ -58,15 +65,19 @@ class ExactVectors:
                 self._users.move_to_end(user_id)
             return entry
 
+    def _set(self, user_id: str, entry: UserVectors) -> UserVectors:
+        old = self._users.pop(user_id, None)
+        self.total += len(entry.ids) - (len(old.ids) if old else 0)
+        self._users[user_id] = entry
+        while self.total > MAX_CACHED and len(self._users) > 1:
+            self.total -= len(self._users.popitem(last=False)[1].ids)
+        return entry
+
     def put(self, user_id: str, ids: Sequence[str], vectors: np.ndarray, ts: Sequence[float]) -> UserVectors:
         entry = UserVectors(list(ids), unit_rows(vectors) if len(ids) else np.zeros((0, 0), np.float32),
                             np.asarray(ts, dtype=np.float64))
         with self.lock:
-            self._users[user_id] = entry
-            self._users.move_to_end(user_id)
-            while sum(len(e.ids) for e in self._users.values()) > MAX_CACHED and len(self._users) > 1:
-                self._users.popitem(last=False)
-        return entry
+            return self._set(user_id, entry)
 
     def add(self, user_id: str, ids: Sequence[str], vectors: np.ndarray, ts: Sequence[float]) -> None:
         """Vectors just written (an id written again replaces its row)."""
@@ -74,34 +85,32 @@ class ExactVectors:
             entry = self._users.get(user_id)
             if entry is None:
                 return
-            new = set(ids)
-            keep = [i for i, key in enumerate(entry.ids) if key not in new]
-            if len(keep) + len(ids) > EXACT_LIMIT:
+            kept = _without(entry, ids)
+            if len(kept.ids) + len(ids) > EXACT_LIMIT:
                 self.drop(user_id)
                 self.large.add(user_id)
                 return
             unit = unit_rows(vectors)
-            old = entry.unit[keep] if len(keep) else np.zeros((0, unit.shape[1]), np.float32)
-            self._users[user_id] = UserVectors([entry.ids[i] for i in keep] + list(ids), np.vstack([old, unit]),
-                                               np.concatenate([entry.ts[keep], np.asarray(ts, dtype=np.float64)]))
+            old = kept.unit if kept.ids else np.zeros((0, unit.shape[1]), np.float32)
+            self._set(user_id, UserVectors(kept.ids + list(ids), np.vstack([old, unit]),
+                                           np.concatenate([kept.ts, np.asarray(ts, dtype=np.float64)])))
 
     def remove(self, user_id: str, ids: Sequence[str]) -> None:
         with self.lock:
             entry = self._users.get(user_id)
-            if entry is None:
-                return
-            gone = set(ids)
-            keep = [i for i, key in enumerate(entry.ids) if key not in gone]
-            self._users[user_id] = UserVectors([entry.ids[i] for i in keep], entry.unit[keep], entry.ts[keep])
+            if entry is not None:
+                self._set(user_id, _without(entry, ids))
 
     def drop(self, user_id: str) -> None:
         with self.lock:
-            self._users.pop(user_id, None)
+            old = self._users.pop(user_id, None)
+            self.total -= len(old.ids) if old else 0
             self.large.discard(user_id)
 
     def clear(self) -> None:
         with self.lock:
             self._users.clear()
+            self.total = 0
             self.large.clear()
 
 

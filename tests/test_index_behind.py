@@ -144,3 +144,21 @@ def test_the_exact_search_ranks_as_chroma_does(make_memory):
     res = col.query(query_embeddings=queries, n_results=4, include=["distances"])
     assert [[h for h, _ in hits] for hits in ours] == res["ids"]
     assert all(abs(a[1] - b) < 1e-4 for hits, dists in zip(ours, res["distances"]) for a, b in zip(hits, dists))
+
+
+def test_the_exact_cache_keeps_at_most_max_cached_vectors(monkeypatch):
+    """Least recently used users go first; the count follows writes and deletes."""
+    import numpy as np
+
+    from bcg_rag import index_exact
+
+    monkeypatch.setattr(index_exact, "MAX_CACHED", 4)
+    cache = index_exact.ExactVectors()
+    vec = np.eye(3, dtype=np.float32)
+    cache.put("a", ["a1", "a2"], vec[:2], [0, 0])
+    cache.put("b", ["b1", "b2"], vec[:2], [0, 0])
+    cache.get("a")  # a used last: b goes first
+    cache.add("a", ["a3"], vec[2:], [0])
+    assert cache.get("b") is None and cache.total == 3
+    cache.remove("a", ["a1"])
+    assert cache.get("a").ids == ["a2", "a3"] and cache.total == 2
