@@ -88,6 +88,10 @@ def extractor() -> OfflineExtractor:
         ("I moved to Austin, Yay", [(USER, "lives_in", "Austin", 1.0)]),
         ("搬到了波尔图，葡萄牙", [(USER, "lives_in", "波尔图", 1.0), ("波尔图", "located_in", "葡萄牙", 1.0)]),
         ("我住在杭州，西湖边上", [(USER, "lives_in", "杭州", 1.0)]),
+        # any other name followed by a country or a state: one place, as said
+        ("The capital of Vellmar is Oban, New Zealand.", [("Vellmar", "capital", "Oban, New Zealand", 1.0)]),
+        ("My favourite city is Nelson, British Columbia", [(USER, "attr:favourite_city", "Nelson, British Columbia", 1.0)]),
+        ("I speak French, Spanish", [(USER, "speaks", "French", 1.0)]),  # a language is no region
         # plans, hedges, questions, requests
         ("I'm going to start at Brightwave next month", [(USER, "plan:works_at", "Brightwave", 0.5)]),
         ("first day at Tessel tomorrow", [(USER, "plan:works_at", "Tessel", 0.5)]),

@@ -37,8 +37,8 @@ from .mentions import MentionRules
 from .routines import RoutineRules
 from .shared import Found, SharedRules
 from .subjects import SubjectRules
-from .whereabouts import PLACING_PREDICATES, TOWN_PREDICATES, VENUE_PREDICATES, WhereaboutsRules
-from .text import EDGE_PUNCTUATION, collapse
+from .whereabouts import EN_REGION, PLACING_PREDICATES, TOWN_PREDICATES, VENUE_PREDICATES, WhereaboutsRules, is_region
+from .text import EDGE_PUNCTUATION, collapse, has_cjk
 from .zh import ChineseRules
 
 
@@ -74,6 +74,7 @@ class Turn:
     courting: bool = False  # an earlier clause said the speaker dates someone unnamed: "seeing someone new"
     kin: set[tuple[str, str]] = field(default_factory=set)  # (relation, name) the user named: "my sister Ana"
     listed: bool = False  # the clause is an item of a list of names: "..., New York Knicks, Los angeles Lakers, ..."
+    named: int | None = None  # the claim whose value, a name, ended the last clause: "is Oban" (", New Zealand")
 
 
 class OfflineExtractor(
@@ -164,6 +165,13 @@ class OfflineExtractor(
                     found = [region]  # "moved to Porto, Portugal": the town is in the region named after it
                 if not found and turn.venue and (where := self._venue_in(mood.clause, turn.venue)):
                     found = [where]  # "switched Leo to Riverside Academy, it's over in Cranford"
+                if not found and turn.named is not None and is_region(region := self._clean_value(mood.clause)):
+                    # "the capital is Oban, New Zealand": the name as said, with its country
+                    claims[turn.named] = replace(claims[turn.named], value=f"{claims[turn.named].value}, {region}")
+                    turn.named = None
+                    reading.parsed += 1
+                    continue
+                turn.named = None
                 turn.town = next((f.value for f in found if f.predicate in TOWN_PREDICATES and not f.negated), None)
                 turn.venue = next((f.value for f in found if f.predicate in VENUE_PREDICATES and not f.negated), None)
                 if mood.plan:  # "我想喝奶茶", "I want to play tennis": a passing wish, not a plan
@@ -199,6 +207,8 @@ class OfflineExtractor(
                     claims.append(claim)
                     reading.rules.append(f.rule)
                     reading.additive.append(additive and not f.changed)
+                    if self._ends_on_name(f, clause, turn):
+                        turn.named = len(claims) - 1
                 presupposed = self._mentions(clause, turn) + self._kept(clause, turn) + venues
                 venues = []
                 for f in presupposed:  # presupposed by a possessive: no mood applies
@@ -212,6 +222,15 @@ class OfflineExtractor(
                         reading.additive.append(False)
         reading.kin = sorted(turn.kin)
         return claims, reading
+
+    @staticmethod
+    def _ends_on_name(found: Found, clause: str, turn: Turn) -> bool:
+        """The claim's value is an English name that ends its clause, in a slot that is not a
+        town or a venue (those keep the town and read the region as where it is), and the
+        clause is no item of a list: a region may follow it after a comma."""
+        return (not found.negated and not turn.listed and not has_cjk(found.value)
+                and found.predicate not in TOWN_PREDICATES + VENUE_PREDICATES + PLACING_PREDICATES
+                and bool(EN_REGION.fullmatch(found.value)) and clause.endswith(found.value))
 
     def _claim(self, found: Found, mood: Any, turn: Turn, known_predicates: Sequence[str], context: str | None) -> Claim:
         lex = self.lexicon

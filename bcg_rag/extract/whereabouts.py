@@ -14,7 +14,10 @@ slot (gapping); otherwise a place name (jieba's ``ns``) is where someone lives.
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import TYPE_CHECKING
+
+import pycountry
 
 from .shared import Found
 from .text import has_cjk
@@ -50,6 +53,20 @@ EN_REGION = re.compile(r"[A-Z][\w'.-]*(?:\s+(?:of\s+)?[A-Z][\w'.-]*){0,2}")
 VENUE_PREDICATES = ("works_at", "studies_at", "attends", "member_of")
 EN_IT_IS_IN = re.compile(r"^it(?:'s|\s+is)\s+(?:(?:over|right|just|located|based|out)\s+)?in\s+(?-i:(?P<place>"
                          + EN_REGION.pattern + r"))(?![\w'-])", re.IGNORECASE)
+
+
+@cache
+def _region_names() -> frozenset[str]:
+    """Countries and their first-level divisions (states, provinces, nations), casefolded."""
+    names = {getattr(c, a).casefold() for c in pycountry.countries
+             for a in ("name", "common_name", "official_name") if getattr(c, a, None)}
+    names.update(s.name.casefold() for s in pycountry.subdivisions if s.parent_code is None)
+    return frozenset(names)
+
+
+def is_region(name: str) -> bool:
+    """``name`` is a country or a state, province or nation of one ("New Zealand", "Texas")."""
+    return name.casefold() in _region_names()
 
 
 class WhereaboutsRules:
