@@ -92,6 +92,17 @@ def extractor() -> OfflineExtractor:
         ("The capital of Vellmar is Oban, New Zealand.", [("Vellmar", "capital", "Oban, New Zealand", 1.0)]),
         ("My favourite city is Nelson, British Columbia", [(USER, "attr:favourite_city", "Nelson, British Columbia", 1.0)]),
         ("I speak French, Spanish", [(USER, "speaks", "French", 1.0)]),  # a language is no region
+        # a place name that a counted description follows, in a town's slot
+        ("我老家是湖南一个小县城", [(USER, "attr:hometown", "湖南", 1.0)]),
+        ("我住在杭州一个小区", [(USER, "lives_in", "杭州", 1.0)]),
+        # a span of time before the object is how long, not what
+        ("我学了三年钢琴", [(USER, "studies", "钢琴", 1.0)]),
+        ("我学了两年多的日语", [(USER, "studies", "日语", 1.0)]),
+        # a purpose is not yet so
+        ("I saved up so I can move to Tallinn", [(USER, "plan:lives_in", "Tallinn", 0.5)]),
+        ("I'm learning German so that I can live in Munich",
+         [(USER, "studies", "German", 1.0), (USER, "plan:lives_in", "Munich", 0.5)]),
+        ("So I moved to Denver last week", [(USER, "lives_in", "Denver", 1.0)]),  # a discourse "so"
         # plans, hedges, questions, requests
         ("I'm going to start at Brightwave next month", [(USER, "plan:works_at", "Brightwave", 0.5)]),
         ("first day at Tessel tomorrow", [(USER, "plan:works_at", "Tessel", 0.5)]),

@@ -43,8 +43,13 @@ SENTENCE_END = re.compile(
 # much) ask nothing.
 ZH_QUESTION = re.compile(r"(?<![没不])什么|哪里|哪儿|哪个|哪些|(?<!不)怎么|为什么|多少|几点|谁|啥|吗$|么$|([\u4e00-\u9fff])[不没]\1|有没有|是否")
 # Clause boundaries inside a sentence: commas and "but"-style joins.
+# "..., so I can teach English in Japan", "in order to work at Google": a purpose, which is no
+# fact yet; cut before it, the marker kept for ``Grammar.mood`` (PURPOSE).
+PURPOSE_START = (r"so\s+that\s|so\s+(?=(?:i|we|he|she|they|you)\s+(?:can|could|will|would|may|might)\s)"
+                 r"|in\s+order\s+to\s")
+PURPOSE = re.compile(rf"^(?:{PURPOSE_START})\s*", re.IGNORECASE)
 CLAUSE_BREAK = re.compile(
-    rf",\s+(?!{LEGAL_FORM})|[，、：:]+|\s+(?:but|though|although|because|so|and then|whereas|while)\s+|\s*[-–—]{{1,2}}\s+"
+    rf"\s+(?={PURPOSE_START})|,\s+(?!{LEGAL_FORM})|[，、：:]+|\s+(?:but|though|although|because|so|and then|whereas|while)\s+|\s*[-–—]{{1,2}}\s+"
     r"|但是|不过|可是|而且|因为|所以|然后|但"
     r"|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])",  # a space between Chinese words is a pause, like a comma
     re.IGNORECASE,
@@ -80,6 +85,9 @@ DURATION_TAIL = re.compile(
 # since "五月" is May; a whole value is never stripped ("三年" alone stays).
 ZH_DURATION = r"(?:第|快|近|将近|差不多)?[\d一二三四五六七八九十百两几半多好]+(?:个)?多?(?:秒钟?|分钟|小时|天|周|星期|个月|年)多?(?:了|啦)?"
 ZH_DURATION_TAIL = re.compile(rf"(?<=[^\d一二三四五六七八九十百两几半多好]){ZH_DURATION}$")
+# "学了十年舞蹈" -> "舞蹈": a span of time before the object is how long, not what. Not an
+# ordinal ("第三年"), nor a word the span begins ("三年级", "十年前").
+ZH_DURATION_LEAD = re.compile(rf"^(?!第){ZH_DURATION}的?(?=[{CJK}]{{2}})(?![级前后内里来间以])")
 # "一家叫星辰科技的小公司", "一个名叫青禾的工作室": a place of work or study by its name.
 ZH_PLACE_CALLED = re.compile(
     rf"^(?:一[家个所间])?(?:叫|叫做|名叫)(?P<name>[{CJK}A-Za-z0-9]{{2,12}}?)的[{CJK}]{{0,3}}?"
@@ -94,7 +102,7 @@ WHEN_TAIL = re.compile(
     re.IGNORECASE,
 )
 ZH_ABOUT_DURATION = re.compile(rf"^(?=快|近|将近|差不多){ZH_DURATION}$")  # "快一个月了": all time
-TIME_TAILS = (YEAR_TAIL, AGO_TAIL, DURATION_TAIL, ZH_ABOUT_DURATION, ZH_DURATION_TAIL, WHEN_TAIL)
+TIME_TAILS = (YEAR_TAIL, AGO_TAIL, DURATION_TAIL, ZH_ABOUT_DURATION, ZH_DURATION_TAIL, ZH_DURATION_LEAD, WHEN_TAIL)
 
 # Future times the word list cannot enumerate: "next Monday", "in two weeks", "from April".
 FUTURE_WHEN = re.compile(
@@ -237,6 +245,9 @@ class Grammar:
             while m:
                 clause = join_cjk(clause[: m.start()] + " " + clause[m.end():])
                 m = self._marker(lex.hedges.anywhere, clause)
+        if m := PURPOSE.match(clause):  # "so I can teach English in Japan": what it is for, not yet so
+            plan = True
+            clause = clause[m.end():]
         if m := self._marker(lex.past_markers.anywhere, clause):
             past = True
             clause = join_cjk(clause[: m.start()] + " " + clause[m.end():])
@@ -245,7 +256,7 @@ class Grammar:
             m = None  # "stopped going to the gym": a place gone to, not a plan
         if m:
             # "以后不喝奶茶了": "from now on not" with the 了 of a changed state stops a habit now
-            plan = not (m.group() in ZH_FROM_NOW_ON and ZH_STOPPED.search(clause))
+            plan = plan or not (m.group() in ZH_FROM_NOW_ON and ZH_STOPPED.search(clause))
             clause = join_cjk(clause[: m.start()] + " " + clause[m.end():])
         elif (lex.future_time.anywhere.search(clause) or FUTURE_WHEN.search(clause) and not NEGATED_PERFECT.search(clause)
               or ARRANGED.search(clause)

@@ -234,7 +234,8 @@ class OfflineExtractor(
 
     def _claim(self, found: Found, mood: Any, turn: Turn, known_predicates: Sequence[str], context: str | None) -> Claim:
         lex = self.lexicon
-        value = turn.entities.get(found.value.casefold()) or lex.value_of(found.value)
+        said = self._place_head(found.predicate, found.value)
+        value = turn.entities.get(said.casefold()) or lex.value_of(said)
         predicate = found.predicate
         moved = lex.value_predicates.get(value.casefold())
         if moved and predicate in moved[1]:  # "likes americano" -> "prefers_coffee_type"

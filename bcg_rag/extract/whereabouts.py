@@ -43,6 +43,7 @@ EN_LASTING = re.compile(
 # "our house is in Brooklyn": where the speaker's home is, the speaker lives.
 EN_HOME = re.compile(r"^(?:my|our)\s+(?:new\s+)?(?:house|home|place|apartment|flat|condo)$", re.IGNORECASE)
 ZH_PLACED = re.compile(r"^(?P<who>.*?)在(?P<place>[^在]+?)(?:了|呢|啦|哦)?$")
+ZH_PLACE_DESCRIBED = re.compile(r"^(?P<place>[\u4e00-\u9fff]{2,8}?)的?[一两几][个座家所处间片][\u4e00-\u9fff]{1,8}$")
 PLACE_TAGS = ("ns", "nt", "nz", "nr", "eng")  # a named place or organisation, not "家", "公司"
 PLACING_PREDICATES = ("lives_in", "works_at", "studies_at")
 # Slots whose value is a town a region may follow: "live in Porto, Portugal", "总部在杭州，浙江".
@@ -88,6 +89,15 @@ class WhereaboutsRules:
         elif not EN_REGION.fullmatch(region) or any(w.casefold() in self.lexicon.not_names for w in region.split()):
             return None
         return Found(town, "located_in", region, rule="region")
+
+    def _place_head(self, predicate: str, value: str) -> str:
+        """In a town's slot, "湘西一个小村子" ("a small village in Xiangxi") is the named place:
+        a place name (jieba's ``ns``) that a counted description follows."""
+        m = ZH_PLACE_DESCRIBED.match(value) if predicate.split(":")[-1] in TOWN_PREDICATES else None
+        if m is None:
+            return value
+        tokens = self._tokens(m["place"])
+        return m["place"] if tokens and all(tag.startswith("ns") for _, tag, _ in tokens) else value
 
     def _venue_in(self, clause: str, venue: str) -> Found | None:
         """ "it's in Cranford" right after a clause that named a school or an employer."""
