@@ -116,6 +116,12 @@ def ingest(mode: str, n: int, users: int, embedder: str, path: Path, batch: int,
                 events_per_s=round(rate, 1), embedding_bound_per_s=round(embed_rate, 1),
                 last_over_first=round(last / first, 2), ratio_to_embedding_bound=round(rate / embed_rate, 2),
                 last_over_first_cpu=round(deciles[-1]["events_per_cpu_s"] / deciles[0]["events_per_cpu_s"], 2),
+                # The same, each decile's rate taken against the embedding-only rate measured right
+                # after it: a machine that slows under other load slows both (seen here: the
+                # embedding-only rate fell from 186 to 155/s over one quiet-looking 10k build).
+                last_over_first_vs_embedding=round(
+                    (deciles[-1]["events_per_s"] / deciles[-1]["embed_only_per_s"])
+                    / (deciles[0]["events_per_s"] / deciles[0]["embed_only_per_s"]), 2),
                 peak_rss_mb=peak_rss_mb(), **counts)
 
 
