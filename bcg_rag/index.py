@@ -53,7 +53,7 @@ from .chroma_glue import (
 from . import chroma_glue
 from .embedders import Embedder, embedder_from_config
 from .errors import ConfigError, IndexUnavailableError
-from .index_buffer import FLUSH_AT, MAX_WAITING, PendingVectors, per_directory
+from .index_buffer import FLUSH_AT, MAX_WAITING, PendingVectors, keep_waiting, per_directory
 from .index_checks import IndexChecks
 from .index_exact import ExactSearch, ExactVectors
 
@@ -233,7 +233,9 @@ class EvidenceIndex(IndexChecks, ExactSearch):
             with self._lock:
                 if self._pending.add(user_id, keys, vecs, metas) >= FLUSH_AT:
                     due.append(user_id)
-        self._flush(self._pending.users() if self._pending.total >= MAX_WAITING else due)
+        if self._pending.total >= MAX_WAITING:
+            due += [u for u in self._pending.largest(keep_waiting(MAX_WAITING)) if u not in due]
+        self._flush(due)
 
     def flush(self) -> None:
         """Write every waiting vector to Chroma."""

@@ -35,6 +35,20 @@ def test_vectors_are_written_behind_yet_every_read_sees_them(make_memory):
         reopened.close()
 
 
+def test_ingestion_looking_up_neighbours_writes_nothing(make_memory):
+    """The text path looks up each message's neighbours; a user's first look-up checks
+    that user's vectors against the store, and the waiting ones are not missing: nothing
+    is written, and the next message still finds the waiting one it restates."""
+    mem = make_memory(durable=True)
+    mem.add_messages([{"text": f"I drink tea every morning ({u})", "user_id": u, "timestamp": "2025-01-01T08:00:00"}
+                      for u in ("a", "b", "c")])
+    mem.add_messages([{"text": "I drink coffee every morning (a)", "user_id": "a", "timestamp": "2025-02-01T08:00:00"}])
+    assert _raw_counts(mem) == {}
+    assert "coffee" in {g.current.value for g in mem.search("what does the user drink every morning?", user_id="a")
+                        if g.current is not None}
+    assert _raw_counts(mem) == {"a": 2} and mem.validate() == []
+
+
 def test_waiting_vectors_are_written_per_user_and_in_all(make_memory, monkeypatch):
     from bcg_rag import index as index_module
 
@@ -51,7 +65,12 @@ def test_waiting_vectors_are_written_per_user_and_in_all(make_memory, monkeypatc
         _obs(mem, f"{u}0", u)
     assert _raw_counts(mem) == {"a": 3}  # five waiting
     _obs(mem, "f0", "f")
-    assert _raw_counts(mem) == {"a": 3, "b": 2, "c": 1, "d": 1, "e": 1, "f": 1}  # six waiting: MAX_WAITING
+    assert _raw_counts(mem) == {"a": 3, "b": 2}  # six waiting, MAX_WAITING: the longest backlog is written
+    _obs(mem, "c1", "c")
+    _obs(mem, "g0", "g")
+    assert _raw_counts(mem) == {"a": 3, "b": 2, "c": 2}  # six again: c's two are the longest (ties by id)
+    mem.index.flush()
+    assert _raw_counts(mem) == {"a": 3, "b": 2, "c": 2, "d": 1, "e": 1, "f": 1, "g": 1}
 
 
 def test_a_process_killed_with_vectors_waiting_loses_none(tmp_path):
