@@ -5,9 +5,9 @@ record each, and those calls were most of many-user ingestion: 1,000 users, hash
 events/s with them and 770 without. The store is the source of truth and commits first; a
 user's vectors wait here until that user's collection is read, the user has ``FLUSH_AT``
 waiting, all users together have ``MAX_WAITING`` (then the longest backlogs are written), or
-the memory closes. A crash loses only
-waiting vectors, and the first check of that user in the next process adds them back from the
-store (``index_checks``), as it does for a crash between a commit and an upsert.
+the memory closes. A crash loses only waiting vectors, and the first check of that user in the
+next process adds them back from the store (``index_checks``), as it does for a crash between
+a commit and an upsert.
 
 Two memories of one process on one directory share one buffer (``for_directory``): what one
 has written, the other's read of that user writes first, so it is seen as at once (``per_directory``).
@@ -27,14 +27,15 @@ from .index_exact import UserVectors, nearest, unit_rows
 
 FLUSH_AT = 256  # one user's waiting vectors that are written at once
 MAX_WAITING = 20_000  # all users' waiting vectors (about 30 MB at 384 dimensions)
-# Above MAX_WAITING, the users with the most waiting are written until a twentieth less waits:
-# a few users every thousand or so events, each call carrying the longest backlogs, instead
-# of every user at once each 20,000 (with 1,000 users, a burst of 1,000 calls: ~20 s in one
-# decile of a build).
 
 
 def keep_waiting(max_waiting: int) -> int:
+    """How many may still wait once ``max_waiting`` is reached: the users with the most
+    waiting are written until a twentieth less waits, a few users every thousand or so
+    events, each call carrying the longest backlogs (writing every user at once each 20,000,
+    with 1,000 users a burst of 1,000 calls, cost ~20 s in one decile of a build)."""
     return max_waiting - max(1, max_waiting // 20)
+
 
 _by_directory: weakref.WeakValueDictionary[tuple[str, str], Any] = weakref.WeakValueDictionary()
 _registry_lock = threading.Lock()
