@@ -8,6 +8,7 @@ import pytest
 
 from bcg_rag import BeliefMemory, Policy
 from bcg_rag.extract import OfflineExtractor, competing, restatement_diff
+from bcg_rag.extract.restate import value_position
 from claims import USER, triples
 
 
@@ -101,6 +102,19 @@ def test_restatements_keep_the_whole_noun_phrase():
     assert (diff.old_value, diff.new_value) == ("shooting guard", "point guard")
     assert restatement_diff("I have a cat too", "I have a dog too").old_value == "cat"  # "too" ends no noun phrase
     assert restatement_diff("我在腾讯工作", "我在阿里工作").template == "我在{}工作"
+
+
+def test_restatements_keep_a_place_with_its_region():
+    # The shared ", Portugal" names where each value is; the place is the whole span, and the
+    # statement's answer slot stays a slot (a template ending ", portugal" is no value position).
+    diff = restatement_diff("Q: which team does she coach A: FC Porto, Porto, Portugal",
+                            "Q: which team does she coach A: Sporting CP, Lisbon, Portugal")
+    assert (diff.template, diff.old_value, diff.new_value) == (
+        "q: which team does she coach a: {}", "FC Porto, Porto, Portugal", "Sporting CP, Lisbon, Portugal")
+    assert value_position(diff.template)
+    # A shared tail that is no region stays outside the value.
+    diff = restatement_diff("The best tacos are at Rosa's, downtown.", "The best tacos are at Pepe's, downtown.")
+    assert (diff.old_value, diff.new_value) == ("Rosa's", "Pepe's")
 
 
 # ------------------------------------------------------------------ plans, past states, changes

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from .lexicon import Lexicon, default_lexicon
 from .text import CJK, EDGE_PUNCTUATION, collapse
 from .grammar import Grammar
+from .whereabouts import is_region
 from .grammar import AGO_TAIL, DURATION_TAIL, YEAR_TAIL, ZH_DURATION, ZH_DURATION_TAIL
 
 @dataclass(frozen=True)
@@ -93,7 +94,12 @@ def restatement_diff(old_text: str, new_text: str, *, min_shared: float = 0.6) -
         return old[old_start:old_end], new[new_start:new_end], template
 
     old_value, new_value, template = values()
-    if old_value and new_value and 0 < suffix <= 2 and _noun_tail([t.group() for t in new_tokens[len(new_tokens) - suffix:]]):
+    if old_value and new_value and suffix and _region_tail(new[new_tokens[len(new_tokens) - suffix].start():]):
+        # A name and, after a comma, the region it is in are one value: "South China Mall,
+        # Dongguan, China" -> "Golden Resources Mall, Beijing, China" changes the whole place.
+        suffix = 0
+        old_value, new_value, template = values()
+    elif old_value and new_value and 0 < suffix <= 2 and _noun_tail([t.group() for t in new_tokens[len(new_tokens) - suffix:]]):
         # The shared words after the span finish one noun phrase: "Gaelic football" ->
         # "association football" changes the whole sport, not one word of it.
         suffix = 0
@@ -115,6 +121,12 @@ def restatement_diff(old_text: str, new_text: str, *, min_shared: float = 0.6) -
         if old_value.casefold() == new_value.casefold():
             return None  # only a time word changed: "I live in Paris" / "I live in Paris now"
     return SlotDiff(normalise_statement(template), old_value.strip(EDGE_PUNCTUATION), new_value.strip(EDGE_PUNCTUATION), negated)
+
+
+def _region_tail(tail: str) -> bool:
+    """The shared words after a span are only ", <country or state>" (", China", ", Texas")."""
+    m = re.fullmatch(r"\s*,\s*(.+?)", tail.strip(EDGE_PUNCTUATION.replace(",", "")))
+    return bool(m) and is_region(m.group(1))
 
 
 def _noun_tail(words: list[str]) -> bool:
