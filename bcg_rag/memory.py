@@ -107,6 +107,7 @@ class BeliefMemory:
             path / "memory.sqlite3",
             synchronous=storage.get("synchronous", "FULL"),
             busy_timeout_ms=int(storage.get("busy_timeout_ms", 30000)),
+            cache_mib=int(storage.get("cache_mib", 64)),
         )
         rebuilt, snapshot, made = False, None, index == "auto"
         try:

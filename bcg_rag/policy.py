@@ -301,6 +301,8 @@ def _check_policy(data: dict) -> None:
     for key in ("busy_timeout_ms", "compact_wait_ms"):
         if key in storage:
             _integer("storage", key, storage[key], 0)
+    if "cache_mib" in storage:
+        _integer("storage", "cache_mib", storage["cache_mib"], 1)
     embedder = _table(data, "embedder")
     if "kind" in embedder:
         _string("embedder", "kind", embedder["kind"], EMBEDDER_KINDS)

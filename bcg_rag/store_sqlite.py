@@ -43,7 +43,7 @@ class SQLiteStore(SQLiteFacts):
     """GraphStore over one SQLite file (or ``:memory:``)."""
 
     def __init__(self, path: str | Path = ":memory:", synchronous: str = "FULL", busy_timeout_ms: int = 30000,
-                 read_only: bool | None = None):
+                 read_only: bool | None = None, cache_mib: int = 64):
         self.path = str(path)
         # A file this process cannot write (or in a directory it cannot write) opens
         # read-only: reads work, every write transaction raises ReadOnlyError.
@@ -69,6 +69,10 @@ class SQLiteStore(SQLiteFacts):
                 self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute(f"PRAGMA synchronous={synchronous}")
             self._conn.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+            # SQLite's own default page cache is 2 MiB; past a few thousand events the
+            # B-tree pages of every write come back through the OS (measured, hash
+            # embedder, 100,000 events: 64 MiB gave 11% more events/s).
+            self._conn.execute(f"PRAGMA cache_size={-1024 * int(cache_mib)}")
             if self.read_only:
                 if not self._conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchall():
                     raise StoreError(f"{self.path} is not a bcg-rag memory (and is read-only)")

@@ -163,3 +163,15 @@ def test_a_transaction_that_loses_a_deadlock_is_run_again(memory_backend):
     assert d1 and d2 and len(attempts) >= 3  # PostgreSQL aborted one (at least) and it was run again
     assert set(a.get_nodes("event", ["x", "y"])) == {"x", "y"}
     b.close()
+
+
+def test_the_sqlite_page_cache_comes_from_the_policy(tmp_path):
+    # SQLite's own 2 MiB cache sends a large memory's B-tree pages back through the OS on
+    # every write; the policy's cache_mib (64 by default) is what the file is opened with.
+    hashed = {"embedder": {"kind": "hash"}}
+    m = BeliefMemory.open(tmp_path / "default", Policy.from_dict(hashed))
+    assert m.store.execute("PRAGMA cache_size")[0][0] == -64 * 1024
+    m.close()
+    m = BeliefMemory.open(tmp_path / "small", Policy.from_dict(dict(hashed, storage={"cache_mib": 8})))
+    assert m.store.execute("PRAGMA cache_size")[0][0] == -8 * 1024
+    m.close()
