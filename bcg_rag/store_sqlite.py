@@ -39,6 +39,9 @@ _SLOT_SQL = (
 )
 
 
+WAL_CHECKPOINT_PAGES = 10_000
+
+
 class SQLiteStore(SQLiteFacts):
     """GraphStore over one SQLite file (or ``:memory:``)."""
 
@@ -67,6 +70,11 @@ class SQLiteStore(SQLiteFacts):
             self._conn.row_factory = sqlite3.Row
             if self.path != ":memory:" and not self.read_only:
                 self._conn.execute("PRAGMA journal_mode=WAL")
+                # Copy the WAL into the file every 10,000 pages (40 MiB) rather than SQLite's
+                # 1,000: ids are content hashes, so a batch dirties pages all over each index,
+                # and the same pages were copied back at almost every commit (hash embedder,
+                # 50,000 structured events: 87 -> 81 s and 92 -> 79 s, two back-to-back pairs).
+                self._conn.execute(f"PRAGMA wal_autocheckpoint={WAL_CHECKPOINT_PAGES}")
             self._conn.execute(f"PRAGMA synchronous={synchronous}")
             self._conn.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
             # SQLite's own default page cache is 2 MiB; past a few thousand events the

@@ -165,12 +165,14 @@ def test_a_transaction_that_loses_a_deadlock_is_run_again(memory_backend):
     b.close()
 
 
-def test_the_sqlite_page_cache_comes_from_the_policy(tmp_path):
+def test_the_sqlite_page_cache_comes_from_the_policy_and_the_wal_is_copied_back_in_bulk(tmp_path):
     # SQLite's own 2 MiB cache sends a large memory's B-tree pages back through the OS on
     # every write; the policy's cache_mib (64 by default) is what the file is opened with.
     hashed = {"embedder": {"kind": "hash"}}
     m = BeliefMemory.open(tmp_path / "default", Policy.from_dict(hashed))
     assert m.store.execute("PRAGMA cache_size")[0][0] == -64 * 1024
+    # And the WAL is copied back every 10,000 pages, not SQLite's 1,000.
+    assert m.store.execute("PRAGMA wal_autocheckpoint")[0][0] == 10_000
     m.close()
     m = BeliefMemory.open(tmp_path / "small", Policy.from_dict(dict(hashed, storage={"cache_mib": 8})))
     assert m.store.execute("PRAGMA cache_size")[0][0] == -8 * 1024

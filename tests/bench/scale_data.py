@@ -11,6 +11,7 @@ refutations. The texts are distinct (a counter in each), so no embedding is ever
 from __future__ import annotations
 
 import random
+from datetime import datetime, timedelta
 from typing import Iterator
 
 FIRST = """Ada Alan Alma Amir Anna Arlo Aya Bea Ben Bruno Cara Chen Cleo Dara Dev Dina Eli Emil Emma Ezra Farah Finn
@@ -42,6 +43,8 @@ USER = [
 ]
 STRUCTURED_PREDICATES = ["works_at", "lives_in", "citizen_of", "plays_position", "born_in"]
 
+START = datetime(2023, 1, 1)
+
 
 def _value(rng: random.Random, kind: str) -> str:
     return rng.choice({"org": ORGS, "city": CITIES, "country": COUNTRIES, "pos": POSITIONS, "thing": THINGS}[kind])
@@ -56,11 +59,9 @@ def _person(k: int) -> str:
 
 def _timestamp(i: int, n: int) -> str:
     """Evidence spread over 2023-2024 in arrival order (minutes apart, never in the future)."""
-    minutes = int(i * (2 * 365 * 24 * 60) / max(n, 1))
-    day, minute = divmod(minutes, 24 * 60)
-    year, doy = divmod(day, 365)
-    month, dom = min(12, 1 + doy // 31), 1 + doy % 28
-    return f"{2023 + year}-{month:02d}-{dom:02d}T{minute // 60:02d}:{minute % 60:02d}:00"
+    # Calendar arithmetic, not a month of 28 days: days 29-31 of each month used to come out
+    # dated before day 28, so one event in ten arrived older than the ones before it.
+    return (START + timedelta(minutes=int(i * (2 * 365 * 24 * 60) / max(n, 1)))).isoformat()
 
 
 def _people_seen(i: int) -> int:
