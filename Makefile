@@ -38,7 +38,8 @@ test: $(VENV)/.installed
 	$(PY) -m pytest -q
 
 # Long benchmarks: ingestion per decile and search against its floor at BCG_SCALE_SIZES
-# evidence (default 10000; 10000,100000,1000000 for the full set), token budgets, search
+# evidence (default 10000; 10000,100000,1000000 for the full set; BCG_SCALE_EMBEDDER=hash
+# for everything but the model), token budgets, search
 # latency beside baselines, server mode, and the long-memory evaluation (MQuAKE and
 # SituatedQA dev at 1, 10, 100 and all records per memory, every system; public data from
 # ../shared/data). One report: out/bench/report.md with its PNGs, written even when a

@@ -4,9 +4,10 @@ Each setting runs ``scale.py`` in a fresh process (so peak RSS and open time are
 setting's own): ingestion events/s per decile beside the embedding-bound rate, then warm
 search against its floor, a user's first search, and opening the directory. Sizes come
 from ``BCG_SCALE_SIZES`` (default ``10000``; ``10000,100000,1000000`` is the full set, hours
-on two cores). The token budget table is measured on the builtin set. Everything lands in
-out/bench/*.json; ``make bench`` then runs ``report.py``, which turns it, with the other
-benchmarks' JSON, into out/bench/report.md and its PNGs.
+on two cores; ``BCG_SCALE_EMBEDDER=hash`` measures everything but the model, a million events
+in about an hour a setting). The token budget table is measured on the builtin set.
+Everything lands in out/bench/*.json; ``make bench`` then runs ``report.py``, which turns
+it, with the other benchmarks' JSON, into out/bench/report.md and its PNGs.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ pytestmark = pytest.mark.slow
 HERE = Path(__file__).resolve().parent
 OUT = HERE.parents[1] / "out" / "bench"
 SIZES = [int(s) for s in os.environ.get("BCG_SCALE_SIZES", "10000").split(",") if s.strip()]
+EMBEDDER = os.environ.get("BCG_SCALE_EMBEDDER", "minilm")
 SETTINGS = [(mode, n, users) for n in SIZES for users in (1000, 1) for mode in ("structured", "text")]
 
 
@@ -35,12 +37,13 @@ def _scale(*args: str, timeout: float = 6 * 3600) -> None:
 @pytest.mark.parametrize("mode,n,users", SETTINGS, ids=[f"{m}-{n}-x{u}" for m, n, u in SETTINGS])
 def test_bench_scale(mode, n, users, tmp_path):
     OUT.mkdir(parents=True, exist_ok=True)
-    name = f"{mode}-{n}-x{users}"
+    name = f"{mode}-{n}-x{users}" + ("" if EMBEDDER == "minilm" else f"-{EMBEDDER}")
+    model = ("--embedder", EMBEDDER)
     memory = tmp_path / "memory"
-    _scale("ingest", "--mode", mode, "--n", str(n), "--users", str(users), "--dir", str(memory),
+    _scale("ingest", "--mode", mode, "--n", str(n), "--users", str(users), "--dir", str(memory), *model,
            "--out", str(OUT / f"ingest-{name}.json"))
-    _scale("search", "--dir", str(memory), "--users", str(users), "--out", str(OUT / f"search-{name}.json"))
-    _scale("open", "--dir", str(memory), "--out", str(OUT / f"open-{name}.json"))
+    _scale("search", "--dir", str(memory), "--users", str(users), *model, "--out", str(OUT / f"search-{name}.json"))
+    _scale("open", "--dir", str(memory), *model, "--out", str(OUT / f"open-{name}.json"))
     ingest = json.loads((OUT / f"ingest-{name}.json").read_text())
     print(f"\n{name}: {ingest['events_per_s']} events/s, last/first decile {ingest['last_over_first']}, "
           f"{ingest['ratio_to_embedding_bound']}x the embedding-bound rate")
