@@ -92,8 +92,10 @@ def ingest(mode: str, n: int, users: int, embedder: str, path: Path, batch: int,
         t0, c0 = time.perf_counter(), time.process_time()
         for start in range(0, len(items), batch):
             call(items[start : start + batch])
+        tf = time.perf_counter()
         if d == 9 and hasattr(mem.index, "flush"):  # vectors still written behind count in the last decile
             mem.index.flush()
+        flush_s = time.perf_counter() - tf
         dt, dc = time.perf_counter() - t0, time.process_time() - c0
         done += len(items)
         texts = [it["text"] for it in items[:: max(1, len(items) // sample)]][:sample]
@@ -103,7 +105,9 @@ def ingest(mode: str, n: int, users: int, embedder: str, path: Path, batch: int,
         de = time.perf_counter() - t0
         deciles.append(dict(decile=d + 1, events=len(items), seconds=round(dt, 2), events_per_s=round(len(items) / dt, 1),
                             cpu_seconds=round(dc, 2), events_per_cpu_s=round(len(items) / dc, 1),
-                            embed_only_per_s=round(len(texts) / de, 1), rss_mb=rss_mb()))
+                            embed_only_per_s=round(len(texts) / de, 1), rss_mb=rss_mb(),
+                            # Of ``seconds``, writing the vectors still waiting (the last decile only).
+                            final_flush_seconds=round(flush_s, 2)))
         print(f"[{mode} {n} x{users} {embedder}] decile {d + 1}: {deciles[-1]}", file=sys.stderr, flush=True)
     total = time.perf_counter() - t_all
     counts = dict(evidence=mem.store.count("evidence"), beliefs=mem.store.count("belief"),
