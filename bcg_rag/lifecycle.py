@@ -89,7 +89,8 @@ def _cold(memory: Any, create: bool = True) -> Iterator[SQLiteStore | None]:
         yield None
         return
     storage = memory.policy.section("storage")
-    store = SQLiteStore(path, synchronous=storage.get("synchronous", "FULL"), busy_timeout_ms=int(storage.get("busy_timeout_ms", 30000)))
+    store = SQLiteStore(path, synchronous=storage.get("synchronous", "FULL"), busy_timeout_ms=int(storage.get("busy_timeout_ms", 30000)),
+                        cache_mib=int(storage.get("cache_mib", 64)))
     try:
         yield store
     finally:

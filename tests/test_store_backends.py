@@ -176,4 +176,6 @@ def test_the_sqlite_page_cache_comes_from_the_policy_and_the_wal_is_copied_back_
     m.close()
     m = BeliefMemory.open(tmp_path / "small", Policy.from_dict(dict(hashed, storage={"cache_mib": 8})))
     assert m.store.execute("PRAGMA cache_size")[0][0] == -8 * 1024
+    with lc._cold(m) as archive:  # the archive beside it too
+        assert archive.execute("PRAGMA cache_size")[0][0] == -8 * 1024
     m.close()
