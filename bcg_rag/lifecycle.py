@@ -29,7 +29,7 @@ from .checks import check_id
 from .errors import NotFoundError
 from .ids import normalise_key, stable_id
 from .models import BELONGS_TO, CONTEXT_OF, HIDDEN_TEXT, OCCURRED_IN, REFUTES, SUPPORTS
-from .store_sqlite import SQLiteStore
+from .store_sqlite import SQLiteStore, storage_options
 from .timeutil import days_between, parse_timestamp
 
 COLD_FILE = "cold.sqlite3"
@@ -88,9 +88,7 @@ def _cold(memory: Any, create: bool = True) -> Iterator[SQLiteStore | None]:
     if not create and not path.exists():
         yield None
         return
-    storage = memory.policy.section("storage")
-    store = SQLiteStore(path, synchronous=storage.get("synchronous", "FULL"), busy_timeout_ms=int(storage.get("busy_timeout_ms", 30000)),
-                        cache_mib=int(storage.get("cache_mib", 64)))
+    store = SQLiteStore(path, **storage_options(memory.policy.section("storage")))
     try:
         yield store
     finally:

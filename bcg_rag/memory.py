@@ -25,7 +25,7 @@ from .locking import DirectoryLock
 from .models import Belief, Change, Claim, ObserveResult
 from .names import NameIndex
 from .policy import Policy
-from .store_sqlite import SQLiteStore
+from .store_sqlite import SQLiteStore, storage_options
 from .timeutil import utc_now
 from .views import Explanation
 
@@ -103,12 +103,7 @@ class BeliefMemory:
         if not policy_file.exists() and not read_only:
             policy_file.write_text(policy.to_toml(), encoding="utf-8")
         storage = policy.section("storage")
-        store = SQLiteStore(
-            path / "memory.sqlite3",
-            synchronous=storage.get("synchronous", "FULL"),
-            busy_timeout_ms=int(storage.get("busy_timeout_ms", 30000)),
-            cache_mib=int(storage.get("cache_mib", 64)),
-        )
+        store = SQLiteStore(path / "memory.sqlite3", **storage_options(storage))
         rebuilt, snapshot, made = False, None, index == "auto"
         try:
             if index == "auto":
