@@ -47,8 +47,8 @@ from chromadb.config import Settings
 from chromadb.errors import NotFoundError as ChromaNotFound
 
 from .chroma_glue import (
-    COLLECTION_CONFIGURATION, ClientInUse, PrecomputedEmbeddings, is_chroma_failure, reopen_persistent,
-    size_collection, vector_metadata,
+    COLLECTION_CONFIGURATION, DEFAULT_LOADED_INDEXES, ClientInUse, PrecomputedEmbeddings, is_chroma_failure,
+    persistent_client, reopen_persistent, size_collection, vector_metadata,
 )
 from . import chroma_glue
 from .embedders import Embedder, embedder_from_config
@@ -99,7 +99,8 @@ class EvidenceIndex(IndexChecks, ExactSearch):
             # Ephemeral clients in one process share one store: a unique prefix keeps
             # two in-memory memories from ever seeing each other's vectors.
             return cls(embedder, chromadb.EphemeralClient(settings=settings), f"{prefix}_{uuid.uuid4().hex[:12]}", ephemeral=True)
-        client = chromadb.PersistentClient(path=str(Path(path) / "chroma"), settings=settings)
+        client = persistent_client(str(Path(path) / "chroma"), settings,
+                                   int(section.get("loaded_indexes", DEFAULT_LOADED_INDEXES)))
         return cls(embedder, client, prefix, reopenable=True)
 
     @classmethod

@@ -321,3 +321,5 @@ def _check_policy(data: dict) -> None:
         _integer("chroma", "port", chroma["port"], 1)
     if "collection" in chroma:
         _string("chroma", "collection", chroma["collection"])
+    if "loaded_indexes" in chroma:
+        _integer("chroma", "loaded_indexes", chroma["loaded_indexes"], 1)

@@ -294,6 +294,25 @@ def test_a_collection_that_grows_large_in_a_process_stops_flushing_every_two_wri
         reopened.close()
 
 
+def test_an_embedded_client_keeps_at_most_loaded_indexes_in_memory_and_reads_the_rest_back(make_memory, monkeypatch):
+    """``[chroma] loaded_indexes`` bounds the vector indexes Chroma keeps loaded (its own
+    bound follows the file-handle limit); an index pushed out is read back from disk when its
+    user is next searched, also after the client is reopened."""
+    from bcg_rag import chroma_glue
+
+    mem = make_memory(durable=True, chroma={"loaded_indexes": 2})
+    assert mem.index.client._server.hnsw_cache_size == 2
+    users = [f"user{i}" for i in range(5)]
+    ids = {u: _written(mem, f"{u} keeps a diary about {u}", u) for u in users}
+    for _ in range(2):  # each user's index was pushed out by the next two
+        assert [search_evidence(mem, f"{u} keeps a diary about {u}", u)[0]["id"] for u in users] == [ids[u] for u in users]
+    mem.index._reopen()
+    assert mem.index.client._server.hnsw_cache_size == 2
+    assert search_evidence(mem, "user0 keeps a diary about user0", "user0")[0]["id"] == ids["user0"]
+    assert mem.validate() == []
+    assert make_memory(durable=True).index.client._server.hnsw_cache_size <= chroma_glue.DEFAULT_LOADED_INDEXES
+
+
 def test_the_client_is_not_swapped_under_a_call_in_flight(make_memory, monkeypatch):
     """A reopen due while a search runs in another thread waits for the next write; the
     search's handle stays usable meanwhile."""

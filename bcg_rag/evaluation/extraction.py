@@ -13,7 +13,7 @@
 Halves: an id whose numeric suffix is odd is the development half, even is held out.
 Only aggregate figures of the held-out half are meant to be read.
 
-Run ``python -m bcg_rag.evaluation.extraction`` for the tables.
+Run ``python -m bcg_rag.evaluation.extraction [--claims FILE] [--pairs FILE]`` for the tables.
 """
 
 from __future__ import annotations
@@ -246,17 +246,23 @@ def hash_memory_factory() -> Any:
     return lambda: BeliefMemory.in_memory(policy)
 
 
-def main() -> None:  # pragma: no cover - a report for people
+def main(argv: Sequence[str] | None = None) -> None:  # pragma: no cover - a report for people
+    import argparse
+
     from ..extract import OfflineExtractor
 
-    items = read_jsonl(CLAIMS_PATH)
+    parser = argparse.ArgumentParser(description="claim extraction precision / recall and false supersessions")
+    parser.add_argument("--claims", default=str(CLAIMS_PATH), help="a claims file in the chat_claims.jsonl format")
+    parser.add_argument("--pairs", default=str(PAIRS_PATH), help="a pairs file in the chat_pairs.jsonl format")
+    args = parser.parse_args(argv)
+    items = read_jsonl(args.claims)
     claims = score_claims(OfflineExtractor(), items)
     for table in ("all", "half", "lang_half", "batch_half", "batch_lang_half", "phenomenon"):
         print(f"\n[{table}]")
         for key, row in claims[table].items():
             print(f"  {key:28s} P={row['precision']}  R={row['recall']}  (extracted {row['extracted']}, gold {row['gold']})")
     print("\nthroughput:", claims["throughput"])
-    print("pairs:", json.dumps(score_pairs(read_jsonl(PAIRS_PATH), hash_memory_factory()), indent=1))
+    print("pairs:", json.dumps(score_pairs(read_jsonl(args.pairs), hash_memory_factory()), indent=1))
     print("cascade, builtin:", cascade_savings(builtin_texts()))
     print("cascade, chat_claims:", cascade_savings([i["text"] for i in items]))
 
