@@ -153,3 +153,37 @@ def test_a_breakup_is_not_shared(extractor, text):
     """ "我和X" before 分手 is whom the speaker left, not a companion sharing a claim."""
     claims = triples(extractor, text)
     assert len(claims) == 1 and claims[0][0] == USER and claims[0][3] < 0
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # a Chinese clause that opens with its verb and ends in 吧 / 呗 asks for something
+        ("来首周杰伦的歌吧", []),
+        ("讲个睡前故事呗，睡不着", []),
+        ("下个月可能会去学德语吧", [(USER, "plan:studies", "德语", 0.5)]),  # a time first: a plan, not a request
+        # 会 before another verb is "will", not "can speak"
+        ("我以后会去学法语", [(USER, "plan:studies", "法语", 0.5)]),
+        ("我会粤语", [(USER, "speaks", "粤语", 1.0)]),
+        # "吃不下", "睡不着": a verb's ending, not a thing
+        ("我从来不喝冰水，根本喝不下", [(USER, "drinks", "冰水", -0.8)]),
+        ("我从来不吃辣，真的吃不了", [(USER, "eats", "辣", -0.8)]),
+        # a word that only points back is no value
+        ("my wife is French, so I'm slowly learning the language", []),
+        # the thing first, the speaker left out: 可乐换成豆浆了
+        ("奶茶换成豆浆了，控糖中", [(USER, "drinks", "milk tea", -0.8), (USER, "drinks", "soy milk", 1.0)]),
+        # a switch whose new value the lexicon does not know takes the kind of the old one
+        ("switched from coffee to yerba mate this year", [(USER, "drinks", "coffee", -0.8), (USER, "drinks", "yerba mate", 1.0)]),
+        # the home is not the place; a model year is not the car; "that ..." ends a value
+        ("we live in a tiny studio in Porto", [(USER, "lives_in", "Porto", 1.0)]),
+        ("I have a 2009 Toyota Corolla that won't die", [(USER, "has", "Toyota Corolla", 1.0)]),
+        # "twin", "baby": still the brother or sister
+        ("my twin sister works at Deloitte", [(f"{USER}'s sister", "works_at", "Deloitte", 1.0)]),
+        ("我双胞胎哥哥住在厦门", [(f"{USER}'s brother", "lives_in", "厦门", 1.0)]),
+        # "my birthday's ..." and a day written with its ordinal: one day, however written
+        ("my birthday's on October 2nd", [(USER, "attr:birthday", "October 2", 1.0)]),
+        ("My mum's car is red", []),
+    ],
+)
+def test_requests_modals_switches_and_homes(extractor, text, expected):
+    assert triples(extractor, text) == expected

@@ -83,7 +83,7 @@ def test_loose_shapes_give_no_claim(extractor, text):
         ("I speak Spanish pretty well", (USER, "speaks", "Spanish", 1.0)),
         ("moved to Portland last weekend", (USER, "lives_in", "Portland", 1.0)),
         ("I'm from Toronto originally", (USER, "hometown", "Toronto", 1.0)),
-        ("I have a 2015 Honda Civic with 150k miles on it", (USER, "has", "2015 Honda Civic", 1.0)),
+        ("I have a 2015 Honda Civic with 150k miles on it", (USER, "has", "Honda Civic", 1.0)),  # the car, not its model year
         ("I drink too much coffee", (USER, "drinks", "coffee", 1.0)),
         ("我住的深圳这边最近回南天", (USER, "lives_in", "深圳", 1.0)),
         ("我叫陈晨", (USER, "name", "陈晨", 1.0)),
@@ -203,6 +203,43 @@ def test_people_pets_and_ages(extractor, text, expected):
 def test_additive_markers_are_marked(extractor, text, additive):
     claims, reading = extractor.read(text, user_id=USER)
     assert claims and reading.additive == [additive] * len(claims)
+
+
+@pytest.mark.parametrize(
+    "text, additive",
+    [
+        ("my cousin lives in Tampa", True),  # one may have several cousins
+        ("我舅舅在华为上班", True),
+        ("my mom lives in Tampa", False),  # one mother
+        ("my cousin moved to Tampa", False),  # the text says the change
+        ("我表哥现在住在杭州", False),
+    ],
+)
+def test_a_relative_one_often_has_several_of_adds_a_value_unless_a_change_is_said(extractor, text, additive):
+    claims, reading = extractor.read(text, user_id=USER)
+    assert claims and reading.additive == [additive] * len(claims)
+
+
+@pytest.mark.parametrize(
+    "first, second, outdated",
+    [
+        ("我姑姑住在南京", "我姨妈住在合肥", False),  # 姑姑 and 姨妈 are two aunts, though English says "aunt" for both
+        ("my uncle works at Boeing", "my uncle works at Airbus", False),
+        ("my uncle works at Boeing", "my uncle works at Airbus now", True),
+        ("my dad works at Boeing", "my dad works at Airbus", True),
+    ],
+)
+def test_two_values_of_a_shared_relation_stand_side_by_side(first, second, outdated):
+    memory = BeliefMemory.in_memory(Policy.from_dict({"embedder": {"kind": "hash"}}))
+    try:
+        said = memory.add_message(first, user_id=USER, timestamp="2025-01-01T00:00:00")
+        memory.add_message(second, user_id=USER, timestamp="2025-01-04T00:00:00")
+        before = {(c.subject, c.predicate, c.value) for c in said.claims}
+        beliefs = memory.beliefs(USER, now="2025-01-04T00:00:00")
+        assert before <= {(b.subject, b.predicate, b.value) for b in beliefs}
+        assert any((b.subject, b.predicate, b.value) in before and not memory.asserted(b) for b in beliefs) == outdated
+    finally:
+        memory.close()
 
 
 def test_an_additive_restatement_never_competes():

@@ -14,6 +14,8 @@ if TYPE_CHECKING:
 
 # "my X is Y"; "your X is Y" is about the user when the assistant says it.
 EN_MY_ATTRIBUTE = re.compile(r"^(?P<owner>my|your|our)\s+(?P<attr>.+?)\s+(?:is|are|was|were)\s+(?P<value>.+)$", re.IGNORECASE)
+# "my birthday's March 14": the contracted copula, after an attribute the lexicon names
+EN_MY_ATTRIBUTE_S = re.compile(r"^(?P<owner>my|your|our)\s+(?P<attr>[^'’]+?)['’]s\s+(?P<value>.+)$", re.IGNORECASE)
 EN_DETERMINER_OWNER = {"my": "i", "your": "you", "our": "we"}
 EN_OF_ATTRIBUTE = re.compile(
     r"^the\s+(?P<attr>[^,]+?)\s+of\s+(?P<owner>.+?)\s+(?:is|are|was|were)\s+(?P<value>.+)$", re.IGNORECASE
@@ -81,7 +83,8 @@ class EnglishRules:
             clause = clause[early.end():]
         if (m := EN_POSSESSIVE.match(clause)) and (relative := self._relative(m["owner"], turn)):
             owner, personal, attr = relative, False, m["attr"]  # "my sister's name is Anna"
-        elif m := EN_MY_ATTRIBUTE.match(clause):
+        elif m := EN_MY_ATTRIBUTE.match(clause) or (
+                (s := EN_MY_ATTRIBUTE_S.match(clause)) and collapse(s["attr"]).casefold() in lex.attributes and s):
             (owner, personal), attr = self._owner(EN_DETERMINER_OWNER[m["owner"].casefold()], turn), m["attr"]
             if lex.relative_regex.match(attr) or m["value"].split(" ", 1)[0].endswith("ing"):
                 return None  # "my mom is a doctor": a person; "my feet are killing me": a clause
@@ -114,7 +117,7 @@ class EnglishRules:
             if m["verb"].casefold() in EN_MOVE_VERBS:
                 predicate = "lives_in"
             else:
-                predicate = self._value_predicate(new)
+                predicate = self._value_predicate(new, old)
             return [Found(subject, predicate, old, True, True), Found(subject, predicate, new, False, True)]
         if m := EN_INSTEAD.match(clause):
             found = self._verb(m["head"], turn) or self._copula(m["head"], turn)
@@ -125,10 +128,13 @@ class EnglishRules:
                 return [Found(f.subject, f.predicate, f.value, False, True), Found(f.subject, f.predicate, old, True, True)]
         return None
 
-    def _value_predicate(self, value: str) -> str:
-        """The predicate a switch to ``value`` changes: the lexicon's kind of value, else "prefers"."""
-        moved = self.lexicon.value_predicates.get(self.lexicon.value_of(value).casefold())
-        return moved[0] if moved else "prefers"
+    def _value_predicate(self, *values: str) -> str:
+        """The predicate a switch between ``values`` changes: the lexicon's kind of the first
+        value it knows ("from coffee to matcha": coffee is drunk, so matcha is), else "prefers"."""
+        for value in values:
+            if moved := self.lexicon.value_predicates.get(self.lexicon.value_of(value).casefold()):
+                return moved[0]
+        return "prefers"
 
     def _job(self, clause: str, turn: Turn) -> list[Found] | None:
         """A new job ("started a new job at X as Y"), or leaving one ("quit my job at X")."""

@@ -125,6 +125,9 @@ ZH_ABOUT_TO = re.compile(r"要(?=搬|换|转行|跳槽|辞职|离职|入职|结�
 GOING_PLACES = re.compile(r"\s+(?:the|a|an|my|our|his|her|their|this|that|work|school|bed|church|college|class|[A-Z])\b")
 EN_VE_GOT = re.compile(r"(?<=[A-Za-z])'ve\s+got\b", re.IGNORECASE)
 ZH_FROM_NOW_ON = ("以后", "今后", "往后")
+# A Chinese clause with no one named that opens with its verb and ends in 吧 / 呗 asks or
+# suggests ("讲个笑话吧", "来首歌吧", "去吃火锅吧"); it states nothing about anyone.
+ZH_SUGGESTION_END = re.compile(r"(?:吧|呗)[\s!！~～。.…]*$")
 ZH_STOPPED = re.compile(r"(?:不再|再也不|不)[\u4e00-\u9fff]{1,4}了[吧啊呀哦]?$")
 SPACE_BETWEEN_CJK = re.compile(rf"(?<=[{CJK}])\s+(?=[{CJK}])")
 
@@ -234,7 +237,15 @@ class Grammar:
             return True
         if lex.requests.lead.match(clause) or lex.small_talk_full(clause):
             return True
-        return False
+        return self._zh_suggestion(clause)
+
+    def _zh_suggestion(self, clause: str) -> bool:
+        from .zh import segmenter
+
+        if not ZH_SUGGESTION_END.search(clause):
+            return False
+        tokens = segmenter(self.lex).cut(clause.strip())
+        return bool(tokens) and tokens[0][1].startswith("v")
 
     def mood(self, clause: str) -> Mood:
         lex = self.lex

@@ -208,6 +208,7 @@ class Lexicon:
     def _index_grammar(self) -> None:
         """The clause markers of ``grammar.py`` and the vocabulary of subjects and states."""
         self.single_valued = frozenset(self.words("cardinality", "single"))
+        self.shared_relations = frozenset(self.words("cardinality", "shared_relations"))
         self.questions = PhraseSet(self.words("questions", "phrases"))
         self.requests = PhraseSet(self.words("requests", "phrases"))
         self.small_talk = {collapse(w).casefold() for w in self.words("small_talk", "phrases")}

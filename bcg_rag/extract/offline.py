@@ -206,7 +206,8 @@ class OfflineExtractor(
                     seen.add(key)
                     claims.append(claim)
                     reading.rules.append(f.rule)
-                    reading.additive.append(additive and not f.changed)
+                    shared = self._shared_relative(claim.subject, turn) and not self.grammar.says_change(clause)
+                    reading.additive.append((additive or shared) and not f.changed)
                     if self._ends_on_name(f, clause, turn):
                         turn.named = len(claims) - 1
                 presupposed = self._mentions(clause, turn) + self._kept(clause, turn) + venues
@@ -251,6 +252,11 @@ class OfflineExtractor(
         elif mood.hedged:
             stance *= lex.hedge_factor
         return Claim(found.subject, predicate, value, stance, context=context)
+
+    def _shared_relative(self, subject: str, turn: Turn) -> bool:
+        """The subject is the speaker's relative of a kind one often has several of."""
+        owner, joined, relation = subject.rpartition("'s ")
+        return bool(joined) and owner in (turn.user_id, turn.speaker_id) and relation in self.lexicon.shared_relations
 
     def _names_speaker(self, clause: str) -> bool:
         first = re.match(r"[\u4e00-\u9fff]|[A-Za-z']+", clause)

@@ -87,8 +87,10 @@ class RoutineRules:
                 word, at = word[-1], at + len(word) - 1
             if word not in ZH_ABLE:
                 continue
-            after, _, start = tokens[i + 1]
+            after, after_tag, start = tokens[i + 1]
             rest = clause[start:]
+            if after_tag.startswith("v") and after not in activities:
+                return None  # "会去学韩语": 会 says will, before another verb
             if after in activities and start + len(after) == len(clause):
                 predicate, value = "can", after
             elif re.fullmatch(r"[\u4e00-\u9fff]{1,3}[语文]", self._clean_value(rest)) and word.endswith("会"):

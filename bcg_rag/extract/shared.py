@@ -42,6 +42,14 @@ EN_KIN_NAMED = re.compile(r"^(?:his|her|my|their|our)\s+(?P<relation>[a-z-]+(?:\
 EN_CONTRACTED_BE = re.compile(r"(?<=[A-Za-z])'(?:s|re)$")
 EN_COUNT = re.compile(r"^(?:two|three|four|five|six|seven|eight|nine|ten|several|\d{1,2})\s+(?=[a-z]+s$)", re.IGNORECASE)
 EN_OWNER_WORDS = {"my": "i", "our": "we", "your": "you"}
+# "March 14th" and "March 14" are one day: a restated birthday must not look like a new one
+EN_DAY_ORDINAL = re.compile(r"\b((?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2})(?:st|nd|rd|th)\b")
+EN_MODEL_YEAR = re.compile(r"^(?:19|20)\d\d\s+(?=[A-Z])")  # "a 2015 Honda Civic": the car, not its year
+# "live in a tiny flat in Lisbon", "住在…": the home is not the place; the place after it is
+EN_DWELLING_IN = re.compile(
+    r"^(?:a|an|the|my|our)\s+(?:[\w'-]+\s+){0,3}?(?:flat|apartment|house|houseboat|condo|studio|dorm|bungalow|cabin"
+    r"|loft|townhouse|place|room|basement|farmhouse|farm|cottage|shared house|caravan|trailer)\s+(?:in|outside|near)\s+"
+    r"(?P<place>.+)$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -179,6 +187,8 @@ class SharedRules:
         if predicate == "has" and not self._possession(value):
             return False  # "I have a question", "我有点累": no possession (a later verb may say something)
         extra: list[Found] = []
+        if predicate == "lives_in" and (home := EN_DWELLING_IN.match(value.strip())):
+            value = home["place"]
         if predicate == "has" and (named := PET_NAMED.search(value)):
             value = value[: named.start()]  # "a golden retriever named Biscuit", "一只柯基叫旺财"
             extra.append(Found(subject, "pet_name", named.group(1) or named.group(2), negated))
@@ -224,7 +234,7 @@ class SharedRules:
             value = kin["name"]  # "married her boyfriend Luis": the person is Luis
         values = self._coordinated(value)
         if predicate == "has":  # "two dogs", "three kids": the thing kept, not how many
-            values = [EN_COUNT.sub("", v) if EN_COUNT.sub("", v) else v for v in values]
+            values = [EN_MODEL_YEAR.sub("", EN_COUNT.sub("", v) or v) for v in values]
         found = [Found(subject, predicate, v, negated) for v in values if self._usable(v)]
         found += [f for f in extra if found and self._usable(f.value)]
         return found or None
@@ -362,7 +372,7 @@ class SharedRules:
                 m = pattern.search(value)
                 if m and m.group().strip() and not self._in_mixed_word(value, m) and not title_article(value, m):
                     value = (value[: m.start()] + " " + value[m.end():]).strip()
-        return collapse(value)
+        return collapse(EN_DAY_ORDINAL.sub(r"\1", value))
 
     @staticmethod
     def _in_mixed_word(value: str, m: re.Match[str]) -> bool:
@@ -382,11 +392,11 @@ class SharedRules:
         words = value.casefold().split()
         if value.casefold() in self.lexicon.pronoun_values or words[0] in self.lexicon.pronoun_values:
             return False
-        if value[0] in "我你他她它" or (
+        if value[0] in "我你他她它不没" or (
             words[0].endswith("ing") and len(words) > 1
             and (words[1] in self.lexicon.prepositions or words[1] in self.lexicon.pronoun_values or words[1] in ("the", "a", "an", "my", "out", "up"))
         ):
-            return False  # "我大学室友" is a relation, "staying with us" a clause ("shooting guard" is a thing)
+            return False  # "我大学室友" is a relation, "吃不下" a verb's ending, "staying with us" a clause ("shooting guard" is a thing)
         return len(words) <= MAX_VALUE_WORDS and len(CJK_CHAR.findall(value)) <= MAX_VALUE_CJK_CHARS
 
     @staticmethod

@@ -30,6 +30,8 @@ ZH_FROM_TO = re.compile(
     r"^(?P<before>.*?)(?:从|由)(?P<old>.+?)(?P<verb>搬到|搬去|搬回|搬家到|换成|换到|改成|改为|转到|跳槽到|调到|变成)了?(?P<new>.+)$"
 )
 ZH_BA_CHANGE = re.compile(r"^(?P<before>.*?)把(?P<old>.+?)(?P<verb>换成|改成|改为|变成|戒)了?(?P<new>.*)$")
+# 可乐换成气泡水了: the old thing is the topic, the speaker is left out
+ZH_TOPIC_CHANGE = re.compile(r"^(?P<before>)(?P<old>[^，,、]{1,8}?)(?P<verb>换成|改成|改为)了?(?P<new>.+)$")
 ZH_MOVE_VERBS = ("搬到", "搬去", "搬回", "搬家到")
 ZH_JOB_VERBS = ("跳槽到", "调到", "转到")
 # 在腾讯当产品经理 / 在医院做护士
@@ -181,6 +183,8 @@ class ChineseRules:
     def _zh_change(self, clause: str, turn: Turn) -> list[Found] | None:
         """从北京搬到上海 (lives_in 北京 denied, 上海 asserted); 把美式换成拿铁; 从咖啡改成茶."""
         m = ZH_FROM_TO.match(clause) or ZH_BA_CHANGE.match(clause)
+        if m is None and (topic := ZH_TOPIC_CHANGE.match(clause)) and self._zh_thing(topic["old"]):
+            m = topic
         if m is None:
             return None
         before, negated = self._clean_before_verb(m["before"])
@@ -200,11 +204,19 @@ class ChineseRules:
             predicate = self.lexicon.verbs[collapse(inner.group()).casefold()][1] if inner else None
             if inner:
                 new = self._clean_value(new[inner.end():])
-            predicate = predicate or self._value_predicate(new or old)
+            predicate = predicate or self._value_predicate(new, old)
         found = [Found(subject, predicate, old, True, True)]
         if self._usable(new):
             found.append(Found(subject, predicate, new, False, True))
         return found
+
+    def _zh_thing(self, words: str) -> bool:
+        """A thing put first as the topic ("可乐", which jieba tags an adjective), not a subject
+        ("我", "我妈"), an attribute ("名字") or a clause."""
+        tokens = self._tokens(words)
+        return bool(tokens) and all(
+            flag not in NOT_NAME_TAGS and not flag.startswith("v") and not self._is_pronoun(word) for word, flag, _ in tokens
+        ) and not self.lexicon.relative_regex.search(words) and words not in self.lexicon.attributes
 
     def _zh_job(self, clause: str, turn: Turn) -> list[Found] | None:
         """在腾讯当产品经理 (works_at, job_title); 从阿里离职了 (works_at denied)."""
