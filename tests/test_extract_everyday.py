@@ -183,6 +183,10 @@ def test_a_breakup_is_not_shared(extractor, text):
         # "my birthday's ..." and a day written with its ordinal: one day, however written
         ("my birthday's on October 2nd", [(USER, "attr:birthday", "October 2", 1.0)]),
         ("My mum's car is red", []),
+        # where someone is known from says which one, not where they are from
+        ("Kofi from my team is moving to Accra next month", [("Kofi", "plan:lives_in", "Accra", 0.5)]),
+        ("my buddy from college works at Valve", [(f"{USER}'s friend", "works_at", "Valve", 1.0)]),
+        ("Kofi is from Accra", [("Kofi", "hometown", "Accra", 1.0)]),
     ],
 )
 def test_requests_modals_switches_and_homes(extractor, text, expected):

@@ -124,6 +124,12 @@ ARRANGED = re.compile(
 ZH_ABOUT_TO = re.compile(r"要(?=搬|换|转行|跳槽|辞职|离职|入职|结婚|退休|出国|回国)")
 GOING_PLACES = re.compile(r"\s+(?:the|a|an|my|our|his|her|their|this|that|work|school|bed|church|college|class|[A-Z])\b")
 EN_VE_GOT = re.compile(r"(?<=[A-Za-z])'ve\s+got\b", re.IGNORECASE)
+# Where someone is known from, right after them, says which one, not who, and its "from" is
+# no "is from": "Tomás from my team is moving to Madrid", "my friend from college works at Pixar".
+EN_KNOWN_FROM = re.compile(
+    r"^(?P<who>(?:(?:my|our)\s+[a-z-]+(?:\s+[A-Z][\w'-]*)?|[A-Z][\w'-]*))\s+from\s+(?:my\s+|our\s+|the\s+)?"
+    r"(?:work|team|office|job|college|school|high\s+school|grad\s+school|uni|university|class|church|gym|book\s+club"
+    r"|choir|yoga|band|lab|department)\s+(?=\w)", re.IGNORECASE)
 ZH_FROM_NOW_ON = ("以后", "今后", "往后")
 # A Chinese clause with no one named that opens with its verb and ends in 吧 / 呗 asks or
 # suggests ("讲个笑话吧", "来首歌吧", "去吃火锅吧"); it states nothing about anyone.
@@ -251,6 +257,7 @@ class Grammar:
         lex = self.lex
         hedged = plan = past = False
         clause = EN_VE_GOT.sub(" have got", clause)  # "we've got two kids": the verb is "have got"
+        clause = EN_KNOWN_FROM.sub(r"\g<who> ", clause)
         if m := self._marker(lex.hedges.anywhere, clause):
             hedged = True
             while m:
