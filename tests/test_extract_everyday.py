@@ -127,7 +127,7 @@ def extractor() -> OfflineExtractor:
         ("big week 🎉 we live in Tucson now", [(USER, "lives_in", "Tucson", 1.0)]),
         # "and he's ..." starts a new clause; English allergies; a weekday is a time, not a value
         ("My wife Ines is a dentist and she's allergic to penicillin",
-         [("Ines", "is", "dentist", 1.0), ("Ines", "allergic_to", "penicillin", 1.0)]),
+         [("Ines", "job_title", "dentist", 1.0), ("Ines", "allergic_to", "penicillin", 1.0)]),
         ("I'm allergic to kiwi", [(USER, "allergic_to", "kiwi", 1.0)]),
         ("my dad is 64 on Sunday", [(f"{USER}'s father", "age", "64", 1.0)]),
         ("my granddad turned 95 last week", [(f"{USER}'s grandfather", "age", "95", 1.0)]),
@@ -187,6 +187,15 @@ def test_a_breakup_is_not_shared(extractor, text):
         ("Kofi from my team is moving to Accra next month", [("Kofi", "plan:lives_in", "Accra", 0.5)]),
         ("my buddy from college works at Valve", [(f"{USER}'s friend", "works_at", "Valve", 1.0)]),
         ("Kofi is from Accra", [("Kofi", "hometown", "Accra", 1.0)]),
+        # a named pet is the subject of its own age; what one thinks of it is no fact
+        ("our dog Biscuit is 6", [("Biscuit", "age", "6", 1.0), (USER, "has", "dog", 1.0), (USER, "pet_name", "Biscuit", 1.0)]),
+        ("my cat Pixel is a menace", [(USER, "has", "cat", 1.0), (USER, "pet_name", "Pixel", 1.0)]),
+        # an adverb between a verb and its preposition
+        ("I grew up mainly in Winnipeg", [(USER, "hometown", "Winnipeg", 1.0)]),
+        # a job noun after a copula is a job title; any other noun is what someone is
+        ("my cousin is a paramedic", [(f"{USER}'s cousin", "job_title", "paramedic", 1.0)]),
+        ("我表姐是律师", [(f"{USER}'s cousin", "job_title", "律师", 1.0)]),
+        ("I'm a night owl", [(USER, "is", "night owl", 1.0)]),
     ],
 )
 def test_requests_modals_switches_and_homes(extractor, text, expected):

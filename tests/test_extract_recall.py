@@ -22,7 +22,7 @@ def extractor() -> OfflineExtractor:
         # a possessive with a name: the pet is kept, and that is its name
         ("our cat Luna knocked over a plant", [(USER, "has", "cat", 1.0), (USER, "pet_name", "Luna", 1.0)]),
         ("my dog is old", []),  # no name: what is said of it is read, or nothing
-        ("my sister Maya is a dentist", [("Maya", "is", "dentist", 1.0)]),  # kin: what is said of her
+        ("my sister Maya is a dentist", [("Maya", "job_title", "dentist", 1.0)]),  # kin: what is said of her
         # being somewhere, when the text says it lasts
         ("I've been in Lisbon for two years now", [(USER, "lives_in", "Lisbon", 1.0)]),
         ("I'm not in Chicago anymore", [(USER, "lives_in", "Chicago", -0.8)]),
@@ -87,7 +87,7 @@ def extractor() -> OfflineExtractor:
         ("我是林俊杰的粉丝", [(USER, "likes", "林俊杰", 1.0)]),
         ("饺子是我的最爱", [(USER, "likes", "饺子", 1.0)]),
         ("我不怎么吃肉", [(USER, "eats", "meat", -0.8)]),  # 不怎么 asks nothing
-        ("I used to be a lawyer", [(USER, "is", "lawyer", -0.8)]),
+        ("I used to be a lawyer", [(USER, "job_title", "lawyer", -0.8)]),
         ("I'd be a terrible teacher", []),  # a conditional, and "I'd" is no name
         # moves said by the place left or the home moved into
         ("Moved over from Portugal", [(USER, "lives_in", "Portugal", -0.8)]),

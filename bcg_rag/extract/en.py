@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from .endings import ENDING_VERBS
 from .shared import Found
+from .mentions import pet_named_pattern
 from .text import CONTRACTED_COPULAS, COPULAS, collapse, has_cjk, snake_name, third_person
 
 if TYPE_CHECKING:
@@ -88,6 +89,8 @@ class EnglishRules:
             (owner, personal), attr = self._owner(EN_DETERMINER_OWNER[m["owner"].casefold()], turn), m["attr"]
             if lex.relative_regex.match(attr) or m["value"].split(" ", 1)[0].endswith("ing"):
                 return None  # "my mom is a doctor": a person; "my feet are killing me": a clause
+            if re.search(r"\s[A-Z][a-z]", attr):
+                return None  # "my dog Rex is 3": someone named, not an attribute of mine
         elif m := EN_OF_ATTRIBUTE.match(clause):  # "The capital of X is Y": a definite description
             (owner, personal), attr = self._owner(m["owner"], turn), m["attr"]
             if owner is None or EN_PASSIVE.match(m["value"]):
@@ -195,6 +198,8 @@ class EnglishRules:
         if (age := EN_AGE.match(rest)) and not plural:
             return Found(subject, "age", age["age"], negated)
         article = re.match(r"^(?:a|an)\s+", rest, re.IGNORECASE)
+        if article and pet_named_pattern(lex).match(region):
+            return None  # "my cat Luna is a menace": what one thinks of a pet, not what it is
         if article and not plural:
             value = rest[article.end():]
             org = None
@@ -205,7 +210,7 @@ class EnglishRules:
                 return None
             if org and self._usable(org):
                 return [Found(subject, "job_title", value, negated), Found(subject, "works_at", org, negated)]
-            return Found(subject, "is", value, negated)
+            return Found(subject, "job_title" if lex.is_occupation(value) else "is", value, negated)
         for state in sorted(lex.states, key=len, reverse=True):
             if rest.casefold() == state or rest.casefold().startswith(state + " "):
                 obj = self._clean_value(rest[len(state):])

@@ -130,6 +130,9 @@ EN_KNOWN_FROM = re.compile(
     r"^(?P<who>(?:(?:my|our)\s+[a-z-]+(?:\s+[A-Z][\w'-]*)?|[A-Z][\w'-]*))\s+from\s+(?:my\s+|our\s+|the\s+)?"
     r"(?:work|team|office|job|college|school|high\s+school|grad\s+school|uni|university|class|church|gym|book\s+club"
     r"|choir|yoga|band|lab|department)\s+(?=\w)", re.IGNORECASE)
+# An adverb between a verb and its preposition: "grew up mostly in Toronto" is "grew up in".
+EN_ADVERB_BEFORE_PREPOSITION = re.compile(r"\b(?:mostly|mainly|largely|primarily|partly)\s+(?=(?:in|at|for|from|on|with)\b)",
+                                          re.IGNORECASE)
 ZH_FROM_NOW_ON = ("以后", "今后", "往后")
 # A Chinese clause with no one named that opens with its verb and ends in 吧 / 呗 asks or
 # suggests ("讲个笑话吧", "来首歌吧", "去吃火锅吧"); it states nothing about anyone.
@@ -258,6 +261,7 @@ class Grammar:
         hedged = plan = past = False
         clause = EN_VE_GOT.sub(" have got", clause)  # "we've got two kids": the verb is "have got"
         clause = EN_KNOWN_FROM.sub(r"\g<who> ", clause)
+        clause = EN_ADVERB_BEFORE_PREPOSITION.sub("", clause)
         if m := self._marker(lex.hedges.anywhere, clause):
             hedged = True
             while m:

@@ -27,6 +27,7 @@ LEXICON_SECTIONS = frozenset(
         "stance", "defaults", "predicates", "relations", "cessation", "negation", "hedges",
         "fillers", "time_phrases", "subjects", "grammar", "values", "value_predicates", "attributes",
         "cardinality", "questions", "requests", "small_talk", "plans", "changes", "relatives", "mentions", "habits", "states", "slots",
+        "occupations",
     }
 )
 
@@ -224,6 +225,7 @@ class Lexicon:
                 self.relatives.setdefault(collapse(surface).casefold(), relation)
         self.relative_regex = re.compile(phrase_pattern(list(self.relatives)), re.IGNORECASE)
         self.states = {collapse(w).casefold() for w in self.words("states", "phrases")}
+        self.occupations = frozenset(collapse(w).casefold() for w in self.words("occupations", "words"))
         self.not_possessions = {collapse(w).casefold() for w in self.words("states", "not_possessions")}
 
     def small_talk_full(self, clause: str) -> bool:
@@ -249,6 +251,15 @@ class Lexicon:
         if kind_predicate and kind_predicate[0] == "verb":
             return kind_predicate[1]
         return self.relations.get(key)
+
+    def is_occupation(self, value: str) -> bool:
+        """The noun phrase names a job: its last English word, or its Chinese end, is one."""
+        key = collapse(value).casefold()
+        if not key:
+            return False
+        if key.isascii():
+            return key.split()[-1] in self.occupations
+        return any(key.endswith(w) for w in self.occupations if not w.isascii())
 
     def value_of(self, value: str) -> str:
         return self.values.get(collapse(value).casefold(), value)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from .mentions import pet_named_pattern
 from .shared import EN_NAME_AFTER
 from .text import collapse, has_cjk
 
@@ -49,6 +50,8 @@ class SubjectRules:
             return turn.other
         if relative := self._relative(region, turn):
             return relative
+        if (pet := pet_named_pattern(self.lexicon).match(region.strip())) and pet.end() == len(region.strip()):
+            return pet["name"]  # "my dog Rex (is 3)": Rex
         return self._name(region, turn)
 
     def _relative(self, region: str, turn: Turn) -> str | None:

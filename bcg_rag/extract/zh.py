@@ -264,4 +264,4 @@ class ChineseRules:
         negated = negated or m["neg"] == "不是"
         if value.endswith("人") and len(value) > 2 and self._tokens(value[:-1])[0][1].startswith("ns"):
             return Found(subject, "hometown", value[:-1], negated)  # 山东人 -> hometown 山东
-        return Found(subject, "is", value, negated)
+        return Found(subject, "job_title" if self.lexicon.is_occupation(value) else "is", value, negated)
