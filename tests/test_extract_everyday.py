@@ -196,6 +196,19 @@ def test_a_breakup_is_not_shared(extractor, text):
         ("my cousin is a paramedic", [(f"{USER}'s cousin", "job_title", "paramedic", 1.0)]),
         ("我表姐是律师", [(f"{USER}'s cousin", "job_title", "律师", 1.0)]),
         ("I'm a night owl", [(USER, "is", "night owl", 1.0)]),
+        # games played with 打 / 踢 / 下, however jieba cuts them; 不 inside an idiom denies nothing
+        ("我每周五晚上打篮球", [(USER, "plays", "篮球", 1.0)]),
+        ("周末风雨无阻去踢足球", [(USER, "plays", "足球", 1.0)]),
+        ("我外公天天下象棋", [(f"{USER}'s grandfather", "plays", "象棋", 1.0)]),
+        ("我已经不打网球了", [(USER, "plays", "网球", -0.8)]),
+        ("我喜欢打网球", [(USER, "likes", "网球", 1.0)]),
+        # how much of a habit is no thing; "<x>-free" ends x
+        ("I smoke roughly ten a day", [(USER, "habit", "smoking", 1.0)]),
+        ("two years smoke-free this week", [(USER, "does", "smoking", -0.8)]),
+        ("I'm caffeine-free now", [(USER, "does", "caffeine", -0.8)]),
+        ("I'm gluten-free", [(USER, "is", "gluten-free", 1.0)]),
+        # the other one named first in a breakup
+        ("Priya and I broke up last month", [(USER, "dating", "Priya", -0.8)]),
     ],
 )
 def test_requests_modals_switches_and_homes(extractor, text, expected):

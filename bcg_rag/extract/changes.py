@@ -101,6 +101,9 @@ EN_CANCELLED_AT = re.compile(
 )
 EN_BROKE_UP = re.compile(
     r"^(?P<who>.*?)\b(?:broke|broken|breaking|break|split)\s+up\s+with\s+(?P<name>(?:my|her|his)\s+[a-z]+(?:\s+[A-Z][\w'-]*)?|[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)"
+    # "Marco and I broke up", "me and Sam split up": the other one named first
+    r"|^(?P<name2>(?:my\s+[a-z]+\s+)?[A-Z][\w'-]*)\s+and\s+(?:I|me)\s+(?:(?:just|finally|officially|have|'ve)\s+)*"
+    r"(?:broke\s+up|split\s+up|split|separated|called\s+it\s+quits|called\s+off\s+(?:the|our)\s+(?:engagement|wedding))\b"
 )
 # "seeing" a name is also going to a show ("I'm seeing Hamilton"): only "been seeing" / "started
 # seeing" a name, or "seeing someone", says whom one dates.
@@ -254,7 +257,8 @@ class ChangeRules:
         """ "broke up with Sam" (dating, denied); "started dating Theo"; "seeing someone new",
         then "her name's Mara" in the next clause."""
         if m := EN_BROKE_UP.search(clause):
-            subject, name = self._who(m["who"], turn), self._partner_name(m["name"], turn)
+            subject = self._who(m["who"], turn) if m["name"] else turn.speaker_id
+            name = self._partner_name(m["name"] or m["name2"], turn)
             return Found(subject, "dating", name, True, True) if subject and name else None
         if (m := EN_PARTNER_NAME.match(clause)) and (turn.courting or turn.owned and turn.owned[0] == turn.speaker_id
                                                      and self.lexicon.relatives.get(turn.owned[1].casefold()) in PARTNERS):

@@ -34,6 +34,12 @@ EN_ENDED = re.compile(
     r"(?P<what>[^,;]+)$",
     re.IGNORECASE,
 )
+# "3 months smoke-free", "I've been alcohol-free since June": the thing is over (a diet such as
+# "gluten-free" is a state of the lexicon's, read by the copula rule).
+EN_FREE = re.compile(
+    r"^(?P<who>.*?)(?:\b(?:a|one|two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:days?|weeks?|months?|years?)\s+)?"
+    r"\b(?P<what>[a-z]+)-free\b", re.IGNORECASE)
+EN_BE_BEFORE = re.compile(r"(?:'m|'ve been|'s been|\b(?:am|is|are|been|now|finally|officially))\s*$", re.IGNORECASE)
 # "I'm not on Instagram anymore", "not doing keto any more": "not" and "anymore" around the thing.
 EN_NOT_ANYMORE = re.compile(
     r"^(?P<who>.*?)\b(?:'m|am|'re|are|is|'s)?\s*not\s+(?:on|doing|using|into|playing|taking)\s+(?P<what>[^,;]+?)"
@@ -71,6 +77,12 @@ class EndingRules:
         离职 names the employer)."""
         if has_cjk(clause):
             return self._zh_ending(clause, turn)
+        if (free := EN_FREE.match(clause)) and f"{free['what']}-free".casefold() not in self.lexicon.states:
+            who = EN_BE_BEFORE.sub("", free["who"]).strip()
+            subject = self._who(who, turn)
+            # "smoke-free": smoking is over
+            what = self.lexicon.activity_doing.get(free["what"].casefold(), free["what"].casefold())
+            return Found(subject, ENDED, what, True, True) if subject and self._usable(what) else None
         if not (m := EN_ENDED.search(clause) or EN_NOT_ANYMORE.search(clause)):
             return None
         what = EN_WHAT_END.sub("", m["what"]).strip()

@@ -226,6 +226,12 @@ class Lexicon:
         self.relative_regex = re.compile(phrase_pattern(list(self.relatives)), re.IGNORECASE)
         self.states = {collapse(w).casefold() for w in self.words("states", "phrases")}
         self.occupations = frozenset(collapse(w).casefold() for w in self.words("occupations", "words"))
+        # An English activity's present forms -> its -ing form: "smoke", "smokes" -> "smoking".
+        self.activity_doing: dict[str, str] = {}
+        for phrase in self.words("habits", "activities"):
+            if phrase.isascii():
+                base, third, doing = english_forms(phrase)[:3]
+                self.activity_doing[base.casefold()] = self.activity_doing[third.casefold()] = doing.casefold()
         self.not_possessions = {collapse(w).casefold() for w in self.words("states", "not_possessions")}
 
     def small_talk_full(self, clause: str) -> bool:

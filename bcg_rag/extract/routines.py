@@ -16,7 +16,7 @@ import re
 from typing import TYPE_CHECKING
 
 from .shared import Found
-from .text import english_forms, has_cjk, phrase_pattern
+from .text import has_cjk, phrase_pattern
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
@@ -36,14 +36,18 @@ ZH_BETWEEN_WORDS = frozenset({"每天", "每周", "每晚", "天天", "起来", 
 @functools.lru_cache(maxsize=8)
 def routine_patterns(lexicon: Lexicon) -> tuple[dict[str, str], re.Pattern[str], re.Pattern[str]]:
     """(English present form -> -ing form, that verb pattern, the frequency pattern)."""
-    forms: dict[str, str] = {}
-    for phrase in lexicon.words("habits", "activities"):
-        if phrase.isascii():
-            base, third, doing = english_forms(phrase)[:3]
-            forms[base.casefold()] = forms[third.casefold()] = doing.casefold()
+    forms = lexicon.activity_doing
     verbs = re.compile(phrase_pattern(list(forms)), re.IGNORECASE)
     frequency = re.compile(phrase_pattern(lexicon.words("habits", "frequency")), re.IGNORECASE)
     return forms, verbs, frequency
+
+
+@functools.lru_cache(maxsize=8)
+def zh_game_pattern(lexicon: Lexicon) -> re.Pattern[str]:
+    """<who> 打/踢/下/玩 <game>, then at most 了 or how long ("打了十年")."""
+    games = "|".join(sorted(map(re.escape, lexicon.words("habits", "games")), key=len, reverse=True))
+    return re.compile(rf"^(?P<who>.*?)(?:打|踢|下|玩)(?P<game>{games})"
+                      r"(?:了|过)?(?:(?:打|踢|下|玩)了?(?:好几|[0-9一二三四五六七八九十两几半]+)个?(?:年|月|周|天|星期)多?了?)?$")
 
 
 class RoutineRules:
@@ -51,7 +55,7 @@ class RoutineRules:
 
     def _routine(self, clause: str, turn: Turn) -> Found | None:
         if has_cjk(clause):
-            return self._zh_ability(clause, turn) or self._zh_routine(clause, turn)
+            return self._zh_ability(clause, turn) or self._zh_game(clause, turn) or self._zh_routine(clause, turn)
         return self._en_routine(clause, turn)
 
     def _en_routine(self, clause: str, turn: Turn) -> Found | None:
@@ -100,6 +104,28 @@ class RoutineRules:
             found = self._habit(clause[:at], predicate, value, turn)
             return Found(found.subject, predicate, value, found.negated or word.startswith("不")) if found else None
         return None
+
+    def _zh_game(self, clause: str, turn: Turn) -> Found | None:
+        """ "我打羽毛球", "周末雷打不动去打羽毛球", "我爸不下围棋了": a game played (``plays``, as
+        "I play badminton"). jieba often makes one word of the verb and the game (打篮球)."""
+        m = zh_game_pattern(self.lexicon).match(clause)
+        if m is None:
+            return None
+        _, _, frequency = routine_patterns(self.lexicon)
+        region = m["who"]
+        tokens = self._tokens(region)
+
+        def between(word: str, tag: str) -> bool:  # times, counts, adverbs, set phrases ("每周六", "雷打不动")
+            return tag.startswith((*ZH_BETWEEN_TAGS, "l", "i")) or word in ZH_BETWEEN_WORDS or bool(frequency.fullmatch(word))
+
+        subject_end = next((j for j, (w, f, _) in enumerate(tokens) if between(w, f)), len(tokens))
+        if not all(between(w, f) for w, f, _ in tokens[subject_end:]):
+            return None  # another verb first: "我喜欢打羽毛球" is the verb rule's
+        start = tokens[subject_end][2] if subject_end < len(tokens) else len(region)
+        found = self._habit(region[:start], "plays", m["game"], turn)
+        if found and any(f.startswith("d") and ("不" in w or "没" in w) for w, f, _ in tokens[subject_end:]):
+            return Found(found.subject, found.predicate, found.value, not found.negated)  # "我不打羽毛球了"
+        return found
 
     def _zh_routine(self, clause: str, turn: Turn) -> Found | None:
         """ "(我)每天(早上七点起来)游泳", "我每周去三次图书馆"."""

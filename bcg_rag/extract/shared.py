@@ -42,6 +42,11 @@ EN_KIN_NAMED = re.compile(r"^(?:his|her|my|their|our)\s+(?P<relation>[a-z-]+(?:\
 EN_CONTRACTED_BE = re.compile(r"(?<=[A-Za-z])'(?:s|re)$")
 EN_COUNT = re.compile(r"^(?:two|three|four|five|six|seven|eight|nine|ten|several|\d{1,2})\s+(?=[a-z]+s$)", re.IGNORECASE)
 EN_OWNER_WORDS = {"my": "i", "our": "we", "your": "you"}
+# "I smoke half a pack a day", "I drink like 3 a week": how much, not what
+EN_AMOUNT_PER = re.compile(
+    r"^\s*(?:about|around|like|maybe|roughly|almost|nearly|over|at\s+least|up\s+to)?\s*(?:half\s+)?"
+    r"(?:a|an|one|two|three|four|five|six|ten|\d+(?:-\d+)?)\s+(?:[a-z]+\s+)?(?:a|per|each|every)\s+(?:day|week|night|month)\b",
+    re.IGNORECASE)
 # "March 14th" and "March 14" are one day: a restated birthday must not look like a new one
 EN_DAY_ORDINAL = re.compile(r"\b((?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2})(?:st|nd|rd|th)\b")
 EN_MODEL_YEAR = re.compile(r"^(?:19|20)\d\d\s+(?=[A-Z])")  # "a 2015 Honda Civic": the car, not its year
@@ -180,6 +185,9 @@ class SharedRules:
             subject, value = turn.speaker_id, before
         if subject is None:
             return False
+        if EN_AMOUNT_PER.match(value):  # "I smoke half a pack a day": the habit of the verb itself
+            doing = lex.activity_doing.get(surface)
+            return Found(subject, "habit", doing, negated) if doing else None
         if LONGER_RELATION.match(value.strip()) or value.strip().split(" ", 1)[0].casefold() in lex.prepositions:
             return None  # "plays the position of X", "plays for X": a relation longer than the verb
         if predicate == "has" and has_cjk(clause) and clause.startswith("还有"):
@@ -387,7 +395,7 @@ class SharedRules:
 
     def _usable(self, value: str) -> bool:
         """A short thing, not a pronoun: anything else is a clause the rules misread."""
-        if not value:
+        if not value or value[0] == "-":  # "smoke-free": the verb was half of a compound
             return False
         words = value.casefold().split()
         if value.casefold() in self.lexicon.pronoun_values or words[0] in self.lexicon.pronoun_values:
