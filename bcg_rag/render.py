@@ -59,8 +59,9 @@ INSTRUCTIONS = {
 NOT_ASSERTED = "do not assert it; say it is uncertain or no longer true"
 CONFLICT_NOTE = "the current value stands; mention it only as unconfirmed, with its source"
 UNCONFIRMED_AGAINST = "Unconfirmed against (a weaker source or a hedge; the value stands)"
-UNSTRUCTURED_FIRST = "Unstructured memory, most relevant here (things the user said that no belief answers), newest first:"
-UNSTRUCTURED_LAST = "Unstructured memory (things the user said that no belief answers), newest first:"
+UNSTRUCTURED_FIRST = ("Unstructured memory, most relevant here (what no belief answers; the user's own words outweigh"
+                      " a typed record or guess), newest first:")
+UNSTRUCTURED_LAST = "Unstructured memory (what no belief answers; the user's own words outweigh a typed record or guess), newest first:"
 VIA_NOTE = "(current beliefs linking the question to this one)"
 NEWER_NOTE = "newer than what the best belief stands on, and about the same thing: it may have changed it"
 ABOUT_NOTE = "speaks of whom the question asks about, which no belief does"

@@ -245,3 +245,19 @@ def test_the_reader_takes_the_newest_raw_text_for_a_question_about_the_present(q
     rows = [dict(id="a", text="2019 list", timestamp="2019-01-01T00:00:00", relevance=0.73),
             dict(id="b", text="2020 list", timestamp="2020-01-01T00:00:00", relevance=0.68)]
     assert _read_order(rows, question)[0]["text"].startswith(first)
+
+
+@pytest.mark.parametrize("relevance, first", [(0.55, "moved to Tacoma"), (0.2, "CRM import")])
+def test_the_reader_takes_the_users_own_words_over_a_record_nearly_as_relevant(relevance, first):
+    """A third-party record or a model's guess that is the most relevant raw text gives way to
+    the user's own words within READ_MARGIN of it (the rendering types the record); a text
+    far less relevant does not jump ahead of it."""
+    from bcg_rag.evaluation.systems import _read_order
+    from bcg_rag.render import render_evidence_rows
+
+    rows = [dict(id="a", text="CRM import: city = Spokane", timestamp="2024-03-01T00:00:00", relevance=0.7,
+                 source_type="third_party"),
+            dict(id="b", text="moved to Tacoma, loving it", timestamp="2024-01-01T00:00:00", relevance=relevance,
+                 source_type="user_explicit")]
+    assert _read_order(rows, "where does the user live?")[0]["text"].startswith(first)
+    assert 'type="third_party"' in render_evidence_rows(rows) and "own words outweigh" in render_evidence_rows(rows)

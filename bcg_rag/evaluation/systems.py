@@ -153,6 +153,7 @@ _NOW = re.compile(r"\b(now|currently|these days|nowadays|lately|recently|at the 
                   r"|现在|目前|如今|最近|这阵子|今年|本月|这个月|本周|这周",
                   re.IGNORECASE)
 READ_MARGIN = 0.2  # relevance below the best raw text that still counts as "as relevant"
+WEAKER_SOURCES = frozenset({"third_party", "model_inferred"})  # below the user's own word (policy weights)
 # A best group whose predicate is this far from what the question asks for (predicate_fit,
 # a cosine) is read from its newest quote, as an LLM reading it would: asked "what school
 # does Leo go to?", the belief "Leo: age 8" quoted "My son Leo is 8, he's in third grade at
@@ -164,13 +165,20 @@ def _read_order(rows: list[dict], question: str = "") -> list[dict]:
     """The raw texts in the order a reader of the rendering takes them: those search marked
     newer than the best belief, newest first; else those it marked as speaking of the
     subject asked about, most relevant first; else the most relevant, or, for a question
-    about the present, the newest of those within ``READ_MARGIN`` of it; else a newer text
-    restating the most relevant one with one span changed."""
+    about the present, the newest of those within ``READ_MARGIN`` of it, the user's own
+    words before a record or a guess within that margin; else a newer text restating the
+    most relevant one with one span changed."""
     rows = sorted(rows, key=lambda u: -u.get("relevance", 0.0))
     if rows and _NOW.search(question):
         near = [u for u in rows if u.get("relevance", 0.0) >= rows[0].get("relevance", 0.0) - READ_MARGIN]
         near.sort(key=lambda u: (u["timestamp"], u.get("id", "")), reverse=True)
         rows = near + [u for u in rows if not any(u is n for n in near)]
+    if rows and rows[0].get("source_type") in WEAKER_SOURCES:
+        # The user's own words outweigh a record or a guess nearly as relevant (the rendering
+        # types them), as they do in the beliefs.
+        near = rows[0].get("relevance", 0.0) - READ_MARGIN
+        own = [u for u in rows if u.get("relevance", 0.0) >= near and u.get("source_type") not in WEAKER_SOURCES]
+        rows = own + [u for u in rows if not any(u is o for o in own)]
     newer = sorted((u for u in rows if u.get("newer_than_belief")), key=lambda u: (u["timestamp"], u.get("id", "")),
                    reverse=True)
     if newer:  # marked by search as newer than the best belief: the newest of them first
