@@ -209,6 +209,12 @@ def test_a_breakup_is_not_shared(extractor, text):
         ("I'm gluten-free", [(USER, "is", "gluten-free", 1.0)]),
         # the other one named first in a breakup
         ("Priya and I broke up last month", [(USER, "dating", "Priya", -0.8)]),
+        # a new role said without "I'm", with a word that says it is new
+        ("finally a senior paralegal now", [(USER, "job_title", "senior paralegal", 1.0)]),
+        ("officially a homeowner now", []),
+        # moved into a home: the place after it, or nothing
+        ("my uncle moved into a care home in Dundee", [(f"{USER}'s uncle", "lives_in", "Dundee", 1.0)]),
+        ("we moved into a bigger house", []),
     ],
 )
 def test_requests_modals_switches_and_homes(extractor, text, expected):

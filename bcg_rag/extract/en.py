@@ -66,6 +66,11 @@ RELATION_POINTERS = frozenset("its his her their my our your me him them us it".
 EN_CLASS_OF = re.compile(r"^(?:the\s+)?([a-z]+)\s+of\s+", re.IGNORECASE)
 # "plays the position of": a relation that names one slot with a definite description.
 EN_DEFINITE_RELATION = re.compile(r"\bthe\s+[a-z]+\s+(?:of|for)$", re.IGNORECASE)
+# A role said without "I'm" but with a word that says it is new: "officially a data scientist
+# now", "finally a senior engineer", "a nurse now".
+EN_BARE_ROLE = re.compile(
+    r"^(?:(?:officially|finally|now|newly|proudly)\s+)+(?:a|an)\s+(?P<role>[a-z][a-z\s-]{1,40}?)(?:\s+now)?\s*$"
+    r"|^(?:a|an)\s+(?P<role2>[a-z][a-z\s-]{1,40}?)\s+now\s*$", re.IGNORECASE)
 EN_AGE = re.compile(r"^(?P<age>\d{1,3})(?:\s+(?:years?|yrs?)(?:\s+old)?)?$", re.IGNORECASE)
 
 
@@ -177,6 +182,10 @@ class EnglishRules:
             return self._zh_copula(clause, turn)
         m = EN_COPULA.match(clause)
         if m is None:
+            role = EN_BARE_ROLE.match(clause)  # "officially a data scientist now!!": the speaker, left out
+            said = role and (role["role"] or role["role2"])
+            if said and lex.is_occupation(said) and self._usable(value := self._clean_value(said)):
+                return Found(turn.speaker_id, "job_title", value, False)
             return None
         region, negated = self._clean_before_verb(m["subject"])
         plural = region.casefold() == "we"  # "we're vegetarian": only a listed state is the speaker's too

@@ -53,7 +53,7 @@ EN_MODEL_YEAR = re.compile(r"^(?:19|20)\d\d\s+(?=[A-Z])")  # "a 2015 Honda Civic
 # "live in a tiny flat in Lisbon", "住在…": the home is not the place; the place after it is
 EN_DWELLING_IN = re.compile(
     r"^(?:a|an|the|my|our)\s+(?:[\w'-]+\s+){0,3}?(?:flat|apartment|house|houseboat|condo|studio|dorm|bungalow|cabin"
-    r"|loft|townhouse|place|room|basement|farmhouse|farm|cottage|shared house|caravan|trailer)\s+(?:in|outside|near)\s+"
+    r"|loft|townhouse|place|room|basement|farmhouse|farm|cottage|shared house|caravan|trailer|home)\s+(?:in|outside|near)\s+"
     r"(?P<place>.+)$", re.IGNORECASE)
 
 
@@ -197,6 +197,8 @@ class SharedRules:
         extra: list[Found] = []
         if predicate == "lives_in" and (home := EN_DWELLING_IN.match(value.strip())):
             value = home["place"]
+        elif predicate == "lives_in" and surface.endswith("into"):
+            return None  # "moved into a new apartment": a home, not a place (unless one follows it)
         if predicate == "has" and (named := PET_NAMED.search(value)):
             value = value[: named.start()]  # "a golden retriever named Biscuit", "一只柯基叫旺财"
             extra.append(Found(subject, "pet_name", named.group(1) or named.group(2), negated))
