@@ -215,6 +215,13 @@ def test_a_breakup_is_not_shared(extractor, text):
         # moved into a home: the place after it, or nothing
         ("my uncle moved into a care home in Dundee", [(f"{USER}'s uncle", "lives_in", "Dundee", 1.0)]),
         ("we moved into a bigger house", []),
+        # an age with no one named: the speaker's when 今年 (this year) opens the message
+        ("今年31了，腰开始不行了", [(USER, "age", "31岁", 1.0)]),
+        ("已经五岁了", []),
+        # a city after 在 is where the work is, not the employer
+        ("我在杭州当会计", [(USER, "works_in", "杭州", 1.0), (USER, "job_title", "会计", 1.0)]),
+        # a new home in a list of news
+        ("crazy week: new job, new flat in Bristol", [(USER, "lives_in", "Bristol", 1.0)]),
     ],
 )
 def test_requests_modals_switches_and_homes(extractor, text, expected):

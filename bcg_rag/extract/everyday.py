@@ -31,8 +31,9 @@ EN_HOME_IN = re.compile(
     r"^(?P<who>.*?)\b(?P<verb>signed\s+(?:a|the|our|my)\s+lease\s+(?:on|for)|rent(?:s|ing|ed)?|bought|buy(?:ing)?|closed\s+on)\s+"
     rf"(?:a|an|the|our|my)\s+(?:(?:new|little|small|tiny|big|cute|two-bedroom|one-bedroom)\s+)*{HOME_WORDS}\s+in\s+{PLACE_NAME}"
 )
-# "the new apartment in Leeds is tiny": a new home said in passing is the speaker's.
-EN_NEW_HOME_IN = re.compile(rf"^(?:the|my|our)\s+new\s+(?:(?:little|small|tiny|big|cute)\s+)?{HOME_WORDS}\s+in\s+{PLACE_NAME}")
+# "the new apartment in Leeds is tiny", "big month: new job, new apartment in Oakland": a new
+# home said in passing is the speaker's.
+EN_NEW_HOME_IN = re.compile(rf"^(?:(?:the|my|our|a)\s+)?new\s+(?:(?:little|small|tiny|big|cute)\s+)?{HOME_WORDS}\s+in\s+{PLACE_NAME}")
 EN_COMMUTE = re.compile(
     r"^(?P<who>.*?)\b(?:my|the)\s+(?:commute|drive|ride|walk|bike\s+ride)\s+to\s+(?:the\s+)?"
     r"(?P<org>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,2})\s+(?:office|offices|campus|HQ|headquarters|plant|factory|warehouse)\b"

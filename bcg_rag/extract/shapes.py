@@ -127,7 +127,12 @@ class ShapeRules:
         return Found(who, "age", m["age"])
 
     def _zh_age(self, clause: str, turn: Turn) -> Found | None:
-        if not (m := ZH_AGE.match(clause)) or (who := self._age_owner(m["who"], turn)) is None:
+        if not (m := ZH_AGE.match(clause)):
+            return None
+        who = self._age_owner(m["who"], turn)
+        if who is None and not m["who"].strip() and turn.other is None and clause.startswith("今年"):
+            who = turn.speaker_id  # "今年28了": this year's age, no one else named (as "just turned 30")
+        if who is None:
             return None
         return Found(who, "age", (m["age"] or m["age2"]) + "岁")  # "今年七十了": 今年 says it is an age
 
