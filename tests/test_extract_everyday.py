@@ -222,6 +222,9 @@ def test_a_breakup_is_not_shared(extractor, text):
         ("我在杭州当会计", [(USER, "works_in", "杭州", 1.0), (USER, "job_title", "会计", 1.0)]),
         # a new home in a list of news
         ("crazy week: new job, new flat in Bristol", [(USER, "lives_in", "Bristol", 1.0)]),
+        # going somewhere to do something regularly: the activity; "退休后" says since when
+        ("我外婆退休后每天去公园散步", [(f"{USER}'s grandmother", "habit", "散步", 1.0)]),
+        ("每周去健身房撸铁", [(USER, "habit", "撸铁", 1.0)]),
     ],
 )
 def test_requests_modals_switches_and_homes(extractor, text, expected):

@@ -139,12 +139,15 @@ class RoutineRules:
             if word not in activities and not gone:
                 continue
             rest = tokens[i + 1:]
-            if gone:  # 去 + (两次) + a place
+            if gone:  # 去 + (两次) + a place (+ what is done there: "天天去水库钓鱼")
                 while rest and rest[0][1].startswith(("m", "q")):
                     rest = rest[1:]
-                if not rest or not all(f.startswith(("n", "eng")) for _, f, _ in rest):
+                if len(rest) > 1 and rest[-1][0] in activities and all(f.startswith(("n", "eng", "s")) for _, f, _ in rest[:-1]):
+                    value = rest[-1][0]
+                elif not rest or not all(f.startswith(("n", "eng")) for _, f, _ in rest):
                     return None
-                value = clause[rest[0][2]:]
+                else:
+                    value = clause[rest[0][2]:]
             elif rest and not all(f.startswith(("m", "q", "t", "y", "ul")) for _, f, _ in rest):
                 return None  # the activity is followed by more than "三次", "了"
             else:
@@ -155,6 +158,9 @@ class RoutineRules:
                    for w, f, _ in tokens[subject_end:i]):
                 return None  # another verb stands before the activity: "我喜欢跑步" is the verb rule's
             region = clause[: tokens[subject_end][2]] if subject_end < i else clause[:at]
+            lead = self._tokens(region)
+            if len(lead) > 2 and lead[-1][0] in ("后", "以后", "之后") and lead[-2][1].startswith("v"):
+                region = region[: lead[-2][2]]  # "我爸退休后天天去钓鱼": since when, not who
             return self._habit(region, "habit", value, turn)
         return None
 

@@ -86,6 +86,7 @@ class Segmenter:
             add([canonical, *surfaces], "n")
         for phrases in t.get("relatives", {}).values():
             add(phrases, "n")
+        add(lexicon.words("habits", "activities"), "v")  # "撸铁" is one word, not 撸 + 铁
         add(lexicon.words("time_phrases", "phrases"), "t")
         add(lexicon.words("negation", "phrases"), "d")
         add(lexicon.words("cessation", "phrases"), "v")
