@@ -9,7 +9,7 @@ import pytest
 
 from bcg_rag.errors import ExtractionError
 from bcg_rag.evaluation.extraction import (
-    CLAIMS_PATH, PAIRS_PATH, batch, cascade_savings, half, hash_memory_factory, matches, normalise, read_jsonl,
+    CLAIMS_PATH, DATASETS, PAIRS_PATH, batch, cascade_savings, half, hash_memory_factory, matches, normalise, read_jsonl,
     score_claims, score_pairs,
 )
 from bcg_rag.extract import CascadeExtractor, LLMExtractor, OfflineExtractor, extractor_from_config
@@ -61,6 +61,19 @@ def test_additive_pairs_are_never_outdated():
     assert result["additive"]["outdated"] <= 1, result
 
 
+def test_the_third_blind_batch_keeps_its_floors_and_never_outdates_an_additive_pair():
+    """``chat_claims_fresh.jsonl`` / ``chat_pairs_fresh.jsonl``, written blind this release and
+    scored once before they were read (P 0.871, R 0.379; 1 of 70 additive pairs outdated)."""
+    claims, pairs = DATASETS / "chat_claims_fresh.jsonl", DATASETS / "chat_pairs_fresh.jsonl"
+    scores = score_claims(OfflineExtractor(), read_jsonl(claims))
+    for key, floors in FRESH_FLOORS.items():
+        row = scores["half"][key]
+        assert row["precision"] >= floors["precision"] and row["recall"] >= floors["recall"], (key, row)
+    result = score_pairs(read_jsonl(pairs), hash_memory_factory())
+    assert result["additive"]["pairs"] == 70 and result["additive"]["outdated"] == 0, result
+    assert result["change"]["outdated"] >= 10, result["change"]
+
+
 def test_cascade_saves_calls_on_the_builtin_and_claim_sets():
     from bcg_rag.evaluation.extraction import builtin_texts
 
@@ -70,11 +83,13 @@ def test_cascade_saves_calls_on_the_builtin_and_claim_sets():
 
 
 # Floors a little below what was measured (issue 10, precision first), per blind batch and
-# half: first batch dev P 0.993 R 0.741, held out 0.908 / 0.449; second batch (written later,
-# never edited) dev 0.875 / 0.322, held out 0.788 / 0.204. Change pairs detected 22 of 50.
-FLOORS = {"first/dev": {"precision": 0.97, "recall": 0.70}, "first/held_out": {"precision": 0.88, "recall": 0.42},
-          "second/dev": {"precision": 0.84, "recall": 0.29}, "second/held_out": {"precision": 0.75, "recall": 0.18}}
-CHANGE_PAIRS_FLOOR = 20
+# half: first batch dev P 0.993 R 0.741, held out 0.911 / 0.466; second batch (written later,
+# never edited) dev 0.918 / 0.342, held out 0.792 / 0.209.
+FLOORS = {"first/dev": {"precision": 0.97, "recall": 0.70}, "first/held_out": {"precision": 0.88, "recall": 0.44},
+          "second/dev": {"precision": 0.89, "recall": 0.31}, "second/held_out": {"precision": 0.76, "recall": 0.19}}
+CHANGE_PAIRS_FLOOR = 23  # 25 of 50 measured
+# The third batch: dev 0.954 / 0.419, held out 0.855 / 0.387.
+FRESH_FLOORS = {"dev": {"precision": 0.93, "recall": 0.39}, "held_out": {"precision": 0.83, "recall": 0.36}}
 
 
 # ------------------------------------------------------------------ the cascade, with a scripted LLM
