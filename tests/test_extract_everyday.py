@@ -218,8 +218,6 @@ def test_a_breakup_is_not_shared(extractor, text):
         # an age with no one named: the speaker's when 今年 (this year) opens the message
         ("今年31了，腰开始不行了", [(USER, "age", "31岁", 1.0)]),
         ("已经五岁了", []),
-        # a city after 在 is where the work is, not the employer
-        ("我在杭州当会计", [(USER, "works_in", "杭州", 1.0), (USER, "job_title", "会计", 1.0)]),
         # a new home in a list of news
         ("crazy week: new job, new flat in Bristol", [(USER, "lives_in", "Bristol", 1.0)]),
         # going somewhere to do something regularly: the activity; "退休后" says since when
