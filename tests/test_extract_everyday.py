@@ -223,6 +223,8 @@ def test_a_breakup_is_not_shared(extractor, text):
         # going somewhere to do something regularly: the activity; "退休后" says since when
         ("我外婆退休后每天去公园散步", [(f"{USER}'s grandmother", "habit", "散步", 1.0)]),
         ("每周去健身房撸铁", [(USER, "habit", "撸铁", 1.0)]),
+        # organisations jieba's dictionary cuts apart are one name (快手, not 快 + 手)
+        ("离开网易了，现在在拼多多", [(USER, "works_at", "网易", -0.8), (USER, "works_at", "拼多多", 1.0)]),
     ],
 )
 def test_requests_modals_switches_and_homes(extractor, text, expected):

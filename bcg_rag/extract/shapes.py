@@ -223,7 +223,7 @@ class ShapeRules:
             return None  # "我想买车" is no purchase
         thing = self._clean_value(m["thing"])
         tokens = self._tokens(thing)
-        if not tokens or not (thing.endswith(ZH_DURABLE_GOODS) or len(tokens) == 1 and tokens[0][1].startswith(("nr", "nz", "eng"))):
+        if not tokens or not (thing.endswith(ZH_DURABLE_GOODS) or len(tokens) == 1 and tokens[0][1].startswith(("nr", "nz", "nt", "eng"))):
             return None  # "买了咖啡": nothing durable
         who = m["who"]
         if (place := self._locative(clause, who)) is not None:

@@ -87,6 +87,7 @@ class Segmenter:
         for phrases in t.get("relatives", {}).values():
             add(phrases, "n")
         add(lexicon.words("habits", "activities"), "v")  # "撸铁" is one word, not 撸 + 铁
+        add(lexicon.words("organisations", "names"), "nt")  # "快手" is one name, not 快 + 手
         add(lexicon.words("time_phrases", "phrases"), "t")
         add(lexicon.words("negation", "phrases"), "d")
         add(lexicon.words("cessation", "phrases"), "v")
