@@ -40,14 +40,15 @@ def endable(predicate: str) -> bool:
 def names_value(ended: str, value: str) -> bool:
     """Whether an ending's thing names a stated value: the same words; the value's first
     words, then a preposition ("spanish" / "Spanish on Babbel") or more of a name
-    ("Northwind" / "Northwind Traders"); in Chinese, one the start of the other ("吉他课" / "吉他")."""
+    ("Northwind" / "Northwind Traders"); in Chinese, one the start or the end of the other
+    ("吉他课" / "吉他", "朗逸" / "大众朗逸": a model without its make, "老卡罗拉" / "卡罗拉")."""
     e, v = normalise_key(ended), normalise_key(value)
     if not e or not v:
         return False
     if e == v:
         return True
     if re.search(r"[\u4e00-\u9fff]", e + v):
-        return min(len(e), len(v)) >= 2 and (e.startswith(v) or v.startswith(e))
+        return min(len(e), len(v)) >= 2 and (e.startswith(v) or v.startswith(e) or e.endswith(v) or v.endswith(e))
     ew, vw, shown = e.split(), v.split(), value.split()
     if len(vw) <= len(ew) or vw[: len(ew)] != ew or len(shown) != len(vw):
         return False

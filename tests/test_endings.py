@@ -62,6 +62,8 @@ def test_a_visit_or_an_unnamed_leaving_is_no_ending(extractor, text):
     ("Northwind", "Northwind Traders", True),
     ("YMCA", "YMCA", True),
     ("吉他课", "吉他", True),
+    ("朗逸", "大众朗逸", True),  # a model without its make
+    ("老卡罗拉", "卡罗拉", True),
     ("spanish", "Spanish food", False),  # a taste of another thing
     ("North", "Northwind Traders", False),  # part of a word is not a name
     ("羽", "羽毛球", False),

@@ -46,7 +46,7 @@ def extractor() -> OfflineExtractor:
         ("me and my brother both work at Ford", [(USER, "works_at", "Ford", 1.0), (BROTHER, "works_at", "Ford", 1.0)]),
         ("我跟我妈都喜欢喝茶", [(USER, "drinks", "tea", 1.0), (MOTHER, "drinks", "tea", 1.0)]),
         # possessions with "we" / "我们家": the thing kept, not how many
-        ("we've got two kids", [(USER, "has", "kids", 1.0)]),
+        ("we've got two kids", [(USER, "has", "kids", 1.0)]),  # people and pets are named, not counted
         ("We have two dogs and a cat", [(USER, "has", "dogs", 1.0), (USER, "has", "cat", 1.0)]),
         ("We're vegetarian", [(USER, "diet", "vegetarian", 1.0)]),
         ("我们家养了一条狗", [(USER, "has", "狗", 1.0)]),
@@ -225,6 +225,17 @@ def test_a_breakup_is_not_shared(extractor, text):
         ("每周去健身房撸铁", [(USER, "habit", "撸铁", 1.0)]),
         # organisations jieba's dictionary cuts apart are one name (快手, not 快 + 手)
         ("离开网易了，现在在拼多多", [(USER, "works_at", "网易", -0.8), (USER, "works_at", "拼多多", 1.0)]),
+        # a time of day or a race time keeps its colon; how often is not where one goes
+        ("my 10K personal best is 51:07", [(USER, "attr:10k_personal_best", "51:07", 1.0)]),
+        ("I go to pilates three times a week now", [(USER, "habit", "pilates", 1.0)]),
+        # how many is one number at a time; a denial says no number
+        ("I own three guitars now", [(USER, "has", "guitars", 1.0), (USER, "number_of_guitars", "3", 1.0)]),
+        ("I don't have two phones", [(USER, "has", "phones", -0.8)]),
+        ("旧手机卖了，换了台华为", [(USER, "does", "旧手机", -0.8), (USER, "owns", "华为", 1.0)]),
+        # what someone drives, drinks, keeps "is" (a cleft); what kind of home is no place
+        ("我开的是一辆本田思域", [(USER, "owns", "本田思域", 1.0)]),
+        ("我爸喝的是普洱", [(f"{USER}'s father", "drinks", "普洱", 1.0)]),
+        ("我住的是老小区", []),
     ],
 )
 def test_requests_modals_switches_and_homes(extractor, text, expected):

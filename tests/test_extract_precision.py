@@ -231,6 +231,8 @@ def test_a_relative_one_often_has_several_of_adds_a_value_unless_a_change_is_sai
         ("I'm a junior accountant", "I'm a senior accountant", True),
         ("我是初级设计师", "我是高级设计师", True),
         ("I'm a runner", "I'm a climber", False),
+        # how many is one number at a time: the newer count replaces the older (the things stay)
+        ("I have three bikes", "I now own four bikes", True),
     ],
 )
 def test_two_values_of_a_shared_relation_stand_side_by_side(first, second, outdated):

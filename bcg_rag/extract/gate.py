@@ -48,7 +48,7 @@ def _joins_name(words: list[str], i: int) -> bool:
             and words[i + 1][:1].isupper())
 
 
-EN_BAD_CHARS = re.compile(r"[()\[\]{}:;?!\"“”<>|]")
+EN_BAD_CHARS = re.compile(r"[()\[\]{};?!\"“”<>|]|(?<!\d):|:(?!\d)")  # a colon only inside "25:10"
 EN_SPECIFIC_TIME = re.compile(
     r"\b(?:yesterday|today|tonight|last night|this morning|this afternoon|this evening|earlier|just now|right now)\b",
     re.IGNORECASE,
@@ -108,7 +108,8 @@ class GateRules:
         if not value or not value.strip():
             return False
         lex = self.lexicon
-        dated = found.predicate.removeprefix("attr:") in DATE_PREDICATES | MEASURE_PREDICATES  # numbers are values here
+        dated = (found.predicate.removeprefix("attr:") in DATE_PREDICATES | MEASURE_PREDICATES
+                 or found.predicate.startswith("number_of_"))  # numbers are values here
         if has_cjk(value):
             if ZH_QUESTION_WORDS.search(value) or re.fullmatch(ZH_DURATION, value) or value[0] in "我你他她它这那":
                 return False

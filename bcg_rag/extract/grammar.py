@@ -42,14 +42,14 @@ SENTENCE_END = re.compile(
 # "会不会", "是不是", "有没有": the A-not-A form asks too. "不怎么" (not much) and "没什么" (nothing
 # much) ask nothing.
 ZH_QUESTION = re.compile(r"(?<![没不])什么|哪里|哪儿|哪个|哪些|(?<!不)怎么|为什么|多少|几点|谁|啥|吗$|么$|([\u4e00-\u9fff])[不没]\1|有没有|是否")
-# Clause boundaries inside a sentence: commas and "but"-style joins.
+# Clause boundaries inside a sentence: commas, colons (not in "25:10"), and "but"-style joins.
 # "..., so I can teach English in Japan", "in order to work at Google": a purpose, which is no
 # fact yet; cut before it, the marker kept for ``Grammar.mood`` (PURPOSE).
 PURPOSE_START = (r"so\s+that\s|so\s+(?=(?:i|we|he|she|they|you)\s+(?:can|could|will|would|may|might)\s)"
                  r"|in\s+order\s+to\s")
 PURPOSE = re.compile(rf"^(?:{PURPOSE_START})\s*", re.IGNORECASE)
 CLAUSE_BREAK = re.compile(
-    rf"\s+(?={PURPOSE_START})|,\s+(?!{LEGAL_FORM})|[，、：:]+|\s+(?:but|though|although|because|so|and then|whereas|while)\s+|\s*[-–—]{{1,2}}\s+"
+    rf"\s+(?={PURPOSE_START})|,\s+(?!{LEGAL_FORM})|[，、：]+|(?<!\d):+|:+(?!\d)|\s+(?:but|though|although|because|so|and then|whereas|while)\s+|\s*[-–—]{{1,2}}\s+"
     r"|但是|不过|可是|而且|因为|所以|然后|但"
     r"|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])",  # a space between Chinese words is a pause, like a comma
     re.IGNORECASE,

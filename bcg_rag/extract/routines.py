@@ -65,7 +65,8 @@ class RoutineRules:
             return self._habit(m["who"], "studies_at", school, turn) if school[:1].isupper() else None
         often = frequency.search(clause)
         if often and (m := EN_GO_TO.match(clause)):
-            return self._habit(m["who"], "habit", self._clean_value(m["place"]), turn)
+            place = clause[m.start("place"):often.start()] if often.start() > m.start("place") else m["place"]
+            return self._habit(m["who"], "habit", self._clean_value(place), turn)  # "yoga (twice a week)"
         if often and (m := EN_GO_DOING.match(clause)) and m["doing"].casefold() in forms.values():
             return self._habit(m["who"], "habit", m["doing"].casefold(), turn)  # "go running on Sundays"
         if (verb := verbs.search(clause)) is None:

@@ -65,7 +65,10 @@ EN_TRADED = re.compile(
     r"^(?P<who>.*?)\b(?:traded|swapped|exchanged)\s+(?:in\s+)?(?:my|our|the|a|an)\s+(?P<old>.+?)\s+for\s+(?:a|an|the)\s+(?P<new>.+)$",
     re.IGNORECASE,
 )
-ZH_BOUGHT = re.compile(r"^(?P<who>.*?)(?P<verb>买了|买|入手了|提了|卖了|卖掉了)(?:一)?(?:辆|台|套|部|架|个)?(?P<thing>.+)$")
+# "我开的是一辆朗逸": <who> <verb>的 (不)是 <thing>; 开 and 用 are too loose to be verbs of their own.
+ZH_CLEFT = re.compile(r"^(?P<who>.*?)(?P<verb>开|喝|吃|用|学|养|玩|弹)的(?P<neg>不)?是(?:一)?(?:辆|台|部|只|条|个|杯|款|家)?(?P<value>.+)$")
+ZH_CLEFT_PREDICATES = {"开": "owns", "用": "uses", "养": "has"}  # the car one drives is the one bought (买了, 换了台)
+ZH_BOUGHT = re.compile(r"^(?P<who>.*?)(?P<verb>买了|买|入手了|提了|换了|卖了|卖掉了)(?:一)?(?:辆|台|套|部|架|个)?(?P<thing>.+)$")
 ZH_DURABLE_GOODS = ("车", "房", "房子", "公寓", "自行车", "电动车", "摩托车", "钢琴", "吉他", "手机", "电脑", "相机")
 EN_MY_JOB_AT = re.compile(r"\bmy\s+(?:office|job|work|desk|team)\s+at\s+(?P<org>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*)*)")
 JOB_ENDED = re.compile(r"\b(?:quit|left|leav\w*|lost|los\w+|fired|resign\w*|retir\w*|former|old|previous|ex)\b", re.IGNORECASE)
@@ -89,7 +92,7 @@ class ShapeRules:
         if has_cjk(clause):
             return (self._zh_age(clause, turn) or self._zh_is_my(clause, turn) or self._thing_named(clause, turn)
                     or self._zh_called(clause, turn) or self._zh_moved_away(clause, turn) or self._zh_bare_attribute(clause, turn)
-                    or self._zh_bought(clause, turn))
+                    or self._zh_bought(clause, turn) or self._zh_cleft(clause, turn))
         return (self._en_age(clause, turn) or self._en_is_my(clause, turn) or self._thing_named(clause, turn)
                 or self._left_group(clause, turn) or self._dropped_out(clause, turn) or self._bare_state(clause, turn)
                 or self._cancelled(clause, turn) or self._bought_or_sold(clause, turn) or self._my_job_at(clause, turn)
@@ -217,13 +220,28 @@ class ShapeRules:
             return None
         return [Found(subject, "owns", old, True, True), Found(subject, "owns", new, False, True)]
 
+    def _zh_cleft(self, clause: str, turn: Turn) -> Found | None:
+        """ "我开的是一辆朗逸", "我平时喝的是美式": what someone drives, drinks, ... is that."""
+        if not (m := ZH_CLEFT.match(clause)):
+            return None
+        verb = m["verb"]
+        predicate = ZH_CLEFT_PREDICATES.get(verb) or self.lexicon.predicate_of(verb)
+        region, negated = self._clean_before_verb(m["who"])
+        subject = self._subject(region, turn)
+        value = self._clean_value(m["value"])
+        if not predicate or subject is None or not self._usable(value):
+            return None
+        return Found(subject, predicate, value, negated or m["neg"] is not None)
+
     def _zh_bought(self, clause: str, turn: Turn) -> Found | None:
-        """ "我买了一辆特斯拉", "我们在郊区买了套房子", "卖了车": a durable thing or a brand, owned or not."""
+        """ "我买了一辆特斯拉", "我们在郊区买了套房子", "换了台比亚迪汉", "卖了车": a durable thing or a
+        brand, owned or not."""
         if not (m := ZH_BOUGHT.match(clause)) or "了" not in m["verb"] + m["thing"][-1:]:
             return None  # "我想买车" is no purchase
         thing = self._clean_value(m["thing"])
         tokens = self._tokens(thing)
-        if not tokens or not (thing.endswith(ZH_DURABLE_GOODS) or len(tokens) == 1 and tokens[0][1].startswith(("nr", "nz", "nt", "eng"))):
+        brand = tokens and tokens[0][1].startswith(("nr", "nz", "nt", "eng")) and len(tokens) <= 2  # "比亚迪汉": a make and model
+        if not tokens or not (thing.endswith(ZH_DURABLE_GOODS) or brand):
             return None  # "买了咖啡": nothing durable
         who = m["who"]
         if (place := self._locative(clause, who)) is not None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
 from .grammar import MAX_VALUE_CJK_CHARS, MAX_VALUE_WORDS, TIME_TAILS, ZH_DURATION, ZH_PLACE_CALLED
-from .text import CJK_CHAR, EDGE_PUNCTUATION, collapse, has_cjk, inside_title, title_article
+from .text import CJK_CHAR, EDGE_PUNCTUATION, collapse, has_cjk, inside_title, snake_name, title_article
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
@@ -25,7 +25,7 @@ EN_NAME_AFTER = re.compile(r"^\s*,?\s*([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s*,?\s*
 LONGER_RELATION = re.compile(r"^the\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+of\s")
 JOB_WORDS = re.compile(r"\b(?:job|position|role|gig|internship|shift|program|programme|class|course)s?\b|工作|岗位", re.IGNORECASE)
 # Values an unknown attribute may have: "my shoe size is 42", "my blood type is B", "my cat's name is Mochi".
-SLOT_VALUE = re.compile(r"\d[\d.,'\"]*\s*[a-zA-Z]{0,5}|[A-Z]{1,2}[+-]?")
+SLOT_VALUE = re.compile(r"\d[\d.,:'\"]*\s*[a-zA-Z]{0,5}|[A-Z]{1,2}[+-]?")
 EN_TITLE_NAME = re.compile(r"[A-Z][a-z][\w'-]*(?:\s+[A-Z][a-z][\w'-]*){0,3}")
 # "a golden retriever named Biscuit", "一只柯基叫旺财": the pet's name after the thing owned.
 PET_NAMED = re.compile(r"\s+(?:named|called)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\b.*$|(?<=[\u4e00-\u9fff])叫([\u4e00-\u9fffA-Za-z]{1,4})$")
@@ -41,6 +41,8 @@ EN_SOME = re.compile(r"(?:^\s*|(?<=\band\s))(?:a\s+little(?:\s+bit)?(?:\s+of)?|a
 EN_KIN_NAMED = re.compile(r"^(?:his|her|my|their|our)\s+(?P<relation>[a-z-]+(?:\s+[a-z-]+)?)\s+(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)$")
 EN_CONTRACTED_BE = re.compile(r"(?<=[A-Za-z])'(?:s|re)$")
 EN_COUNT = re.compile(r"^(?:two|three|four|five|six|seven|eight|nine|ten|several|\d{1,2})\s+(?=[a-z]+s$)", re.IGNORECASE)
+EN_NUMBERS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten".split())} | {
+    str(i): i for i in range(100)}
 EN_OWNER_WORDS = {"my": "i", "our": "we", "your": "you"}
 # "I smoke half a pack a day", "I drink like 3 a week": how much, not what
 EN_AMOUNT_PER = re.compile(
@@ -244,6 +246,10 @@ class SharedRules:
             value = kin["name"]  # "married her boyfriend Luis": the person is Luis
         values = self._coordinated(value)
         if predicate == "has":  # "two dogs", "three kids": the thing kept, not how many
+            for v in values:  # ...but "four bikes": how many things, one number at a time (people and pets have names)
+                if (count := EN_COUNT.match(v)) and (n := EN_NUMBERS.get(count.group().strip().casefold())) and not negated \
+                        and not self._someone(v[count.end():]):
+                    extra.append(Found(subject, f"number_of_{snake_name(v[count.end():])}", str(n), False))
             values = [EN_MODEL_YEAR.sub("", EN_COUNT.sub("", v) or v) for v in values]
         found = [Found(subject, predicate, v, negated) for v in values if self._usable(v)]
         found += [f for f in extra if found and self._usable(f.value)]
@@ -408,6 +414,13 @@ class SharedRules:
         ):
             return False  # "我大学室友" is a relation, "吃不下" a verb's ending, "staying with us" a clause ("shooting guard" is a thing)
         return len(words) <= MAX_VALUE_WORDS and len(CJK_CHAR.findall(value)) <= MAX_VALUE_CJK_CHARS
+
+    def _someone(self, plural: str) -> bool:
+        """A kind of person or animal ("kids", "sisters", "cats"): individuals, named, not counted."""
+        one = re.sub(r"(?:ren|s)$", "", plural.casefold())  # "children", "dogs"
+        pets = {w.casefold() for w in self.lexicon.words("mentions", "pets")}
+        return bool(self.lexicon.relative_regex.fullmatch(plural) or self.lexicon.relative_regex.fullmatch(one)
+                    or one in pets or plural.casefold() in pets)
 
     @staticmethod
     def _is_object(rest: str) -> bool:
