@@ -561,6 +561,8 @@ def test_llm_extractor_good_answer_and_prompt():
     prompt = llm.prompts[0]
     assert "我爱喝美式咖啡" in prompt and '"prefers_coffee_type"' in prompt and '"americano"' in prompt
     assert 'have subject "u1"' in prompt
+    # the offline rules' precision rules, said to the LLM too
+    assert "number_of_bikes" in prompt and "job_title" in prompt and "unless the text says a change" in prompt
     assert extractor.usage["calls"] == 1
     assert extractor.usage["prompt_tokens"] > 0 and extractor.usage["completion_tokens"] > 0
 

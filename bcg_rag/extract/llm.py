@@ -39,6 +39,10 @@ is added, it does not replace the old one, so never deny an old value unless the
 (moved to, switched to, now, no longer, instead of, quit, 不再, 换成, 搬到, 现在). A value said as an \
 addition ("also", "too", "as well", "another", "也", "还") stands beside the old one even where one value \
 is usual ("I also work at Globex on weekends"): never deny the old value for it.
+- How many things someone has is one number at a time: "I now own four bikes" -> number_of_bikes "4" \
+(beside has "bikes"); people and pets are named, not counted. A job noun after "I'm a" is a job_title \
+("I'm a junior developer"). A relative one often has several of (aunt, cousin, brother, friend) may be \
+two people: a second value for "my aunt" is added, not a replacement, unless the text says a change.
 - Episodes are not habits: "had sushi yesterday", "今天中午吃了猪脚饭" say nothing about what someone eats.
 - Questions, requests to the assistant and small talk say nothing: no claims.
 - A message with nothing to remember has no claims.
