@@ -261,3 +261,15 @@ def test_the_reader_takes_the_users_own_words_over_a_record_nearly_as_relevant(r
                  source_type="user_explicit")]
     assert _read_order(rows, "where does the user live?")[0]["text"].startswith(first)
     assert 'type="third_party"' in render_evidence_rows(rows) and "own words outweigh" in render_evidence_rows(rows)
+
+
+@pytest.mark.parametrize("newer_text, first", [
+    ("lately I've been reading like 4 books a month", "lately"),  # the same thing, updated
+    ("ok thanks, that worked!", "I read about 2"),  # small talk nearly as relevant is no update
+])
+def test_a_newer_text_nearly_as_relevant_about_the_same_thing_is_read_first(newer_text, first):
+    from bcg_rag.evaluation.systems import _read_order
+
+    rows = [dict(id="a", text="I read about 2 books a month these days", timestamp="2024-01-10T00:00:00", relevance=0.667),
+            dict(id="b", text=newer_text, timestamp="2024-05-01T00:00:00", relevance=0.658)]
+    assert _read_order(rows, "How many books do I read per month?")[0]["text"].startswith(first)

@@ -153,6 +153,7 @@ _NOW = re.compile(r"\b(now|currently|these days|nowadays|lately|recently|at the 
                   r"|现在|目前|如今|最近|这阵子|今年|本月|这个月|本周|这周",
                   re.IGNORECASE)
 READ_MARGIN = 0.2  # relevance below the best raw text that still counts as "as relevant"
+TIE_MARGIN = 0.05  # a newer text this close to the best, sharing its words, is the same thing updated
 WEAKER_SOURCES = frozenset({"third_party", "model_inferred"})  # below the user's own word (policy weights)
 # A best group whose predicate is this far from what the question asks for (predicate_fit,
 # a cosine) is read from its newest quote, as an LLM reading it would: asked "what school
@@ -164,20 +165,27 @@ READ_FIT = 0.1
 def _read_order(rows: list[dict], question: str = "") -> list[dict]:
     """The raw texts in the order a reader of the rendering takes them: those search marked
     newer than the best belief, newest first; else those it marked as speaking of the
-    subject asked about, most relevant first; else the most relevant, or, for a question
-    about the present, the newest of those within ``READ_MARGIN`` of it, the user's own
-    words before a record or a guess within that margin; else a newer text restating the
-    most relevant one with one span changed."""
+    subject asked about, most relevant first; else the most relevant, or a newer text within
+    ``TIE_MARGIN`` of it that shares its words (for a question about the present, the newest
+    of those within ``READ_MARGIN``); the user's own words before a record or a guess within
+    ``READ_MARGIN``; else a newer text restating the most relevant one with one span changed."""
     rows = sorted(rows, key=lambda u: -u.get("relevance", 0.0))
+    best = rows[0].get("relevance", 0.0) if rows else 0.0
     if rows and _NOW.search(question):
-        near = [u for u in rows if u.get("relevance", 0.0) >= rows[0].get("relevance", 0.0) - READ_MARGIN]
+        near = [u for u in rows if u.get("relevance", 0.0) >= best - READ_MARGIN]
         near.sort(key=lambda u: (u["timestamp"], u.get("id", "")), reverse=True)
         rows = near + [u for u in rows if not any(u is n for n in near)]
+    elif rows:  # a near tie about the same thing ("2 books a month", later "4 books a month"): the newest
+        top = rows[0]
+        tied = [u for u in rows[1:] if u.get("relevance", 0.0) >= best - TIE_MARGIN and u["timestamp"] > top["timestamp"]
+                and len(_content_words(u["text"]) & _content_words(top["text"])) >= 2]
+        if tied:
+            latest = max(tied, key=lambda u: (u["timestamp"], u.get("id", "")))
+            rows = [latest] + [u for u in rows if u is not latest]
     if rows and rows[0].get("source_type") in WEAKER_SOURCES:
         # The user's own words outweigh a record or a guess nearly as relevant (the rendering
         # types them), as they do in the beliefs.
-        near = rows[0].get("relevance", 0.0) - READ_MARGIN
-        own = [u for u in rows if u.get("relevance", 0.0) >= near and u.get("source_type") not in WEAKER_SOURCES]
+        own = [u for u in rows if u.get("relevance", 0.0) >= best - READ_MARGIN and u.get("source_type") not in WEAKER_SOURCES]
         rows = own + [u for u in rows if not any(u is o for o in own)]
     newer = sorted((u for u in rows if u.get("newer_than_belief")), key=lambda u: (u["timestamp"], u.get("id", "")),
                    reverse=True)
@@ -194,6 +202,14 @@ def _read_order(rows: list[dict], question: str = "") -> list[dict]:
         latest = max(newer, key=lambda u: (u["timestamp"], u.get("id", "")))
         rows = [latest] + [u for u in rows if u is not latest]
     return rows
+
+
+def _content_words(text: str) -> set[str]:
+    """Words of four letters or more, and Chinese character pairs: what two texts share when
+    they speak of the same thing."""
+    text = text.casefold()
+    return set(re.findall(r"[a-z0-9']{4,}", text)) | {a + b for run in re.findall(r"[\u4e00-\u9fff]+", text)
+                                                       for a, b in zip(run, run[1:])}
 
 
 def context_text(result: Any, query: str) -> str:
