@@ -67,7 +67,8 @@ def evidence_entries(memory: Any, beliefs: list[Belief], agent_id: str | None) -
     # From the evidence counted, not to the beliefs: a belief's history may be its newest
     # entries only (SHOWN_HISTORY), and its older edges are not read.
     sources = sorted({e for c in counted.values() for e in c if e})
-    edges = [e for e in memory.store.edges_from(sources, [SUPPORTS, REFUTES]) if e.src in counted.get(e.dst, ())]
+    edges = [e for e in memory.store.edges_from(sources, [SUPPORTS, REFUTES], dst_ids=list(counted))
+             if e.src in counted.get(e.dst, ())]
     evidence = memory.store.get_nodes("evidence", [e.src for e in edges])
     out: dict[str, list[dict]] = {b.id: [] for b in beliefs}
     for e in edges:

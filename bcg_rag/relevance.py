@@ -51,12 +51,13 @@ def claim_pairs(memory: Any, relevance: dict[str, float], as_of: str | None):
     claim about the new value already brings the same slot in."""
     pairs: dict[tuple[str, str], float] = {}
     claimed: set[str] = set()
-    for e in memory.store.edges_from(list(relevance), [SUPPORTS, REFUTES]):
+    # A derived refutation comes with its claim's own edge, so the direct edges alone say
+    # which evidence made claims (and are few: a busy slot's derived ones are hundreds).
+    for e in memory.store.edges_from(list(relevance), [SUPPORTS, REFUTES], direct_only=True):
         if as_of is not None and (e.valid_from or "") > as_of:
             continue
         claimed.add(e.src)
-        if not revision.is_derived(e.reason):
-            pairs[(e.src, e.dst)] = relevance[e.src]
+        pairs[(e.src, e.dst)] = relevance[e.src]
     return pairs, claimed
 
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from .models import Edge, check_relation
 from .store import TEXT_COLUMNS
+from .store_rows import DIRECT_PATTERNS, DIRECT_SQL
 from .store_rows import decode as _decode
 from .store_rows import table as _table
 
@@ -203,14 +204,22 @@ class PostgresFacts:
             out.setdefault(r["dst"], set()).add(r["st"])
         return out
 
-    def edges_from(self, src_ids: Sequence[str], relations: Sequence[str]) -> list[Edge]:
-        return self._edges("src", src_ids, relations)
+    def edges_from(self, src_ids: Sequence[str], relations: Sequence[str], dst_ids: Sequence[str] | None = None,
+                   direct_only: bool = False) -> list[Edge]:
+        if dst_ids is not None and not dst_ids:
+            return []
+        return self._edges("src", src_ids, relations, into=dst_ids, direct_only=direct_only)
 
-    def _edges(self, column: str, ids: Sequence[str], relations: Sequence[str], since: str | None = None) -> list[Edge]:
+    def _edges(self, column: str, ids: Sequence[str], relations: Sequence[str], since: str | None = None,
+               into: Sequence[str] | None = None, direct_only: bool = False) -> list[Edge]:
         ids = list(dict.fromkeys(ids))
         if not ids:
             return []
         when, after = ("", ()) if since is None else (" AND valid_from >= %s", (since,))
+        if into is not None:
+            when, after = when + " AND dst = ANY(%s)", after + (sorted(set(into)),)
+        if direct_only:
+            when, after = when + DIRECT_SQL, after + DIRECT_PATTERNS
         rows = self.execute(
             f"SELECT * FROM {self.schema}.edge WHERE {column} = ANY(%s) AND relation = ANY(%s){when}"
             " ORDER BY src, dst, relation",

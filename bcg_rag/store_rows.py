@@ -15,6 +15,12 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from .errors import StoreError
 from .models import RELATIONS
+from .revision import CONFLICT_PREFIX, DERIVED_PREFIX
+
+# An edge a claim made itself, not one derived from a single-valued predicate
+# (``revision.is_derived``): the SQL both stores add for ``edges_from(direct_only=True)``.
+DIRECT_PATTERNS = (DERIVED_PREFIX + "%", CONFLICT_PREFIX + DERIVED_PREFIX + "%")
+DIRECT_SQL = " AND (reason IS NULL OR (reason NOT LIKE %s AND reason NOT LIKE %s))"
 
 NODE_TABLES = ("entity", "event", "context", "evidence", "belief")
 RELATION_CHECK = ", ".join(f"'{r}'" for r in sorted(RELATIONS))

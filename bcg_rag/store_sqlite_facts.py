@@ -13,9 +13,14 @@ import numpy as np
 
 from .models import Edge, check_relation
 from .store import TEXT_COLUMNS
+from .store_rows import DIRECT_PATTERNS, DIRECT_SQL
 from .store_rows import chunks as _chunks
 from .store_rows import decode as _decode
 from .store_rows import table as _table
+
+# Beliefs named in one edge query's "dst IN (...)", beside a chunk of 500 sources: within
+# SQLite's 999 bound variables; more than that are filtered in Python.
+MAX_DST_FILTER = 400
 
 
 class SQLiteFacts:
@@ -187,13 +192,25 @@ class SQLiteFacts:
                 out.setdefault(r["dst"], set()).add(r["st"])
         return out
 
-    def edges_from(self, src_ids: Sequence[str], relations: Sequence[str]) -> list[Edge]:
-        return self._edges("src", src_ids, relations)
+    def edges_from(self, src_ids: Sequence[str], relations: Sequence[str], dst_ids: Sequence[str] | None = None,
+                   direct_only: bool = False) -> list[Edge]:
+        if dst_ids is not None and len(set(dst_ids)) <= MAX_DST_FILTER:
+            dsts = sorted(set(dst_ids))
+            if not dsts:
+                return []
+            return self._edges("src", src_ids, relations, into=dsts, direct_only=direct_only)
+        edges = self._edges("src", src_ids, relations, direct_only=direct_only)
+        return edges if dst_ids is None else [e for e in edges if e.dst in set(dst_ids)]
 
-    def _edges(self, column: str, ids: Sequence[str], relations: Sequence[str], since: str | None = None) -> list[Edge]:
+    def _edges(self, column: str, ids: Sequence[str], relations: Sequence[str], since: str | None = None,
+               into: Sequence[str] = (), direct_only: bool = False) -> list[Edge]:
         rels = list(relations)
         out: list[Edge] = []
         when, after = ("", []) if since is None else (" AND valid_from >= ?", [since])
+        if into:
+            when, after = when + f" AND dst IN ({','.join('?' * len(into))})", after + list(into)
+        if direct_only:
+            when, after = when + DIRECT_SQL.replace("%s", "?"), after + list(DIRECT_PATTERNS)
         for chunk in _chunks(list(dict.fromkeys(ids))):
             marks = ",".join("?" * len(chunk))
             rmarks = ",".join("?" * len(rels))
