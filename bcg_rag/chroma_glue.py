@@ -1,6 +1,7 @@
 """What ties the evidence index to Chroma: a collection embedding function that never
 embeds (we always pass vectors), the settings of a user's collection, the metadata stored
-beside a vector, how many vector indexes an embedded client keeps loaded, and which errors are Chroma's (or the way to its server's) rather than ours."""
+beside a vector, how many vector indexes an embedded client keeps loaded, and which errors
+are Chroma's (or the way to its server's) rather than ours."""
 
 from __future__ import annotations
 
@@ -125,7 +126,7 @@ class ClientInUse:
 # An embedded client keeps every vector index it has loaded in memory, up to a number Chroma
 # derives from the process's file-handle limit (a fifth of it: 4,000 with this machine's 20,000).
 # A user's index takes about 2.6 MB even with 10 records, so 1,000 users of 10 records each
-# held 2.9 GB; a bounded cache held 330 MB for 600 users where the unbounded one held 1.7 GB.
+# held 2.9 GB; with 100 loaded at most, 600 small users held 330 MB where 4,000 held 1.7 GB.
 # An index pushed out is read back from disk on its next use (1.6 ms more per query for a
 # small one); its writes are on disk already (sync_threshold above).
 DEFAULT_LOADED_INDEXES = 512

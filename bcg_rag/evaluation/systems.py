@@ -185,7 +185,8 @@ def _read_order(rows: list[dict], question: str = "") -> list[dict]:
     if rows and rows[0].get("source_type") in WEAKER_SOURCES:
         # The user's own words outweigh a record or a guess nearly as relevant (the rendering
         # types them), as they do in the beliefs.
-        own = [u for u in rows if u.get("relevance", 0.0) >= best - READ_MARGIN and u.get("source_type") not in WEAKER_SOURCES]
+        own = [u for u in rows
+               if u.get("relevance", 0.0) >= best - READ_MARGIN and u.get("source_type") not in WEAKER_SOURCES]
         rows = own + [u for u in rows if not any(u is o for o in own)]
     newer = sorted((u for u in rows if u.get("newer_than_belief")), key=lambda u: (u["timestamp"], u.get("id", "")),
                    reverse=True)
