@@ -196,6 +196,7 @@ def test_a_breakup_is_not_shared(extractor, text):
         ("my cousin is a paramedic", [(f"{USER}'s cousin", "job_title", "paramedic", 1.0)]),
         ("我表姐是律师", [(f"{USER}'s cousin", "job_title", "律师", 1.0)]),
         ("I'm a night owl", [(USER, "is", "night owl", 1.0)]),
+        ("转正了，现在是运营助理", [(USER, "job_title", "运营助理", 1.0)]),  # an assistant or an intern is a job
         # games played with 打 / 踢 / 下, however jieba cuts them; 不 inside an idiom denies nothing
         ("我每周五晚上打篮球", [(USER, "plays", "篮球", 1.0)]),
         ("周末风雨无阻去踢足球", [(USER, "plays", "足球", 1.0)]),
