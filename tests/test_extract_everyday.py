@@ -197,6 +197,11 @@ def test_a_breakup_is_not_shared(extractor, text):
         ("我表姐是律师", [(f"{USER}'s cousin", "job_title", "律师", 1.0)]),
         ("I'm a night owl", [(USER, "is", "night owl", 1.0)]),
         ("转正了，现在是运营助理", [(USER, "job_title", "运营助理", 1.0)]),  # an assistant or an intern is a job
+        # a city after 在…当/做 is where the work is; an organisation the lexicon names is the employer
+        ("我哥在杭州当会计", [(f"{USER}'s brother", "works_in", "杭州", 1.0), (f"{USER}'s brother", "job_title", "会计", 1.0)]),
+        ("我在美团做运营", [(USER, "works_at", "美团", 1.0), (USER, "job_title", "运营", 1.0)]),
+        # "在济南老家", "在成都那边": the place
+        ("我爸在洛阳老家", [(f"{USER}'s father", "lives_in", "洛阳", 1.0)]),
         # games played with 打 / 踢 / 下, however jieba cuts them; 不 inside an idiom denies nothing
         ("我每周五晚上打篮球", [(USER, "plays", "篮球", 1.0)]),
         ("周末风雨无阻去踢足球", [(USER, "plays", "足球", 1.0)]),

@@ -228,7 +228,10 @@ class ChineseRules:
             org, title = self._clean_value(m["org"]), self._clean_value(m["title"])
             if subject is None or not (self._usable(org) and self._usable(title)):
                 return None
-            return [Found(subject, "works_at", org, negated), Found(subject, "job_title", title, negated)]
+            # 在深圳做设计师: a city is where the work is, not whom it is for (an organisation
+            # the lexicon names, 京东, is tagged one, "nt", not a place)
+            where = "works_in" if all(flag == "ns" for _, flag, _ in self._tokens(org)) else "works_at"
+            return [Found(subject, where, org, negated), Found(subject, "job_title", title, negated)]
         if m := ZH_LEFT_JOB.match(clause):
             before, negated = self._clean_before_verb(m["before"])
             subject = self._subject(before, turn)
