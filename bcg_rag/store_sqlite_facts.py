@@ -194,13 +194,13 @@ class SQLiteFacts:
 
     def edges_from(self, src_ids: Sequence[str], relations: Sequence[str], dst_ids: Sequence[str] | None = None,
                    direct_only: bool = False) -> list[Edge]:
-        if dst_ids is not None and len(set(dst_ids)) <= MAX_DST_FILTER:
-            dsts = sorted(set(dst_ids))
+        dsts = None if dst_ids is None else set(dst_ids)
+        if dsts is not None and len(dsts) <= MAX_DST_FILTER:
             if not dsts:
                 return []
-            return self._edges("src", src_ids, relations, into=dsts, direct_only=direct_only)
+            return self._edges("src", src_ids, relations, into=sorted(dsts), direct_only=direct_only)
         edges = self._edges("src", src_ids, relations, direct_only=direct_only)
-        return edges if dst_ids is None else [e for e in edges if e.dst in set(dst_ids)]
+        return edges if dsts is None else [e for e in edges if e.dst in dsts]
 
     def _edges(self, column: str, ids: Sequence[str], relations: Sequence[str], since: str | None = None,
                into: Sequence[str] = (), direct_only: bool = False) -> list[Edge]:

@@ -98,6 +98,37 @@ def test_the_same_history_gives_the_same_rows_on_both_backends(memory_backend):
     sqlite.close()
 
 
+@pytest.mark.parametrize("store_backend", ["postgres"], indirect=True)
+def test_edges_from_filters_to_beliefs_and_to_the_claims_own_edges_on_both_backends(memory_backend, monkeypatch):
+    """``dst_ids`` keeps the edges into those beliefs (in SQL, or in Python past the bound);
+    ``direct_only`` drops refutations derived from a single-valued slot."""
+    from bcg_rag import store_sqlite_facts
+    from bcg_rag.revision import is_derived
+
+    sqlite = BeliefMemory.in_memory(index=None, clock=lambda: "2024-12-01T00:00:00")
+    postgres = memory_backend.new(clock=lambda: "2024-12-01T00:00:00")
+    for m in (sqlite, postgres):
+        for i, city in enumerate(["Paris", "Berlin", "Rome"]):
+            m.observe(f"I live in {city}", user_id="u", timestamp=f"2024-0{i + 1}-01T00:00:00",
+                      claim=Claim("u", "lives_in", city))
+        evidence = m.store.evidence_ids("u")
+        every = m.store.edges_from(evidence, ["SUPPORTS", "REFUTES"])
+        assert any(is_derived(e.reason) for e in every)
+        direct = m.store.edges_from(evidence, ["SUPPORTS", "REFUTES"], direct_only=True)
+        assert direct and {(e.src, e.dst) for e in direct} == {(e.src, e.dst) for e in every if not is_derived(e.reason)}
+        one = every[0].dst
+        assert {(e.src, e.dst) for e in m.store.edges_from(evidence, ["SUPPORTS", "REFUTES"], dst_ids=[one])} == {
+            (e.src, e.dst) for e in every if e.dst == one}
+        assert m.store.edges_from(evidence, ["SUPPORTS", "REFUTES"], dst_ids=[]) == []
+    evidence = sqlite.store.evidence_ids("u")
+    every = sqlite.store.edges_from(evidence, ["SUPPORTS", "REFUTES"])
+    one = every[0].dst
+    monkeypatch.setattr(store_sqlite_facts, "MAX_DST_FILTER", 0)  # the Python filter past the bound
+    kept = sqlite.store.edges_from(evidence, ["SUPPORTS", "REFUTES"], dst_ids=[one])
+    assert kept and {(e.src, e.dst) for e in kept} == {(e.src, e.dst) for e in every if e.dst == one}
+    sqlite.close()
+
+
 def _stores(memory_backend) -> tuple:
     m = memory_backend.new()
     return m.store, PostgresStore(m.store.dsn, m.store.schema)
