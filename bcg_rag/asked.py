@@ -132,18 +132,43 @@ def asked_first(memory: Any, user_id: str, query: str, ranked: list) -> list:
             + [g for g in ranked if g[2][0]["subject_id"] not in asked])
 
 
-def slots_by_predicate(memory: Any, ranked: list, vector: Any) -> list:
+# The kind of answer a question's words ask for, and the slots whose values are of that kind:
+# "Where does she live?" with no lives_in for her ("我姐在北京当律师" gave her a job, 律师, and a
+# city of work, 北京): the city answers a question about a place, the job does not; "用户是做什么
+# 工作的？" asks for the title (数学老师), not the employer (小学) named in the same message.
+PLACE_PREDICATES = frozenset({"lives_in", "works_in", "born_in", "hometown", "headquarters", "located_in",
+                              "works_at", "studies_at", "attends", "member_of"})
+JOB_PREDICATES = frozenset({"job_title", "occupation"})
+ANSWER_KINDS = (
+    (re.compile(r"\bwhere\b|\bwhich (?:city|town|country|state|place|neighbou?rhood)\b|哪里|哪儿|哪个城市|哪座城市|"
+                r"哪个国家|什么地方|在哪", re.IGNORECASE), PLACE_PREDICATES),
+    (re.compile(r"\bwhat does .{1,40}? do\b|\b(?:job|occupation|profession|work as)\b|做什么工作|是做什么的|干什么的|"
+                r"干啥的|什么职业|职业是", re.IGNORECASE), JOB_PREDICATES),
+)
+ANSWER_KIND_BONUS = 0.1  # added to a predicate's fit: about the gap between two near phrasings
+
+
+def answer_kind(query: str) -> frozenset[str]:
+    """The slots whose values are the kind of answer the question asks for (none: any)."""
+    return next((predicates for pattern, predicates in ANSWER_KINDS if pattern.search(query)), frozenset())
+
+
+def slots_by_predicate(memory: Any, ranked: list, vector: Any, query: str = "") -> list:
     """Search's ranked groups ``(score, ...)`` with each subject's slots reordered among the
     places they hold by their score plus ``[search] slot_predicate_weight`` x how near their
     predicate is to the question (``relevance.predicate_similarity``). A message's
     similarity says whom it is about as much as what, so for two slots of one subject
     whose messages name it alike or not ("Bobby just got a job at Intel" against "my
     brother Robert lives in Phoenix", for "where does Bobby live?") the predicate weighs
-    more. Ties keep their order (a stable sort)."""
+    more. The slots whose values are the kind of answer the question's words ask for
+    (``answer_kind``: a place, a job) have ``ANSWER_KIND_BONUS`` added to their fit. Ties
+    keep their order (a stable sort)."""
     weight = float(memory.policy.section("search").get("slot_predicate_weight", 2.0))
     if len(ranked) < 2 or not weight:
         return ranked
     near = predicate_similarity(memory, sorted({g[2][0]["predicate"] for g in ranked}), vector)
+    if kind := answer_kind(query):  # "where ...?": a slot whose value is a place before a job or an age
+        near = {p: s + ANSWER_KIND_BONUS * (p in kind) for p, s in near.items()}
     places: dict[str, list[int]] = {}
     for i, g in enumerate(ranked):
         places.setdefault(g[2][0]["subject_id"], []).append(i)

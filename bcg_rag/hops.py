@@ -43,6 +43,8 @@ from .errors import InvalidInputError
 from .hop_chains import Chain, Hop, best, decide, slot_key
 from .hop_texts import load_templates, load_vectors, prefix_similarity
 from .hop_words import words
+from .extract.lexicon import org_forms
+from .relevance import memory_lexicon
 
 # The words that end a company's full name and that its short form drops.
 ORG_SUFFIX = re.compile(r"(?<=\w)(?:,?\s+(?:Inc|Corp|Corporation|Co|Company|Group|Labs?|Technologies|Systems|Analytics|Bio|"
@@ -116,7 +118,7 @@ class _Walker:
         the suffix once the name is known)."""
         if value not in self._targets:
             self._targets[value] = None
-            for name in dict.fromkeys((value, ORG_SUFFIX.sub("", value))):
+            for name in dict.fromkeys((value, ORG_SUFFIX.sub("", value), *org_forms(value, memory_lexicon(self.memory)))):
                 try:
                     self._targets[value] = self._targets[value] or self.memory.resolve_entity(self.user_id, name)
                 except InvalidInputError:  # a value that is no name (empty once normalised)

@@ -25,9 +25,11 @@ from .endings import link_endings
 from .entities import name_relatives
 from .extract import competing, restatement_diff, statement_key
 from .extract.endings import ENDED
+from .extract.lexicon import org_forms
 from .ids import normalise_key
 from .models import Claim, ObserveResult
 from .names import unit_vectors
+from .relevance import memory_lexicon
 from .writing import add_claims_once, check_messages
 
 if TYPE_CHECKING:
@@ -179,7 +181,9 @@ def _link(memory: "BeliefMemory", c: Claim, user_id: str, predicates: list[str])
     embedding similarity above the policy's threshold; a tie is reported, not merged."""
     note = None
     subject = c.subject
-    if memory.resolve_entity(user_id, subject) is None and memory.index is not None:
+    if memory.resolve_entity(user_id, subject) is None and (known := _org_form(memory, user_id, subject)):
+        subject = known  # "云杉把总部搬到西安了" after "云杉智能总部在成都": one company
+    elif memory.resolve_entity(user_id, subject) is None and memory.index is not None:
         # People and things: a wrong merge is worse than a missed one, so a name that
         # resembles two known entities is reported and merged with neither.
         entities, sims = memory.names.candidates(user_id, unit_vectors(memory, [subject])[0])
@@ -203,6 +207,13 @@ def _link(memory: "BeliefMemory", c: Claim, user_id: str, predicates: list[str])
     if (subject, predicate) == (c.subject, c.predicate):
         return c, note
     return Claim(subject, predicate, c.value, c.stance, c.source_type, c.context), note
+
+
+def _org_form(memory: "BeliefMemory", user_id: str, name: str) -> str | None:
+    """The name of a known entity that is another form of ``name`` (an organisation with or
+    without its suffix, ``org_forms``), when exactly one is known."""
+    found = {f for f in org_forms(name, memory_lexicon(memory)) if memory.resolve_entity(user_id, f) is not None}
+    return found.pop() if len(found) == 1 else None
 
 
 def _nearest(memory: "BeliefMemory", name: str, known: list[str], threshold: float, *, humanise: bool = False,

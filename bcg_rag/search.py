@@ -131,7 +131,7 @@ def search(
         score = rel * (1.0 - age_weight * (1.0 - fresh)) + (bonus if in_context else 0.0)
         ranked.append((score, rel, ordered, contexts))
     ranked.sort(key=lambda g: (-g[0], g[2][0]["id"]))
-    ranked = slots_by_predicate(memory, ranked, vector)
+    ranked = slots_by_predicate(memory, ranked, vector, query)
     ranked = asked_first(memory, user_id, query, ranked)
 
     ranked, via = follow_links(memory, ranked, query, vector, user_id=user_id, states=states, as_of=as_of, now=now,

@@ -10,13 +10,15 @@ not read).
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from .asked import speaks_of_unanswered
 from .models import HIDDEN_TEXT
-from .relevance import STATEMENT_SLOTS, is_wh_question, named_in_question
+from .relevance import STATEMENT_SLOTS, _has_cjk, is_wh_question, memory_lexicon, named_in_question
 from .render import status
 
 
@@ -135,14 +137,46 @@ def _newer_unread(memory: Any, user_id: str, group: Any, rows: list[dict], relev
     floor = min(relevance.values())
     near = max(relevance.get(s["evidence_id"], floor) for s in shown) - margin
     later = [u for u in rows if str(u["timestamp"]) > newest and u["text"] != HIDDEN_TEXT and u["relevance"] >= near
-             and (named is None or named in u["text"].casefold())]
+             and (named in u["text"].casefold() if named is not None else not _led_by_relative(memory, u["text"]))]
     if not later:
         return set()
+    if group.current is None:
+        # Nothing stands in the slot ("终于从北京搬出来了"): the next value is said in words
+        # unlike the refutation's ("杭州的夏天也太热了"), so a newer relevant statement that
+        # names something may be it ("在家躺平的第二周" names nothing: the slot stays empty);
+        # the vectors' test is for a value still standing.
+        return {u["id"] for u in later if _names_something(memory, u["text"])}
     ids = [s["evidence_id"] for s in shown] + [u["id"] for u in later]
     vecs = memory.index.vectors(user_id, ids)
     unit = {i: np.asarray(v) / max(float(np.linalg.norm(v)), 1e-12) for i, v in vecs.items()}
     own = [unit[s["evidence_id"]] for s in shown if s["evidence_id"] in unit]
     return {u["id"] for u in later if u["id"] in unit and own and max(float(o @ unit[u["id"]]) for o in own) >= threshold}
+
+
+@lru_cache(maxsize=8)
+def _relative_lead(lexicon: Any) -> re.Pattern[str]:
+    return re.compile(rf"^\W*(?:(?:my|our)\s+|我的|我们的|我|咱)?(?:{lexicon.relative_regex.pattern})(?![a-z])", re.IGNORECASE)
+
+
+def _led_by_relative(memory: Any, text: str) -> bool:
+    """The statement opens with a relative of the user as its subject ("老公跳槽了！现在在安泰
+    保险", "my sister finally quit"): it updates their slots, not the user's own."""
+    return bool(_relative_lead(memory_lexicon(memory)).match(text))
+
+
+_EN_NAME = re.compile(r"(?<![.!?:]\s)(?<!^)\b[A-Z][\w'&.-]+")  # a capitalised word not opening a sentence
+_ZH_NAME_TAGS = ("ns", "nr", "nt", "nz")
+
+
+def _names_something(memory: Any, text: str) -> bool:
+    """The statement names a place, person or organisation: jieba's tags for Chinese, a
+    capitalised word inside a sentence for English."""
+    if _has_cjk(text):
+        from .extract.zh import segmenter
+
+        return any(flag.startswith(_ZH_NAME_TAGS) or (flag == "eng" and word[:1].isupper())
+                   for word, flag, _ in segmenter(memory_lexicon(memory)).cut(text))
+    return bool(_EN_NAME.search(text.strip()))
 
 
 def _statement_reader(memory: Any):

@@ -191,8 +191,8 @@ class GateRules:
                 return True  # "大理位于云南", "腾讯总部在深圳": places and companies have places
             # A common noun of the dictionary is no name, though a surname may start it ("游戏", "高铁")
             return text[0] in surnames and len(text) <= 3 and not flags[0].startswith(ZH_WORD_TAGS) and flags[0] != "n"
-        if place_ok and text.endswith(ORG_SUFFIXES) and all(f.startswith(("n", "eng")) for f in flags):
-            return True  # "云杉公司"
+        if place_ok and text.endswith(ORG_SUFFIXES) and all(f.startswith(("n", "eng", "vn", "m")) for f in flags):
+            return True  # "云杉公司", "实验小学", "第一实验小学"
         if text[0] in surnames and len(text) <= 3:
             # The rest is not a dictionary word of its own kind ("周末" is a time, "高兴" a mood).
             return not any(len(word) > 1 and flag.startswith(ZH_WORD_TAGS) for word, flag, _ in tokens)

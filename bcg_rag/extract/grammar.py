@@ -253,7 +253,8 @@ class Grammar:
 
         if not ZH_SUGGESTION_END.search(clause):
             return False
-        tokens = segmenter(self.lex).cut(clause.strip())
+        # "还是好好吃饭吧", "干脆换个工作吧": adverbs and a conjunction may come before the verb
+        tokens = [t for t in segmenter(self.lex).cut(clause.strip()) if t[1] not in ("d", "ad", "c")]
         return bool(tokens) and tokens[0][1].startswith("v")
 
     def mood(self, clause: str) -> Mood:

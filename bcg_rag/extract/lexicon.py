@@ -285,6 +285,17 @@ class Lexicon:
 
 
 @functools.lru_cache(maxsize=1)
+def org_forms(name: str, lexicon: Lexicon) -> list[str]:
+    """The other forms of a Chinese organisation's name: without its suffix ("云杉智能" ->
+    "云杉"), or, for a short name, with each suffix ("云杉" -> "云杉智能", "云杉科技", ...).
+    A form keeps two characters at least; other names have none."""
+    if not re.fullmatch(r"[\u4e00-\u9fff]{2,12}", name):
+        return []
+    suffixes = lexicon.words("organisations", "suffixes")
+    shorter = [name[: -len(s)] for s in suffixes if name.endswith(s) and len(name) - len(s) >= 2]
+    return shorter or [name + s for s in suffixes]
+
+
 def default_lexicon() -> Lexicon:
     """The shipped lexicon, read once per process (every default extractor shares it)."""
     return Lexicon(read_toml(DEFAULT_LEXICON_PATH))

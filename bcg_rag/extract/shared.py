@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 
 MAX_RAW_VALUE_CHARS = 160  # a value region longer than this is a clause, not a thing: not cleaned at all
 # "my sister Anna", "my friend Sarah Lee": a relative named right after the relation word.
+# A degree adverb right before 有: "很有耐心" is patient, "挺有钱" is well off.
+ZH_DEGREE_END = re.compile(r"(?:很|挺|特别|非常|超|太|蛮|比较|相当|更|最|真)$")
 EN_NAME_AFTER = re.compile(r"^\s*,?\s*([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s*,?\s*$")
 # "plays the position of defender": the verb is part of a longer relation phrase.
 LONGER_RELATION = re.compile(r"^the\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+of\s")
@@ -194,6 +196,8 @@ class SharedRules:
             return None  # "plays the position of X", "plays for X": a relation longer than the verb
         if predicate == "has" and has_cjk(clause) and clause.startswith("还有"):
             return None  # "还有榴莲…": "and also", not a possession
+        if predicate == "has" and ZH_DEGREE_END.search(clause[: match.start()]):
+            return None  # "很有耐心", "挺有意思": a degree says a quality, not a thing owned
         if predicate == "has" and not self._possession(value):
             return False  # "I have a question", "我有点累": no possession (a later verb may say something)
         extra: list[Found] = []
@@ -336,6 +340,8 @@ class SharedRules:
                     if not (m and m.group().strip() and (lead or m.start() > 0)):
                         continue
                     peeled = (text[: m.start()] + " " + text[m.end():]).strip()
+                    if CJK_CHAR.match(m.group()) and self._zh_splits_word(text, m.end() if m.start() == 0 else m.start()):
+                        continue  # the 能 of 云杉智能 is no "can"
                     if (len(peeled) == 1 and CJK_CHAR.match(peeled) and not self._is_pronoun(peeled)
                             and peeled not in lex.adverbs and peeled not in "他她它"):
                         continue  # "王刚" is a name; "超能" is two adverbs
@@ -357,6 +363,9 @@ class SharedRules:
         if has_cjk(region) and (company := ZH_COMPANION.search(region)):
             # "(现在)和老伴住在大理", "我跟老公住在上海": who else does it is not the subject
             region, more = self._peel(region[: company.start()], (lex.negation, lex.time, lex.before_verb), lead=True)
+            negated = negated or more
+        if has_cjk(region) and (bare := self._zh_without_adverbs(region)) != region:  # "今天正式从远川离职了": 正式 is no one
+            region, more = self._peel(bare, (lex.negation, lex.time, lex.before_verb), lead=True)
             negated = negated or more
         return region, negated
 

