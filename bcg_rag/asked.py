@@ -148,6 +148,11 @@ ANSWER_KINDS = (
 ANSWER_KIND_BONUS = 0.1  # added to a predicate's fit: about the gap between two near phrasings
 
 
+def slot_name(predicate: str) -> str:
+    """The slot a predicate fills: "attr:hometown" and "plan:works_at" are hometown and works_at."""
+    return predicate.removeprefix("attr:").removeprefix("plan:")
+
+
 def answer_kind(query: str) -> frozenset[str]:
     """The slots whose values are the kind of answer the question asks for (none: any)."""
     return next((predicates for pattern, predicates in ANSWER_KINDS if pattern.search(query)), frozenset())
@@ -168,7 +173,7 @@ def slots_by_predicate(memory: Any, ranked: list, vector: Any, query: str = "") 
         return ranked
     near = predicate_similarity(memory, sorted({g[2][0]["predicate"] for g in ranked}), vector)
     if kind := answer_kind(query):  # "where ...?": a slot whose value is a place before a job or an age
-        near = {p: s + ANSWER_KIND_BONUS * (p in kind) for p, s in near.items()}
+        near = {p: s + ANSWER_KIND_BONUS * (slot_name(p) in kind) for p, s in near.items()}
     places: dict[str, list[int]] = {}
     for i, g in enumerate(ranked):
         places.setdefault(g[2][0]["subject_id"], []).append(i)

@@ -60,6 +60,10 @@ from .index_exact import ExactSearch, ExactVectors
 _HASH_LEN = 16
 
 
+# What the embedded binding says when an index it pushed out of memory is not on disk.
+UNLOADED = "Nothing found on disk"
+
+
 class EvidenceIndex(IndexChecks, ExactSearch):
     """Evidence vectors of one memory, one Chroma collection per user."""
 
@@ -138,6 +142,12 @@ class EvidenceIndex(IndexChecks, ExactSearch):
                 self._forget_handle(user_id)
                 if attempt:
                     raise IndexUnavailableError(f"the vector collection of user {user_id!r} keeps vanishing") from None
+            except IndexUnavailableError as exc:
+                # The embedded binding, its loaded indexes bounded, may push out an index it has
+                # not written yet and then fail to read it back ("Nothing found on disk"); a
+                # fresh client reads what is on disk and the log it has not applied. Once.
+                if attempt or not self.reopenable or UNLOADED not in str(exc) or not self._in_use.replace(self._reopen):
+                    raise
         return None
 
     def _guard(self, fn: Any) -> Any:

@@ -1,6 +1,7 @@
 """jieba's words hold against the phrase peels, and the shapes added for chat_fresh2's
 development half: adverbs before a subject, suggestions after adverbs, a degree before 有,
-a transfer to a school, an institution's place, "HQ'd in", "hubby". Sentences of our own."""
+a transfer to a school, an institution's place, 和 inside a name, an attribute of the
+clause's topic, "HQ'd in", "hubby". Sentences of our own."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 from bcg_rag.extract import OfflineExtractor
 from claims import USER, triples
 
-HUSBAND, DAUGHTER, BROTHER = (f"{USER}'s {r}" for r in ("husband", "daughter", "brother"))
+HUSBAND, WIFE, DAUGHTER, BROTHER = (f"{USER}'s {r}" for r in ("husband", "wife", "daughter", "brother"))
 
 
 @pytest.fixture(scope="module")
@@ -41,6 +42,12 @@ def extractor() -> OfflineExtractor:
         # where an institution is
         ("第一实验小学在西城区", [("第一实验小学", "located_in", "西城区", 1.0)]),
         ("我妈在济南", [(f"{USER}'s mother", "lives_in", "济南", 1.0)]),  # a person in a place lives there
+        # 和 splits a list only as a word of its own: 协和医院 is one name
+        ("我在协和医院上班", [(USER, "works_at", "协和医院", 1.0)]),
+        ("我会说法语和英语", [(USER, "speaks", "法语", 1.0), (USER, "speaks", "英语", 1.0)]),
+        # an attribute without 我 goes on about the clause's topic
+        ("我老婆是护士，老家是湖南的", [(WIFE, "job_title", "护士", 1.0), (WIFE, "attr:hometown", "湖南", 1.0)]),
+        ("我老家是江西的", [(USER, "attr:hometown", "江西", 1.0)]),
         # English: "HQ'd in", "hubby"
         ("Novum is HQ'd in Austin, which is handy", [("Novum", "headquarters", "Austin", 1.0)]),
         ("hubby took a job at Verity last week", [(HUSBAND, "works_at", "Verity", 1.0)]),

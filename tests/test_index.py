@@ -343,3 +343,34 @@ def test_the_client_is_not_swapped_under_a_call_in_flight(make_memory, monkeypat
     ids.append(_written(mem, "note 3", "big"))  # no call in flight: reopened now
     assert mem.index.client is not client and not mem.index._reopen_due
     assert search_evidence(mem, "note 3", "big")[0]["id"] == ids[3]
+
+
+def test_an_index_the_binding_cannot_read_back_is_read_on_a_fresh_client_once(make_memory):
+    """The embedded binding, its loaded indexes bounded, now and then pushes out an index it
+    had not written and then fails to read it ("Nothing found on disk"; seen under load in
+    the test above). The call is made once more on a reopened client; a second failure is
+    the caller's, typed."""
+    from chromadb.errors import InternalError
+
+    from bcg_rag.errors import IndexUnavailableError
+    from bcg_rag.index import UNLOADED
+
+    mem = make_memory(durable=True, chroma={"loaded_indexes": 2})
+    eid = _written(mem, "a note on the garden", "u")
+    client, failures = mem.index.client, []
+
+    def flaky(col):
+        if len(failures) < 1:
+            failures.append(1)
+            raise InternalError(f"Error executing plan: Internal error: Error creating hnsw segment reader: {UNLOADED}")
+        return col.count()
+
+    assert mem.index._call("u", flaky) == 1
+    assert mem.index.client is not client  # reopened
+    assert search_evidence(mem, "a note on the garden", "u")[0]["id"] == eid
+
+    def broken(col):
+        raise InternalError(f"Error creating hnsw segment reader: {UNLOADED}")
+
+    with pytest.raises(IndexUnavailableError, match=UNLOADED):
+        mem.index._call("u", broken)

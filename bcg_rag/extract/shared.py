@@ -269,7 +269,14 @@ class SharedRules:
 
     def _coordinated(self, value: str) -> list[str]:
         """ "tea and coffee", "法语和英语": two values, when both sides are short."""
-        parts = re.split(r"\s+(?:and|or|&)\s+|、|和|跟|与|以及", value) if len(value) < 60 else [value]
+        if len(value) >= 60:
+            return [value]
+        if has_cjk(value):  # 和 as a word of its own: 协和医院 is one name
+            cuts = [(at, at + len(w)) for w, _, at in self._tokens(value) if w in ("和", "跟", "与", "以及", "、")]
+            bounds = [0] + [b for cut in cuts for b in cut] + [len(value)]
+            parts = [value[bounds[i]:bounds[i + 1]] for i in range(0, len(bounds), 2)]
+        else:
+            parts = re.split(r"\s+(?:and|or|&)\s+", value)
         parts = [self._clean_value(p) for p in parts]
         if len(parts) > 1 and all(p and len(p.split()) <= 3 for p in parts):
             return parts

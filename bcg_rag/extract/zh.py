@@ -293,7 +293,9 @@ class ChineseRules:
             return None  # 算 counts as only after an attribute ("老家算四川的"); "我算了一下" is arithmetic
         if attr:
             negated = negated or m["neg"].startswith("不")
-            return Found(turn.speaker_id, "attr:" + attr, value, negated) if self._usable(value) else None
+            # "我老婆是护士，老家是湖南的": without 我 the clause goes on about the topic
+            owner = turn.other if turn.other and turn.topic and not region.startswith("我") else turn.speaker_id
+            return Found(owner, "attr:" + attr, value, negated) if self._usable(value) else None
         subject = self._subject(region, turn)
         if subject is None:
             return None
