@@ -55,3 +55,14 @@ def extractor() -> OfflineExtractor:
 )
 def test_words_and_shapes(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+def test_the_shipped_lexicon_and_its_segmenter_are_made_once_per_process():
+    """Every default extractor shares one lexicon, hence one jieba tokenizer: a tokenizer per
+    memory costs a second of dictionary loading each (an evaluation opens one per case)."""
+    from bcg_rag.extract.lexicon import default_lexicon
+    from bcg_rag.extract.zh import segmenter
+
+    assert default_lexicon() is default_lexicon()
+    assert OfflineExtractor().lexicon is OfflineExtractor().lexicon
+    assert segmenter(default_lexicon()) is segmenter(OfflineExtractor().lexicon)

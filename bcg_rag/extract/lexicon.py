@@ -284,7 +284,6 @@ class Lexicon:
         return snake_name(phrase)
 
 
-@functools.lru_cache(maxsize=1)
 def org_forms(name: str, lexicon: Lexicon) -> list[str]:
     """The other forms of a Chinese organisation's name: without its suffix ("云杉智能" ->
     "云杉"), or, for a short name, with each suffix ("云杉" -> "云杉智能", "云杉科技", ...).
@@ -296,6 +295,7 @@ def org_forms(name: str, lexicon: Lexicon) -> list[str]:
     return shorter or [name + s for s in suffixes]
 
 
+@functools.lru_cache(maxsize=1)
 def default_lexicon() -> Lexicon:
     """The shipped lexicon, read once per process (every default extractor shares it)."""
     return Lexicon(read_toml(DEFAULT_LEXICON_PATH))
