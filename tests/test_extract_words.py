@@ -66,3 +66,9 @@ def test_the_shipped_lexicon_and_its_segmenter_are_made_once_per_process():
     assert default_lexicon() is default_lexicon()
     assert OfflineExtractor().lexicon is OfflineExtractor().lexicon
     assert segmenter(default_lexicon()) is segmenter(OfflineExtractor().lexicon)
+
+
+@pytest.mark.parametrize("text, states", [("salmon recipe that isn't boring pls", False), ("a quick pasta recipe please!", False),
+                                          ("pleased to say I moved to Leeds", True)])
+def test_a_request_may_end_with_its_please(extractor, text, states):
+    assert extractor.states_something(text) is states

@@ -136,6 +136,8 @@ EN_ADVERB_BEFORE_PREPOSITION = re.compile(r"\b(?:mostly|mainly|largely|primarily
 ZH_FROM_NOW_ON = ("以后", "今后", "往后")
 # A Chinese clause with no one named that opens with its verb and ends in 吧 / 呗 asks or
 # suggests ("讲个笑话吧", "来首歌吧", "去吃火锅吧"); it states nothing about anyone.
+# "salmon recipe that isn't boring pls": a request that ends with its "please"
+EN_PLEASE_END = re.compile(r"\b(?:please|pls|plz)[\s!.~]*$", re.IGNORECASE)
 ZH_SUGGESTION_END = re.compile(r"(?:吧|呗)[\s!！~～。.…]*$")
 ZH_STOPPED = re.compile(r"(?:不再|再也不|不)[\u4e00-\u9fff]{1,4}了[吧啊呀哦]?$")
 SPACE_BETWEEN_CJK = re.compile(rf"(?<=[{CJK}])\s+(?=[{CJK}])")
@@ -244,7 +246,7 @@ class Grammar:
         lex = self.lex
         if sentence.question and not stated or self.asks(clause):
             return True
-        if lex.requests.lead.match(clause) or lex.small_talk_full(clause):
+        if lex.requests.lead.match(clause) or lex.small_talk_full(clause) or EN_PLEASE_END.search(clause):
             return True
         return self._zh_suggestion(clause)
 
