@@ -40,10 +40,10 @@ import numpy as np
 from .asked import names_entity, refers_to_user, relatives_asked
 from .employer import EMPLOYER_PREDICATE, employer_rows
 from .errors import InvalidInputError
+from .extract.lexicon import org_forms
 from .hop_chains import Chain, Hop, best, decide, slot_key
 from .hop_texts import load_templates, load_vectors, prefix_similarity
 from .hop_words import words
-from .extract.lexicon import org_forms
 from .relevance import memory_lexicon
 
 # The words that end a company's full name and that its short form drops.

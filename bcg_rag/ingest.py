@@ -181,9 +181,10 @@ def _link(memory: "BeliefMemory", c: Claim, user_id: str, predicates: list[str])
     embedding similarity above the policy's threshold; a tie is reported, not merged."""
     note = None
     subject = c.subject
-    if memory.resolve_entity(user_id, subject) is None and (known := _org_form(memory, user_id, subject)):
+    unknown = memory.resolve_entity(user_id, subject) is None
+    if unknown and (known := _org_form(memory, user_id, subject)):
         subject = known  # "云杉把总部搬到西安了" after "云杉智能总部在成都": one company
-    elif memory.resolve_entity(user_id, subject) is None and memory.index is not None:
+    elif unknown and memory.index is not None:
         # People and things: a wrong merge is worse than a missed one, so a name that
         # resembles two known entities is reported and merged with neither.
         entities, sims = memory.names.candidates(user_id, unit_vectors(memory, [subject])[0])

@@ -17,8 +17,9 @@ from typing import Any
 import numpy as np
 
 from .asked import speaks_of_unanswered
+from .extract.text import has_cjk
 from .models import HIDDEN_TEXT
-from .relevance import STATEMENT_SLOTS, _has_cjk, is_wh_question, memory_lexicon, named_in_question
+from .relevance import STATEMENT_SLOTS, is_wh_question, memory_lexicon, named_in_question
 from .render import status
 
 
@@ -122,10 +123,12 @@ def _unstructured(memory: Any, hits: list, relevance: dict[str, float], shown: s
 def _newer_unread(memory: Any, user_id: str, group: Any, rows: list[dict], relevance: dict[str, float],
                   threshold: float, margin: float) -> set[str]:
     """Unstructured rows newer than the newest supporter of ``group``'s stated value (of
-    any evidence it shows, when it states none) and about the same thing: naming its subject (unless that is the user), at most ``margin``
-    less relevant to the query than its most relevant supporter (one outside the hits
-    counts as the least relevant hit), and with a cosine of the stored vectors of at
-    least ``threshold`` to one of its supporters."""
+    any evidence it shows, when it states none) and about the same thing: naming its
+    subject (for the user's own slot: not opening with a relative), at most ``margin`` less
+    relevant to the query than its most relevant supporter (one outside the hits counts as
+    the least relevant hit), and with a cosine of the stored vectors of at least
+    ``threshold`` to one of its supporters; for a slot that states nothing, naming a place,
+    person or organisation instead of the cosine."""
     # What the group stands on: its supporters, or, when it states nothing (the value was
     # refuted: "quit keto"), the refuters too; a later "back on keto" may be unread.
     shown = group.supporters if group.current is not None else group.supporters + group.refuters
@@ -171,7 +174,7 @@ _ZH_NAME_TAGS = ("ns", "nr", "nt", "nz")
 def _names_something(memory: Any, text: str) -> bool:
     """The statement names a place, person or organisation: jieba's tags for Chinese, a
     capitalised word inside a sentence for English."""
-    if _has_cjk(text):
+    if has_cjk(text):
         from .extract.zh import segmenter
 
         return any(flag.startswith(_ZH_NAME_TAGS) or (flag == "eng" and word[:1].isupper())

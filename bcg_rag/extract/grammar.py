@@ -134,10 +134,10 @@ EN_KNOWN_FROM = re.compile(
 EN_ADVERB_BEFORE_PREPOSITION = re.compile(r"\b(?:mostly|mainly|largely|primarily|partly)\s+(?=(?:in|at|for|from|on|with)\b)",
                                           re.IGNORECASE)
 ZH_FROM_NOW_ON = ("以后", "今后", "往后")
-# A Chinese clause with no one named that opens with its verb and ends in 吧 / 呗 asks or
-# suggests ("讲个笑话吧", "来首歌吧", "去吃火锅吧"); it states nothing about anyone.
 # "salmon recipe that isn't boring pls": a request that ends with its "please"
 EN_PLEASE_END = re.compile(r"\b(?:please|pls|plz)[\s!.~]*$", re.IGNORECASE)
+# A Chinese clause with no one named that opens with its verb and ends in 吧 / 呗 asks or
+# suggests ("讲个笑话吧", "来首歌吧", "去吃火锅吧"); it states nothing about anyone.
 ZH_SUGGESTION_END = re.compile(r"(?:吧|呗)[\s!！~～。.…]*$")
 ZH_STOPPED = re.compile(r"(?:不再|再也不|不)[\u4e00-\u9fff]{1,4}了[吧啊呀哦]?$")
 SPACE_BETWEEN_CJK = re.compile(rf"(?<=[{CJK}])\s+(?=[{CJK}])")

@@ -39,6 +39,7 @@ from .shared import Found, SharedRules
 from .subjects import SubjectRules
 from .whereabouts import EN_REGION, PLACING_PREDICATES, TOWN_PREDICATES, VENUE_PREDICATES, WhereaboutsRules, is_region
 from .text import EDGE_PUNCTUATION, collapse, has_cjk
+from .values import ValueRules
 from .zh import ChineseRules
 
 
@@ -79,7 +80,7 @@ class Turn:
 
 class OfflineExtractor(
     ShapeRules, EnglishRules, ChineseRules, GateRules, SharedRules, SubjectRules, MentionRules, WhereaboutsRules,
-    MeasureRules, RoutineRules, IdiomRules, ChangeRules, EverydayRules, EndingRules,
+    MeasureRules, RoutineRules, IdiomRules, ChangeRules, EverydayRules, EndingRules, ValueRules,
 ):
     """Rule-based claims from Chinese and English chat messages; no model, deterministic."""
 

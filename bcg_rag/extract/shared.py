@@ -19,9 +19,9 @@ if TYPE_CHECKING:
     from .offline import Turn
 
 MAX_RAW_VALUE_CHARS = 160  # a value region longer than this is a clause, not a thing: not cleaned at all
-# "my sister Anna", "my friend Sarah Lee": a relative named right after the relation word.
 # A degree adverb right before 有: "很有耐心" is patient, "挺有钱" is well off.
 ZH_DEGREE_END = re.compile(r"(?:很|挺|特别|非常|超|太|蛮|比较|相当|更|最|真)$")
+# "my sister Anna", "my friend Sarah Lee": a relative named right after the relation word.
 EN_NAME_AFTER = re.compile(r"^\s*,?\s*([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s*,?\s*$")
 # "plays the position of defender": the verb is part of a longer relation phrase.
 LONGER_RELATION = re.compile(r"^the\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+of\s")
@@ -267,39 +267,6 @@ class SharedRules:
                 return at  # "在上海", and jieba's "在家"
         return None
 
-    def _coordinated(self, value: str) -> list[str]:
-        """ "tea and coffee", "法语和英语": two values, when both sides are short."""
-        if len(value) >= 60:
-            return [value]
-        if has_cjk(value):  # 和 as a word of its own: 协和医院 is one name
-            cuts = [(at, at + len(w)) for w, _, at in self._tokens(value) if w in ("和", "跟", "与", "以及", "、")]
-            bounds = [0] + [b for cut in cuts for b in cut] + [len(value)]
-            parts = [value[bounds[i]:bounds[i + 1]] for i in range(0, len(bounds), 2)]
-        else:
-            parts = re.split(r"\s+(?:and|or|&)\s+", value)
-        parts = [self._clean_value(p) for p in parts]
-        if len(parts) > 1 and all(p and len(p.split()) <= 3 for p in parts):
-            return parts
-        return [value]
-
-    def _possession(self, value: str) -> bool:
-        """What follows "have"/"有" names a thing owned: "a cat", "two kids", "一只猫"."""
-        words = collapse(value).casefold().split()
-        if not words:
-            return False
-        if has_cjk(value):
-            if self.lexicon.verb_regex.match(value.strip()):
-                return False  # "没有戒咖啡": 没有 before a verb is "did not", not "has no"
-            head = self._first_word(value)
-            return head not in self.lexicon.not_possessions and not value.startswith(("点", "些", "时", "空", "没"))
-        if words[0] in ("to", "been", "no", "not", "any", "lots", "plenty", "fun", "nothing", "something"):
-            return False  # "I have to go", "I have no idea"
-        quantity = {"a", "an", "one", "two", "three", "four", "five", "several", "my", "our"}
-        if words[0] not in quantity and not words[0].isdigit():
-            return False
-        nouns = [w.strip(EDGE_PUNCTUATION) for w in words[1:]]
-        return bool(nouns) and not any(n in self.lexicon.not_possessions for n in nouns[:3])
-
     def _relation(self, clause: str, turn: Turn) -> Found | None:
         """Third-person-only verbs from the lexicon: "小张是医生" -> (小张, is, 医生)."""
         lex = self.lexicon
@@ -430,20 +397,3 @@ class SharedRules:
         ):
             return False  # "我大学室友" is a relation, "吃不下" a verb's ending, "staying with us" a clause ("shooting guard" is a thing)
         return len(words) <= MAX_VALUE_WORDS and len(CJK_CHAR.findall(value)) <= MAX_VALUE_CJK_CHARS
-
-    def _someone(self, plural: str) -> bool:
-        """A kind of person or animal ("kids", "sisters", "cats"): individuals, named, not counted."""
-        one = re.sub(r"(?:ren|s)$", "", plural.casefold())  # "children", "dogs"
-        pets = {w.casefold() for w in self.lexicon.words("mentions", "pets")}
-        return bool(self.lexicon.relative_regex.fullmatch(plural) or self.lexicon.relative_regex.fullmatch(one)
-                    or one in pets or plural.casefold() in pets)
-
-    @staticmethod
-    def _is_object(rest: str) -> bool:
-        """What is left after a light verb stands alone: a word, or two Chinese characters."""
-        rest = rest.strip()
-        return len(CJK_CHAR.findall(rest)) >= 2 if has_cjk(rest) else bool(rest)
-
-    def _is_pronoun(self, word: str) -> bool:
-        key = word.casefold()
-        return key in self.lexicon.first_person or key in self.lexicon.second_person
