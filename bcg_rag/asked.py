@@ -135,14 +135,15 @@ def asked_first(memory: Any, user_id: str, query: str, ranked: list) -> list:
 # The kind of answer a question's words ask for, and the slots whose values are of that kind:
 # "Where does she live?" with no lives_in for her ("我姐在北京当律师" gave her a job, 律师, and a
 # city of work, 北京): the city answers a question about a place, the job does not; "用户是做什么
-# 工作的？" asks for the title (数学老师), not the employer (小学) named in the same message.
+# 工作的？" asks for the title (数学老师), not the employer (小学) named in the same message
+# ("what does she do for fun?" asks for no job).
 PLACE_PREDICATES = frozenset({"lives_in", "works_in", "born_in", "hometown", "headquarters", "located_in",
                               "works_at", "studies_at", "attends", "member_of"})
 JOB_PREDICATES = frozenset({"job_title", "occupation"})
 ANSWER_KINDS = (
     (re.compile(r"\bwhere\b|\bwhich (?:city|town|country|state|place|neighbou?rhood)\b|哪里|哪儿|哪个城市|哪座城市|"
                 r"哪个国家|什么地方|在哪", re.IGNORECASE), PLACE_PREDICATES),
-    (re.compile(r"\bwhat does .{1,40}? do\b|\b(?:job|occupation|profession|work as)\b|做什么工作|是做什么的|干什么的|"
+    (re.compile(r"\bwhat does .{1,40}? do\b(?! for (?!a living|work))|\b(?:job|occupation|profession|work as)\b|做什么工作|是做什么的|干什么的|"
                 r"干啥的|什么职业|职业是", re.IGNORECASE), JOB_PREDICATES),
 )
 ANSWER_KIND_BONUS = 0.1  # added to a predicate's fit: about the gap between two near phrasings

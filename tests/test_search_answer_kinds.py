@@ -54,3 +54,14 @@ def test_a_slot_left_empty_is_filled_only_by_a_statement_that_names_something(me
     newer = [u["text"] for u in result.unstructured if u.get("newer_than_belief")]
     assert newer == ([later] if marked else [])
     assert result.unstructured_first is marked
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("What does the user do for a living?", "job"), ("What does Kat do?", "job"), ("What does my mom do for work?", "job"),
+    ("用户是做什么工作的？", "job"), ("What does the user do for exercise?", None), ("What does she do for fun?", None),
+    ("Where does Bobby live?", "place"), ("用户的姐姐住在哪个城市？", "place"), ("用户喜欢喝什么？", None),
+])
+def test_the_kind_of_answer_is_read_from_the_questions_words(question, kind):
+    from bcg_rag.asked import JOB_PREDICATES, PLACE_PREDICATES, answer_kind
+
+    assert answer_kind(question) == {"job": JOB_PREDICATES, "place": PLACE_PREDICATES, None: frozenset()}[kind]
