@@ -51,6 +51,11 @@ def extractor() -> OfflineExtractor:
         # English: "HQ'd in", "hubby"
         ("Novum is HQ'd in Austin, which is handy", [("Novum", "headquarters", "Austin", 1.0)]),
         ("hubby took a job at Verity last week", [(HUSBAND, "works_at", "Verity", 1.0)]),
+        # a named place one has been at for months or years is where one works
+        ("my wife's been at Halvorsen Labs for 6 years", [(WIFE, "works_at", "Halvorsen Labs", 1.0)]),
+        ("I've been working at Brightwave for two months", [(USER, "works_at", "Brightwave", 1.0)]),
+        ("we've been at Legoland for 3 days", []),
+        ("I've been at the clinic for 2 hours", []),
     ],
 )
 def test_words_and_shapes(extractor, text, expected):

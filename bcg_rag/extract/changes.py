@@ -41,6 +41,13 @@ ORG = r"(?P<org>[A-Z][\w&'.-]*(?:\s+(?:of\s+|&\s+)?[A-Z][\w&'.-]*){0,3})"
 EN_FIRST_DAY = re.compile(
     r"^(?P<who>.*?)\b(?:(?:my|his|her)\s+)?(?:first|1st)\s+(?:day|week|month|shift)|^(?P<who2>)[Dd]ay\s+(?:one|1)\b",
 )
+# "my husband's been at Corvid Robotics for 5 years", "I've been working at Stripe for two
+# months": a named place one has been at for months or years is where one works
+EN_BEEN_AT = re.compile(
+    r"^(?P<who>.*?)(?:'ve|'s|\s+have|\s+has)\s+been\s+(?:working\s+)?at\s+(?P<org>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,3})"
+    r"\s+for\s+(?:(?:about|almost|nearly|over|like|just)\s+)?(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|"
+    r"a\s+few|a\s+couple(?:\s+of)?|several)\s+(?:years?|yrs?|months?)\b"
+)
 EN_AT_WORK = re.compile(
     r"^\s*(?i:(?:of\s+)?work\s+)?(?i:at|with)\s+(?i:(?:the|my|a)\s+new\s+(?:job|gig|role|position)\s+(?:at|with)\s+)?"
     r"(?P<org>(?i:the\s+)?[\w&'.-]+(?:\s+[A-Z][\w&'.-]*){0,3})",
@@ -155,7 +162,8 @@ class ChangeRules:
 
     # ---- employers
     def _en_started(self, clause: str, turn: Turn) -> list[Found] | None:
-        """ "first day at Figma", "Day 1 at the bakery", "new gig at Datadog (as a ...)"."""
+        """ "first day at Figma", "Day 1 at the bakery", "new gig at Datadog (as a ...)", "been at
+        Corvid for 5 years"."""
         if m := EN_FIRST_DAY.search(clause):
             at = EN_AT_WORK.match(clause[m.end():])
             if at is None:
@@ -164,6 +172,11 @@ class ChangeRules:
             if subject is None or not self._usable(org) or org.casefold() in NOT_EMPLOYERS:
                 return None  # "first day at school" is a pupil's, "first week at the gym" a member's
             return [Found(subject, "works_at", org, False, True)]
+        if m := EN_BEEN_AT.search(clause):
+            subject, org = self._who(m["who"], turn), self._clean_value(m["org"])
+            if subject is None or not self._usable(org) or org.casefold() in NOT_EMPLOYERS:
+                return None
+            return [Found(subject, "works_at", org)]
         if (m := EN_NEW_GIG.search(clause)) and not EN_NEW_JOB.match(clause):  # "started a new job at X as Y": the job rule's
             subject, org = self._who(m["who"], turn), self._clean_value(m["org"])
             if subject is None or not self._usable(org):
