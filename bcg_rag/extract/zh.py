@@ -37,11 +37,12 @@ ZH_JOB_VERBS = ("跳槽到", "调到", "转到")
 # 在腾讯当产品经理 / 在医院做护士
 ZH_JOB_AT = re.compile(r"^(?P<before>.*?)在(?P<org>.+?)(?:当|做|担任|干)(?P<title>.+)$")
 ZH_LEFT_JOB = re.compile(r"^(?P<before>.*?)(?:从(?P<org>.+?)(?:离职|辞职|辞职了|离开|退休)|离开了?(?P<org2>.+?)(?:公司)?$)")
+ZH_SCHOOL_END = "学校|小学|中学|大学|幼儿园|学院|高中|初中"  # the words a school's name ends with
 # 儿子转到育才小学了 / 转学到…: a transfer to a school (without 从, which ZH_FROM_TO reads)
-ZH_TO_SCHOOL = re.compile(r"^(?P<before>.*?)(?:转学到|转学去|转到|转去|转进)了?(?P<school>.+?(?:学校|小学|中学|大学|幼儿园|学院|高中|初中|一中|二中|附中|附小))了?$")
-# 育才小学在朝阳区 / 云杉智能在成都: an institution's place (a person "在" a place is somewhere else)
-ZH_INSTITUTION_IN = re.compile(r"^(?P<what>.{2,10}?(?:学校|小学|中学|大学|幼儿园|学院|高中|初中|医院|公司|总部|分公司|"
-                               r"店|餐厅|健身房))(?:就|也)?(?:在|位于)(?P<place>.{2,10})$")
+ZH_TO_SCHOOL = re.compile(rf"^(?P<before>.*?)(?:转学到|转学去|转到|转去|转进)了?(?P<school>.+?(?:{ZH_SCHOOL_END}|一中|二中|附中|附小))了?$")
+# 育才小学在朝阳区 / 星河公司在杭州: an institution's place (a person "在" a place is somewhere else)
+ZH_INSTITUTION_IN = re.compile(rf"^(?P<what>.{{2,10}}?(?:{ZH_SCHOOL_END}|医院|公司|总部|分公司|店|餐厅|健身房))"
+                               r"(?:就|也)?(?:在|位于)(?P<place>.{2,10})$")
 ZH_COPULA = re.compile(r"^(?P<before>.*?)(?P<neg>不是|是)(?P<value>.+)$")
 ZH_COUNTS_AS = re.compile(r"^(?P<before>.*?)(?P<neg>不算|算)(?P<value>.+)$")  # "老家算四川的": counts as
 NOUN_TAGS = ("n", "nr", "ns", "nt", "nz", "nrt", "nrfg", "eng", "vn", "an")
