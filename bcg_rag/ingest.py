@@ -207,7 +207,7 @@ def _link(memory: "BeliefMemory", c: Claim, user_id: str, predicates: list[str])
             predicate = match
     if (subject, predicate) == (c.subject, c.predicate):
         return c, note
-    return Claim(subject, predicate, c.value, c.stance, c.source_type, c.context), note
+    return dataclasses.replace(c, subject=subject, predicate=predicate), note  # keeps additive, starts_in_days
 
 
 def _org_form(memory: "BeliefMemory", user_id: str, name: str) -> str | None:

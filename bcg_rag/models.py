@@ -20,6 +20,9 @@ CONTEXT_OF = "CONTEXT_OF"
 OCCURRED_IN = "OCCURRED_IN"
 RELATIONS = frozenset({SUPPORTS, REFUTES, BELONGS_TO, CONTEXT_OF, OCCURRED_IN})
 
+# A claim may fall due at most a year after it is said: a later date is a wish, not a schedule.
+MAX_STARTS_IN_DAYS = 366
+
 # What another agent sees instead of a private evidence text.
 HIDDEN_TEXT = "(observed by another agent)"
 
@@ -59,6 +62,9 @@ class Claim:
     # Said as an addition ("I also work at Globex on weekends"): it supports its own value
     # but does not refute the other values of a single-valued slot.
     additive: bool = False
+    # Said as due on a date ("starting at Oak Valley High next week"): the claim holds from
+    # this many days after its evidence's time, and counts from then on; 0 is when it was said.
+    starts_in_days: int = 0
 
     def __post_init__(self) -> None:
         from .checks import encodable
@@ -76,6 +82,9 @@ class Claim:
         object.__setattr__(self, "stance", check_unit(self.stance, "stance", -1.0, 1.0, InvalidStanceError))
         if not isinstance(self.additive, bool):
             raise InvalidInputError(f"claim additive must be a bool, got {self.additive!r:.80}")
+        days = self.starts_in_days
+        if isinstance(days, bool) or not isinstance(days, int) or not 0 <= days <= MAX_STARTS_IN_DAYS:
+            raise InvalidInputError(f"claim starts_in_days must be an integer in [0, {MAX_STARTS_IN_DAYS}], got {days!r:.80}")
 
     def to_dict(self) -> dict:
         return asdict(self)

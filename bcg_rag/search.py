@@ -112,10 +112,12 @@ def search(
         slots = {k: [full[r["id"]] for r in rows] for k, rows in slots.items()}
     states: dict[str, tuple[float, float]] = {}  # belief id -> (stored, effective) at as_of / now
     restated = _restated_by(memory, belief_evidence)
+    pending = _pending(memory, slots, as_of, now)
+    slots = {k: [pending.get(r["id"], r) for r in rows] for k, rows in slots.items()}
     ranked = []
     for (_, predicate, _), slot_rows in slots.items():
         for r in slot_rows:
-            state = _state(memory, r, as_of, now)
+            state = _state(memory, r, as_of, now, r["id"] in pending)
             if state is not None:
                 states[r["id"]] = state
         ordered = _order(memory, [r for r in slot_rows if r["id"] in states], states, predicate, belief_relevance, restated)
@@ -137,7 +139,7 @@ def search(
     ranked, via = follow_links(memory, ranked, query, vector, user_id=user_id, states=states, as_of=as_of, now=now,
                                agent_id=agent_id)
     chosen = ranked[: max(0, top_k)]
-    groups = _groups(memory, chosen, via, as_of, now, agent_id)
+    groups = _groups(memory, chosen, via, as_of, now, agent_id, pending)
     if as_of is None:
         groups = _with_archived(memory, query, user_id, groups, top_k, agent_id, now)
     fits = predicate_similarity(memory, sorted({g.predicate for g in groups}), vector) if groups else {}
@@ -179,17 +181,28 @@ def _query_vector(memory: Any, query: str) -> np.ndarray:
     return np.asarray(memory.index.embed([query])[0], dtype=np.float32)
 
 
-def _state(memory: Any, row: dict, as_of: str | None, now: str) -> tuple[float, float, float] | None:
-    """(stored, effective confidence, freshness) of a belief, as ``memory.view`` computes
-    them; None for a belief that did not exist yet at ``as_of``. Freshness is what decay
-    leaves of 1.0 since the belief was last confirmed (or refuted). Without ``as_of`` the
-    row's stored confidence is the last state and is only decayed here."""
-    half_life = memory.policy.half_life_days(row["predicate"])
+def _pending(memory: Any, slots: dict, as_of: str | None, now: str) -> dict[str, dict]:
+    """The full rows (histories included) of every value of a slot that holds a change not
+    yet due at ``now`` (a dated plan's claim, ``Claim.starts_in_days``): ``memory.view``
+    replays such a slot to ``now``, so the change counts only from its date."""
     if as_of is not None:
+        return {}
+    ids = [r["id"] for rows in slots.values() if any(r["last_updated"] > now for r in rows) for r in rows]
+    return memory.store.get_nodes("belief", ids) if ids else {}
+
+
+def _state(memory: Any, row: dict, as_of: str | None, now: str, pending: bool = False) -> tuple[float, float, float] | None:
+    """(stored, effective confidence, freshness) of a belief, as ``memory.view`` computes
+    them; None for a belief that did not exist yet at ``as_of`` (or not before a pending
+    change falls due). Freshness is what decay leaves of 1.0 since the belief was last
+    confirmed (or refuted). Otherwise the row's stored confidence is the last state and is
+    only decayed here."""
+    half_life = memory.policy.half_life_days(row["predicate"])
+    if as_of is not None or pending:
         view = memory.view(row, as_of=as_of, now=now)
         if view is None:
             return None
-        return view.confidence, view.effective_confidence, revision.decay(1.0, view.last_updated, as_of, half_life)
+        return view.confidence, view.effective_confidence, revision.decay(1.0, view.last_updated, as_of or now, half_life)
     fresh = revision.decay(1.0, row["last_updated"], now, half_life)
     return row["confidence"], row["confidence"] * fresh, fresh
 
@@ -272,10 +285,11 @@ SHOWN_HISTORY = 64
 SHOWN_HISTORY_OTHERS = 8
 
 
-def _groups(memory: Any, chosen: list, via: dict, as_of: str | None, now: str, agent_id: str | None) -> list[BeliefGroup]:
+def _groups(memory: Any, chosen: list, via: dict, as_of: str | None, now: str, agent_id: str | None,
+            pending: dict[str, dict]) -> list[BeliefGroup]:
     ids = [r["id"] for _, _, slot_rows, _ in chosen for r in slot_rows]
     if as_of is None:
-        full = memory.store.get_nodes("belief", ids, history=False)
+        full = memory.store.get_nodes("belief", [i for i in ids if i not in pending], history=False)
         firsts = {slot_rows[0]["id"] for _, _, slot_rows, _ in chosen if slot_rows}
         tails = memory.store.belief_history([i for i in full if i in firsts], last=SHOWN_HISTORY)
         tails.update(memory.store.belief_history([i for i in full if i not in firsts], last=SHOWN_HISTORY_OTHERS))
@@ -285,6 +299,7 @@ def _groups(memory: Any, chosen: list, via: dict, as_of: str | None, now: str, a
             if len(tail) >= shown and all(revision.is_conflict(h["reason"]) for h in tail):
                 tail = memory.store.belief_history([belief_id])[belief_id]  # rare: when it was last confirmed is older
             row["history"] = tail
+        full.update({i: pending[i] for i in ids if i in pending})
     else:
         full = memory.store.get_nodes("belief", ids)
     views = {i: memory.view(row, as_of=as_of, now=now) for i, row in full.items()}

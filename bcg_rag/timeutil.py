@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timedelta, timezone
 
 from .errors import InvalidTimestampError
 
@@ -38,3 +38,8 @@ def days_between(earlier: str, later: str) -> float:
 
 def utc_now() -> str:
     return parse_timestamp(datetime.now(timezone.utc).replace(microsecond=0))
+
+
+def days_after(ts: str, days: int) -> str:
+    """``ts`` moved ``days`` days on, in the same form."""
+    return parse_timestamp(to_datetime(ts) + timedelta(days=days)) if days else ts

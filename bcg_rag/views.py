@@ -113,13 +113,14 @@ def _scope(user_id: Any, global_read: Any, what: str) -> str | None:
 
 
 def view(memory: "BeliefMemory", row: dict, *, as_of: str | None = None, now: str | None = None) -> Belief | None:
-    """A stored belief row as seen at a time: replayed to ``as_of``, decayed to ``now``."""
+    """A stored belief row as seen at a time: replayed to ``as_of`` (or to ``now``, where it
+    holds a change not yet due at ``now``), decayed to ``now``."""
     history = [HistoryEntry(**h) for h in row["history"]]
-    if as_of is not None:
-        history = revision.history_at(history, as_of)
+    at = as_of or now or memory.clock()
+    if as_of is not None or _not_yet_due(memory, history, at):
+        history = revision.history_at(history, at)
     if not history:
         return None
-    at = as_of or now or memory.clock()
     confidence = history[-1].new
     confirmed = revision.last_confirmed(history)
     effective = revision.decay(confidence, confirmed, at, memory.policy.half_life_days(row["predicate"]))
@@ -131,6 +132,17 @@ def view(memory: "BeliefMemory", row: dict, *, as_of: str | None = None, now: st
         last_updated=confirmed, history=history, status=row["status"], effective_confidence=effective,
         band=revision.band(effective, memory.policy.bands),
     )
+
+
+def _not_yet_due(memory: "BeliefMemory", history: list[HistoryEntry], now: str) -> bool:
+    """Whether the history holds a change dated after ``now`` by evidence said by then: a
+    claim not yet due (``Claim.starts_in_days``), which counts from its date only. Evidence
+    said after ``now`` (a caller's ``now`` before its own data) is left as it was."""
+    later = {h.evidence_id for h in history if h.at > now}
+    if not later:
+        return False
+    said = memory.store.get_nodes("evidence", sorted(later), history=False)
+    return any(ev["timestamp"] <= now for ev in said.values())
 
 
 def asserted(memory: "BeliefMemory", belief: Belief) -> bool:

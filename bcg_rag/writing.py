@@ -24,7 +24,7 @@ from .models import BELONGS_TO, CONTEXT_OF, OCCURRED_IN, Change, Claim, Edge, Ob
 from .refold import BELIEF_RELATIONS, recompute_slot, recompute_slots  # noqa: F401 (callers use writing.*)
 from .revision import DIRECT
 from .store import slot_locks
-from .timeutil import parse_timestamp
+from .timeutil import days_after, days_between, parse_timestamp
 
 if TYPE_CHECKING:
     from .memory import BeliefMemory
@@ -98,11 +98,10 @@ def _report_stored_claims(memory: "BeliefMemory", results: list[ObserveResult]) 
     if not dups:
         return
     stored: dict[str, list[Claim]] = {}
+    said = memory.store.get_nodes("evidence", sorted(dups))
     for c in memory.store.claims_for_evidence(sorted(dups)):
         if c["origin"] in (CALLER, CALLER_ADDITIVE):
-            stored.setdefault(c["evidence_id"], []).append(
-                Claim(c["subject"], c["predicate"], c["value"], c["stance"], c["source_type"], c["context"],
-                      c["origin"] == CALLER_ADDITIVE))
+            stored.setdefault(c["evidence_id"], []).append(claim_of_row(c, said[c["evidence_id"]]["timestamp"]))
     for r in results:
         if r.duplicate:
             r.claims = stored.get(r.evidence_id, [])
@@ -189,7 +188,7 @@ def prepare(memory: "BeliefMemory", text: str | None = None,
             dict(
                 evidence_id=evidence_id, idx=idx, user_id=user_id, subject=c.subject.strip(),
                 predicate=clean_predicate(c.predicate), value=clean_value(c.value), stance=c.stance,
-                weight=c_weight, source_type=c_type, context=c_context, timestamp=ts, origin=CALLER_ADDITIVE if c.additive else CALLER,
+                weight=c_weight, source_type=c_type, context=c_context, timestamp=days_after(ts, c.starts_in_days), origin=CALLER_ADDITIVE if c.additive else CALLER,
             )
         )
     event_id = event_id or stable_id("evt", user_id, source)
@@ -262,7 +261,7 @@ def add_claims(memory: "BeliefMemory", evidence_id: str, claims: Sequence[Claim]
                 evidence_id=evidence_id, idx=idx + i, user_id=ev["user_id"], subject=c.subject.strip(),
                 predicate=clean_predicate(c.predicate), value=clean_value(c.value), stance=c.stance,
                 weight=memory.policy.weight(c_type), source_type=c_type, context=c.context or ev["context"],
-                timestamp=ev["timestamp"], origin=origin,
+                timestamp=days_after(ev["timestamp"], c.starts_in_days), origin=origin,
             )
             if row["context"]:
                 ensure_context(memory, row["context"])
@@ -332,11 +331,14 @@ def refold_user(memory: "BeliefMemory", user_id: str) -> None:
 
 
 def claims_of(p: Prepared) -> list[Claim]:
-    return [
-        Claim(r["subject"], r["predicate"], r["value"], r["stance"], r["source_type"], r["context"],
-              r["origin"] == CALLER_ADDITIVE)
-        for r in p.claims
-    ]
+    return [claim_of_row(r, p.evidence["timestamp"]) for r in p.claims]
+
+
+def claim_of_row(row: dict, said_at: str) -> Claim:
+    """A stored claim row as the caller's ``Claim``: a row dated after its evidence was
+    said is a claim that falls due that many days later."""
+    return Claim(row["subject"], row["predicate"], row["value"], row["stance"], row["source_type"], row["context"],
+                 row["origin"] == CALLER_ADDITIVE, starts_in_days=round(days_between(said_at, row["timestamp"])))
 
 
 def check_messages(memory: "BeliefMemory", messages: Any) -> list[dict]:

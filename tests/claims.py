@@ -9,6 +9,9 @@ from bcg_rag.extract import OfflineExtractor
 USER = "u1"
 
 
-def triples(extractor: OfflineExtractor, text: str, **kwargs: Any) -> list[tuple[str, str, str, float]]:
+def triples(extractor: OfflineExtractor, text: str, **kwargs: Any) -> list[tuple]:
+    """(subject, predicate, value, stance) per claim; a claim that falls due later
+    (``Claim.starts_in_days``) carries its days as a fifth element."""
     kwargs.setdefault("user_id", USER)
-    return [(c.subject, c.predicate, c.value, c.stance) for c in extractor.extract(text, **kwargs)]
+    return [(c.subject, c.predicate, c.value, c.stance) + ((c.starts_in_days,) if c.starts_in_days else ())
+            for c in extractor.extract(text, **kwargs)]

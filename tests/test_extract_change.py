@@ -104,8 +104,9 @@ def extractor() -> OfflineExtractor:
          [(USER, "studies", "German", 1.0), (USER, "plan:lives_in", "Munich", 0.5)]),
         ("So I moved to Denver last week", [(USER, "lives_in", "Denver", 1.0)]),  # a discourse "so"
         # plans, hedges, questions, requests
-        ("I'm going to start at Brightwave next month", [(USER, "plan:works_at", "Brightwave", 0.5)]),
-        ("first day at Tessel tomorrow", [(USER, "plan:works_at", "Tessel", 0.5)]),
+        ("I'm going to start at Brightwave next month",
+         [(USER, "plan:works_at", "Brightwave", 0.5), (USER, "works_at", "Brightwave", 1.0, 30)]),  # falls due
+        ("first day at Tessel tomorrow", [(USER, "plan:works_at", "Tessel", 0.5), (USER, "works_at", "Tessel", 1.0, 1)]),
         ("I'm going to move from Austin to Denver", [(USER, "plan:lives_in", "Denver", 0.5)]),
         ("should I go vegan?", []),
         ("can you help me cancel my gym membership at IronWorks", []),
@@ -118,7 +119,7 @@ def extractor() -> OfflineExtractor:
         ("回公司上班了", []),  # back at the office, no employer named
         ("回家了", []),
         ("入职了美团", [(USER, "works_at", "美团", 1.0)]),
-        ("下个月回华为", [(USER, "plan:works_at", "华为", 0.5)]),
+        ("下个月回华为", [(USER, "plan:works_at", "华为", 0.5), (USER, "works_at", "华为", 1.0, 30)]),
         # Chinese: titles
         ("升职成了主管", [(USER, "job_title", "主管", 1.0)]),
         ("我姐被提拔为经理了", [(f"{USER}'s sister", "job_title", "经理", 1.0)]),

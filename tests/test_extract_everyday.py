@@ -61,10 +61,11 @@ def extractor() -> OfflineExtractor:
         ("we bought a house in Denver", [(USER, "lives_in", "Denver", 1.0), (USER, "owns", "house", 1.0)]),
         ("my commute to the Google office is brutal", [(USER, "works_at", "Google", 1.0)]),
         # ages: one to come is a plan
-        ("turning 30 next week", [(USER, "plan:age", "30", 0.5)]),
+        ("turning 30 next week", [(USER, "plan:age", "30", 0.5), (USER, "age", "30", 1.0, 7)]),
         ("I'm turning 40 in May", [(USER, "plan:age", "40", 0.5)]),
-        ("my dad turns 70 next week", [(f"{USER}'s father", "plan:age", "70", 0.5)]),
-        ("我下个月就30岁了", [(USER, "plan:age", "30岁", 0.5)]),
+        ("my dad turns 70 next week",
+         [(f"{USER}'s father", "plan:age", "70", 0.5), (f"{USER}'s father", "age", "70", 1.0, 7)]),
+        ("我下个月就30岁了", [(USER, "plan:age", "30岁", 0.5), (USER, "age", "30岁", 1.0, 30)]),
         ("我爸今年七十了", [(f"{USER}'s father", "age", "七十岁", 1.0)]),
         ("我今年三十了", [(USER, "age", "三十岁", 1.0)]),
         ("I'm 34", [(USER, "age", "34", 1.0)]),
@@ -184,7 +185,8 @@ def test_a_breakup_is_not_shared(extractor, text):
         ("my birthday's on October 2nd", [(USER, "attr:birthday", "October 2", 1.0)]),
         ("My mum's car is red", []),
         # where someone is known from says which one, not where they are from
-        ("Kofi from my team is moving to Accra next month", [("Kofi", "plan:lives_in", "Accra", 0.5)]),
+        ("Kofi from my team is moving to Accra next month",
+         [("Kofi", "plan:lives_in", "Accra", 0.5), ("Kofi", "lives_in", "Accra", 1.0, 30)]),
         ("my buddy from college works at Valve", [(f"{USER}'s friend", "works_at", "Valve", 1.0)]),
         ("Kofi is from Accra", [("Kofi", "hometown", "Accra", 1.0)]),
         # a named pet is the subject of its own age; what one thinks of it is no fact

@@ -106,7 +106,7 @@ def extractor() -> OfflineExtractor:
         ("我血型是AB型", [(USER, "attr:blood_type", "AB型", 1.0)]),
         # a statement before the question of the sentence is still a statement
         ("I live in Leeds, where should I go running?", [(USER, "lives_in", "Leeds", 1.0)]),
-        ("我下个月搬去苏州，那边房租贵吗？", [(USER, "plan:lives_in", "苏州", 0.5)]),
+        ("我下个月搬去苏州，那边房租贵吗？", [(USER, "plan:lives_in", "苏州", 0.5), (USER, "lives_in", "苏州", 1.0, 30)]),
         ("I'm like 5'9 maybe", [(USER, "attr:height", "5'9", 0.5)]),  # hedged, not a taste
     ],
 )

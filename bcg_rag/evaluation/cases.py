@@ -121,15 +121,17 @@ def _timestamp(value: Any, name: str, optional: bool = False) -> str | None:
 
 
 def _claim_from_dict(d: Any) -> Claim:
-    d = _check_keys(d, {"subject", "predicate", "value", "stance", "source_type", "context", "additive"},
+    d = _check_keys(d, {"subject", "predicate", "value", "stance", "source_type", "context", "additive", "starts_in_days"},
                     {"subject", "predicate", "value"}, "claim")
     return Claim(d["subject"], d["predicate"], d["value"], d.get("stance", 1.0),
                  _text(d.get("source_type"), "claim source_type", optional=True),
-                 _text(d.get("context"), "claim context", optional=True), d.get("additive", False))
+                 _text(d.get("context"), "claim context", optional=True), d.get("additive", False),
+                 d.get("starts_in_days", 0))
 
 
 def _claim_to_dict(c: Claim) -> dict:
-    return {k: v for k, v in c.to_dict().items() if v is not None and not (k == "additive" and v is False)}
+    defaults = {"additive": False, "starts_in_days": 0}
+    return {k: v for k, v in c.to_dict().items() if v is not None and not (k in defaults and v == defaults[k])}
 
 
 # --- the records ---------------------------------------------------------------------

@@ -3,7 +3,8 @@
 * ``score_claims``: precision and recall on (subject, value, sign of stance) over
   ``chat_claims.jsonl``, per language, per phenomenon and per half. A gold claim with
   ``"modality": "plan"`` is matched only by a ``plan:`` predicate, any other only by a
-  non-plan one. The gold subject ``"user"`` stands for the user id passed in. Values
+  non-plan one (a dated plan's claim that falls due, ``starts_in_days``, is not scored:
+  the plan claim stands for it). The gold subject ``"user"`` stands for the user id passed in. Values
   match after normalisation, or by the lexicon's canonical name ("咖啡" ~ "coffee").
 * ``score_pairs``: each pair of ``chat_pairs.jsonl`` through a real ``BeliefMemory``:
   how many ``additive`` pairs mark a value of the first message outdated (must be 0),
@@ -117,7 +118,8 @@ class Tally:
 
 def score_sentence(extractor: Any, item: dict, user_id: str = USER) -> tuple[list, list[bool], list[bool]]:
     """(claims, per claim: matched a gold claim, per gold claim: was extracted)."""
-    claims = extractor.extract(item["text"], user_id=user_id)
+    # A plan's value from its due date on is the plan read once more: scored as the plan
+    claims = [c for c in extractor.extract(item["text"], user_id=user_id) if not c.starts_in_days]
     gold = item["claims"]
     used: set[int] = set()
     claim_ok = []

@@ -128,7 +128,7 @@ class GateRules:
             if found.predicate.removeprefix("attr:") in NAME_PREDICATES:
                 return 2 <= len(value) <= 4 and not any(flag.startswith("v") for _, flag, _ in tokens)
             if (found.predicate not in ACTIVITY_PREDICATES and not dated and len(tokens) > 1
-                    and not tokens[-1][1].startswith(ZH_NOUN_TAGS)):
+                    and not tokens[-1][1].startswith(ZH_NOUN_TAGS) and not self._unknown_name(tokens)):
                 return False  # "有…伤好无聊": what is owned, worked at or lived in is a noun
             return True
         words = value.split()
@@ -146,6 +146,13 @@ class GateRules:
         if len(words) > 4 and any(not w[:1].isupper() and not _joins_name(words, i) for i, w in enumerate(words)):
             return False  # a long lower-case run is a clause, not a thing ("Louis Henri, Duke of Bourbon" is a name)
         return True
+
+    @staticmethod
+    def _unknown_name(tokens: tuple) -> bool:
+        """Two or three characters jieba knows only one by one (博远: 博 + 远, "far"): a name
+        its dictionary lacks, whose characters' tags say nothing about the whole."""
+        return (len(tokens) in (2, 3) and all(len(word) == 1 and not flag.startswith("v") for word, flag, _ in tokens)
+                and any(flag.startswith(("n", "j")) for _, flag, _ in tokens))  # "好累" is two adjectives
 
     # ------------------------------------------------------------------ subjects
 

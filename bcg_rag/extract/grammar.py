@@ -211,6 +211,7 @@ class Mood:
     hedged: bool = False
     plan: bool = False
     past: bool = False  # "used to", "以前": the value no longer holds
+    due_in_days: int = 0  # a settled plan with a date ("starting at Stripe next week"): when it falls due
 
 
 class Grammar:
@@ -262,6 +263,7 @@ class Grammar:
     def mood(self, clause: str) -> Mood:
         lex = self.lex
         hedged = plan = past = False
+        settled = True  # no wish, hope or purpose said: with a date, the plan falls due
         clause = EN_VE_GOT.sub(" have got", clause)  # "we've got two kids": the verb is "have got"
         clause = EN_KNOWN_FROM.sub(r"\g<who> ", clause)
         clause = EN_ADVERB_BEFORE_PREPOSITION.sub("", clause)
@@ -271,7 +273,7 @@ class Grammar:
                 clause = join_cjk(clause[: m.start()] + " " + clause[m.end():])
                 m = self._marker(lex.hedges.anywhere, clause)
         if m := PURPOSE.match(clause):  # "so I can teach English in Japan": what it is for, not yet so
-            plan = True
+            plan, settled = True, False
             clause = clause[m.end():]
         if m := self._marker(lex.past_markers.anywhere, clause):
             past = True
@@ -282,12 +284,16 @@ class Grammar:
         if m:
             # "以后不喝奶茶了": "from now on not" with the 了 of a changed state stops a habit now
             plan = plan or not (m.group() in ZH_FROM_NOW_ON and ZH_STOPPED.search(clause))
+            settled = settled and collapse(m.group()).casefold() in lex.settled_plans
             clause = join_cjk(clause[: m.start()] + " " + clause[m.end():])
         elif (lex.future_time.anywhere.search(clause) or FUTURE_WHEN.search(clause) and not NEGATED_PERFECT.search(clause)
               or ARRANGED.search(clause)
               or ZH_ABOUT_TO.search(clause)):
             plan = True  # "I'm moving to Tokyo next year", "下个月搬到上海", "I'm starting at Stripe": not yet so
-        return Mood(clause.strip(), hedged, plan, past)
+        due = 0
+        if plan and settled and not (hedged or past) and (when := lex.dated_future.anywhere.search(clause)):
+            due = lex.due_in_days[collapse(when.group()).casefold()]
+        return Mood(clause.strip(), hedged, plan, past, due)
 
     def marker(self, pattern: re.Pattern[str], clause: str) -> re.Match[str] | None:
         return self._marker(pattern, clause)

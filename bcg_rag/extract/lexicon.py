@@ -15,6 +15,7 @@ else:  # pragma: no cover - pyproject installs tomli there
     import tomli as tomllib
 
 from ..errors import ConfigError
+from ..models import MAX_STARTS_IN_DAYS
 from .text import PhraseSet, collapse, english_forms, name_key, phrase_pattern, snake_name
 
 DEFAULT_LEXICON_PATH = Path(__file__).with_name("lexicon.toml")
@@ -77,6 +78,9 @@ def check_tables(tables: dict[str, Any]) -> None:
         elif where.startswith("stance."):
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not -1 <= value <= 1:
                 raise ConfigError(f"lexicon {where} must be a number in [-1, 1], got {value!r}")
+        elif where.startswith("plans.due_in_days."):
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= MAX_STARTS_IN_DAYS:
+                raise ConfigError(f"lexicon {where} must be a whole number of days in [1, {MAX_STARTS_IN_DAYS}], got {value!r}")
         elif not where.startswith("defaults."):
             raise ConfigError(f"lexicon {where} must be a list of strings, got {value!r}")
         elif not isinstance(value, str) or not value.strip():
@@ -215,6 +219,10 @@ class Lexicon:
         self.small_talk = {collapse(w).casefold() for w in self.words("small_talk", "phrases")}
         self.plan_markers = PhraseSet(self.words("plans", "phrases"))
         self.future_time = PhraseSet(self.words("plans", "future"))
+        due = self.tables.get("plans", {}).get("due_in_days", {})
+        self.due_in_days = {collapse(phrase).casefold(): int(days) for phrase, days in due.items()}
+        self.dated_future = PhraseSet(sorted(self.due_in_days))
+        self.settled_plans = frozenset(collapse(w).casefold() for w in self.words("plans", "settled"))
         self.past_markers = PhraseSet(self.words("plans", "past"))
         self.change_markers = PhraseSet(self.words("changes", "phrases"))
         self.additive_markers = PhraseSet(self.words("changes", "additive"))

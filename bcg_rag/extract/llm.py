@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 
 LLM_RULES = """You extract claims from chat messages for a memory that tracks beliefs.
 Rules:
-- A claim is {{"subject": str, "predicate": str, "value": str, "stance": number, "source_type": str (optional)}}.
+- A claim is {{"subject": str, "predicate": str, "value": str, "stance": number, "source_type": str (optional), \
+"starts_in_days": int (optional)}}.
 - subject: the entity the claim is about. The speaker is "{speaker}"; first-person statements \
 ("I", "my", "me", "we", "our", "我", "我们") have subject "{speaker_id}".{user_rule} A named person or thing \
 is its name as written ("my sister Anna" -> "Anna"); an unnamed relative, friend or colleague is \
@@ -32,7 +33,11 @@ without articles or time phrases. Reuse one of these entity names whenever it fi
 ("maybe", "I think", "可能"). An ending that does not say what kind of thing ended ("gave up on spanish", \
 "left Northwind", "吉他课不上了") is the predicate "does" with stance -0.8; the memory links it to the value it names.
 - Plans and intentions ("going to", "thinking of", "next year", "打算", "下个月") are not current facts: \
-use the predicate "plan:<predicate>" (e.g. plan:lives_in) with stance 0.5.
+use the predicate "plan:<predicate>" (e.g. plan:lives_in) with stance 0.5. A settled plan with a date \
+("starting at Stripe next week", "I'm moving to Lyon next month", "下周一去恒通物流报到") for where someone lives \
+or works, their job title or the like also gives that claim itself, stance 1.0, with "starts_in_days": the \
+days until it falls due (tomorrow 1, next week 7, next month 30, next year 365); a wish, a hedge or an \
+undated plan ("want to", "thinking of", "maybe", "soon", "打算") does not.
 - Only where, who one works for, job title, birthday, marriage and the like hold one value at a time. \
 Possessions, pets, languages, likes, hobbies, skills, family and friends are many-valued: a new one \
 is added, it does not replace the old one, so never deny an old value unless the text says so \
@@ -313,6 +318,7 @@ class LLMExtractor:
                 stance=item["stance"],
                 source_type=source_type if isinstance(source_type, str) and source_type.strip() else None,
                 context=request.context,
+                starts_in_days=0 if item.get("starts_in_days") is None else item["starts_in_days"],
             )
         except InvalidInputError as e:  # includes a stance outside [-1, 1]
             raise MalformedAnswer(f"invalid claim {item!r}: {e}") from e

@@ -211,6 +211,10 @@ class OfflineExtractor(
                     reading.additive.append((additive or shared) and not f.changed)
                     if self._ends_on_name(f, clause, turn):
                         turn.named = len(claims) - 1
+                    if due := self._falls_due(claim, mood):
+                        claims.append(due)
+                        reading.rules.append(f"scheduled/{f.rule}")
+                        reading.additive.append(False)
                 presupposed = self._mentions(clause, turn) + self._kept(clause, turn) + venues
                 venues = []
                 for f in presupposed:  # presupposed by a possessive: no mood applies
@@ -253,6 +257,17 @@ class OfflineExtractor(
         elif mood.hedged:
             stance *= lex.hedge_factor
         return Claim(found.subject, predicate, value, stance, context=context)
+
+    def _falls_due(self, claim: Claim, mood: Any) -> Claim | None:
+        """A settled, dated plan in a single-valued slot ("starting at Oak Valley High next
+        week"): the slot's value from its due date on, said without doubt (a wish or a hedge
+        is no schedule, ``Grammar.mood``). The plan claim stays beside it, so until then the
+        memory holds a plan, not a fact."""
+        slot = claim.predicate.removeprefix("plan:")
+        if not (mood.due_in_days and claim.predicate.startswith("plan:") and claim.stance > 0
+                and self.lexicon.is_single_valued(slot)):
+            return None
+        return replace(claim, predicate=slot, stance=self.lexicon.asserted, starts_in_days=mood.due_in_days)
 
     def _shared_relative(self, subject: str, turn: Turn) -> bool:
         """The subject is the speaker's relative of a kind one often has several of."""
