@@ -158,6 +158,8 @@ def test_change_statements(extractor, text, expected):
         ("我在阿里上班。", "又回华为了"),
         ("I'm vegetarian.", "went vegan last month"),
         ("我在腾讯当经理。", "升职成了总监"),
+        ("我在北京工作。", "我现在在上海工作"),  # the city of work is one at a time (works_in)
+        ("我在北京上班。", "公司把我调到长沙分公司了"),
     ],
 )
 def test_a_change_replaces_the_old_value(first, second):

@@ -9,7 +9,8 @@
   like a pet's name (``mentions.py``), the possessive presupposes it whatever the clause says;
 * a place one goes to, named after a possessive: "my son Leo loves his new school, Maple Grove
   Elementary" (Leo studies_at), "I love my new job at Stripe" (works_at), "my gym, Iron Temple"
-  (member_of); presupposed the same way.
+  (member_of); presupposed the same way;
+* a job title said as a heading: "new title: art director", "my title is senior analyst".
 """
 
 from __future__ import annotations
@@ -34,6 +35,10 @@ EN_HOME_IN = re.compile(
 # "the new apartment in Leeds is tiny", "big month: new job, new apartment in Oakland": a new
 # home said in passing is the speaker's.
 EN_NEW_HOME_IN = re.compile(rf"^(?:(?:the|my|our|a)\s+)?new\s+(?:(?:little|small|tiny|big|cute)\s+)?{HOME_WORDS}\s+in\s+{PLACE_NAME}")
+# "new title: art director", "my new job title is senior analyst": the colon cuts clauses, so
+# read on the sentence
+EN_NEW_TITLE = re.compile(r"^(?:(?:my|our)\s+)?(?:(?:new|official)\s+)?(?:job\s+)?title\s*(?::|\bis\b|'s)\s*"
+                          r"(?P<title>[A-Za-z][\w/&'-]*(?:\s+[\w/&'-]+){0,3})\s*$", re.IGNORECASE)
 EN_COMMUTE = re.compile(
     r"^(?P<who>.*?)\b(?:my|the)\s+(?:commute|drive|ride|walk|bike\s+ride)\s+to\s+(?:the\s+)?"
     r"(?P<org>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,2})\s+(?:office|offices|campus|HQ|headquarters|plant|factory|warehouse)\b"
@@ -117,6 +122,8 @@ class EverydayRules:
             name = collapse(m["name"])
             if owner and name.split()[0].casefold() not in self.lexicon.not_names:
                 out.append(Found(owner, VENUE_KINDS[m["kind"]], name))
+        if (m := EN_NEW_TITLE.match(sentence)) and re.search(r"\b(?:new|job)\b", sentence[: m.start("title")], re.IGNORECASE):
+            out.append(Found(turn.speaker_id, "job_title", collapse(m["title"])))  # "new title: art director"
         return out
 
     def _kept(self, clause: str, turn: Turn) -> list[Found]:

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from .en import EN_CLASS_OF
 from .grammar import ZH_DURATION, ZH_PLACE_CALLED
+from .shapes import ZH_EMPLOYER_WORDS
 from .shared import Found
 from .text import CJK, CJK_CHAR, NAME_JOINS, collapse, has_cjk
 
@@ -60,7 +61,7 @@ EN_EPISODE_VERB = re.compile(r"\b(?:ate|eaten|drank|drunk|had|played|watched)\b"
 # "My (college) roommate (Marcus) is …", "Marcus is …": who an English clause is about.
 EN_LEAD = re.compile(
     r"^(?:(?:[Mm]y|[Oo]ur)\s+(?:[a-z]+\s+){0,2}?(?P<rel>[a-z-]+)(?:\s+(?P<name>[A-Z][a-z]+))?|(?P<lone>[A-Z][a-z]+))"
-    r"\s+(?:is|was|'s|has|had|just|now|still)\b"
+    r"\s+(?:is|was|'s|has|had|just|now|still|finally|recently|also)\b"
 )
 # Chinese: episodes (a meal today, "吃了/喝过") are not habits.
 ZH_SPECIFIC_TIME = re.compile(r"今天|昨天|前天|今晚|昨晚|刚才|刚刚|中午|这顿|那天|上次|这次")
@@ -216,6 +217,10 @@ class GateRules:
             value = value[kind.end():]  # "the continent of Europe" -> "Europe"
         if value != found.value:
             found = replace(found, value=value)
+        if found.predicate == "works_at" and found.value in ZH_EMPLOYER_WORDS:
+            return None  # "入职了一家新公司": which one is not said (yet)
+        if found.predicate == "works_at" and self._zh_place(found.value):
+            found = replace(found, predicate="works_in")  # "我在岳麓区上班": a district is where, not whom for
         if not self._value_ok(found) or not self._subject_ok(found, turn):
             return None
         if found.subject == turn.speaker_id and found.predicate.removeprefix("attr:") in ORG_ATTRIBUTES:
@@ -235,7 +240,7 @@ class GateRules:
             return latin.group(1)
         owner = re.match(r"^(?:我的|我们的|我们|我|咱)?", clause)
         rest = clause[owner.end():]
-        if (kin := self.lexicon.relative_regex.match(rest)) and owner.group():
+        if (kin := self.lexicon.relative_regex.match(rest)) and (owner.group() or kin.group() in ZH_OWN_KIN):
             relation = self.lexicon.relatives[collapse(kin.group()).casefold()]
             tail = rest[kin.end():]
             for size in (3, 2):  # "我同事小王…": the name after the kin word
@@ -271,6 +276,9 @@ class GateRules:
 
 # Predicates whose value may be an activity (a verb phrase): "爱画画", "学做川菜", "不会开车".
 ACTIVITY_PREDICATES = frozenset({"likes", "dislikes", "hobby", "studies", "plays", "can", "ability", "speaks"})
+# Kin words that are the speaker's without 我 at the head of a chat clause ("老公跳槽了！"):
+# spouses, partners and parents; not 哥 / 姐, which also address a listener.
+ZH_OWN_KIN = frozenset({"老公", "老婆", "媳妇", "男朋友", "女朋友", "男票", "女票", "爸爸", "妈妈", "老爸", "老妈", "爸妈"})
 ZH_NOUN_TAGS = ("n", "eng", "vn", "j", "nz", "nt", "ns", "nr", "an", "l", "i", "g", "m", "q", "s")
 # A dictionary word of these kinds is no name, whatever its first character ("周末", "高兴").
 ZH_WORD_TAGS = ("t", "a", "d", "v", "r", "p", "c", "u", "m", "q", "f", "s", "ns", "y", "i", "l")

@@ -37,7 +37,8 @@ from .mentions import MentionRules
 from .routines import RoutineRules
 from .shared import Found, SharedRules
 from .subjects import SubjectRules
-from .whereabouts import EN_REGION, PLACING_PREDICATES, TOWN_PREDICATES, VENUE_PREDICATES, WhereaboutsRules, is_region
+from .whereabouts import (EN_REGION, PLACING_PREDICATES, TOWN_PREDICATES, VENUE_PREDICATES, ZH_JOB_CHANGED, WhereaboutsRules,
+                          is_region)
 from .text import EDGE_PUNCTUATION, collapse, has_cjk
 from .values import ValueRules
 from .zh import ChineseRules
@@ -142,7 +143,8 @@ class OfflineExtractor(
         parsed: dict[tuple, tuple[list[Found], str | None]] = {}
         for sentence in sentences(collapse(text)):
             turn.other = None if sentence.question else turn.other
-            turn.topic = False
+            # Chinese keeps its topic across a sentence end ("老公跳槽了！现在在安泰保险"), not past a question
+            turn.topic = turn.topic and has_cjk(sentence.text) and not sentence.question
             turn.town = turn.venue = None
             parts = [c.strip(EDGE_PUNCTUATION) for c in clauses(sentence.text)]
             # "his new school, Maple Grove Elementary": read on the sentence, the comma cuts clauses
@@ -181,8 +183,12 @@ class OfflineExtractor(
                     # old value still holds until then
                     found = [f for f in found if not (f.changed and f.negated)] if any(
                         f.changed and not f.negated for f in found) else found
-                turn.owned = next(((f.subject, f.value) for f in found if f.predicate == "has" and not f.negated), None)
-                turn.placed = next((f.predicate for f in found if f.predicate in PLACING_PREDICATES), turn.placed)
+                # "we adopted a puppy! golden retriever, named him Waffles": a clause that reads
+                # nothing does not forget what the one before said someone keeps
+                turn.owned = next(((f.subject, f.value) for f in found if f.predicate == "has" and not f.negated),
+                                  None if found else self._employer_unnamed(mood.clause, turn) or turn.owned)
+                turn.placed = next((f.predicate for f in found if f.predicate in PLACING_PREDICATES),
+                                   "works_at" if not found and ZH_JOB_CHANGED.search(mood.clause) else turn.placed)
                 # The clause was about someone else (for Chinese topic continuation): every claim
                 # is theirs, or names them ("Anna是我室友": the user has a roommate, Anna; "我的狗叫
                 # 豆豆，五岁了": the next clause is about 豆豆).
@@ -227,7 +233,7 @@ class OfflineExtractor(
                         reading.rules.append("mention")
                         reading.additive.append(False)
         reading.kin = sorted(turn.kin)
-        return claims, reading
+        return [self._zh_district_in_city(c, text) if c.predicate in TOWN_PREDICATES else c for c in claims], reading
 
     @staticmethod
     def _ends_on_name(found: Found, clause: str, turn: Turn) -> bool:

@@ -27,6 +27,12 @@ EN_ABLE = re.compile(r"\b(?P<neg>can't|cannot|can not|don't know how to|doesn't 
 ZH_ABLE = frozenset({"会", "不会", "能", "不能"})
 EN_GO_TO = re.compile(r"^(?P<who>.*?)\bgo(?:es)?\s+to\s+(?P<place>.+)$", re.IGNORECASE)
 EN_GO_DOING = re.compile(r"^(?P<who>.*?)\bgo(?:es)?\s+(?P<doing>[a-z]+ing)\b(?P<rest>.*)$", re.IGNORECASE)
+# "been running in the park instead", "took up swimming": an activity kept up or begun
+EN_BEEN_DOING = re.compile(r"^(?P<who>.*?)\b(?:(?:have|'ve|has|'s)\s+)?been\s+(?P<doing>[a-z]+ing)\b(?P<rest>.*)$", re.IGNORECASE)
+EN_TOOK_UP = re.compile(r"^(?P<who>.*?)\b(?:took|take|taken|taking)\s+up\s+(?P<doing>[a-z]+ing)\b(?P<rest>.*)$", re.IGNORECASE)
+# what says a progressive is a habit of late, not one occasion ("been running late")
+EN_OF_LATE = re.compile(r"\b(?:instead|lately|recently|these days|a lot|for (?:a few|several|\d+|two|three|four|six) "
+                        r"(?:weeks|months|years))\b", re.IGNORECASE)
 SCHOOL = re.compile(r"\b(?:School|Elementary|Primary|Middle|High|Academy|College|University|Kindergarten|Preschool)\b")
 # What may stand between the subject and a Chinese activity: times, counts, adverbs, "起来".
 ZH_BETWEEN_TAGS = ("t", "m", "q", "d")
@@ -69,6 +75,10 @@ class RoutineRules:
             return self._habit(m["who"], "habit", self._clean_value(place), turn)  # "yoga (twice a week)"
         if often and (m := EN_GO_DOING.match(clause)) and m["doing"].casefold() in forms.values():
             return self._habit(m["who"], "habit", m["doing"].casefold(), turn)  # "go running on Sundays"
+        for shape, needs in ((EN_BEEN_DOING, True), (EN_TOOK_UP, False)):
+            if (m := shape.match(clause)) and m["doing"].casefold() in forms.values() and (
+                    often or EN_OF_LATE.search(m["rest"]) or not needs and not m["rest"].strip()):
+                return self._habit(m["who"], "habit", m["doing"].casefold(), turn)
         if (verb := verbs.search(clause)) is None:
             return None
         rest = clause[verb.end():].strip()

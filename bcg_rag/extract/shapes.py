@@ -36,6 +36,10 @@ EN_THING_NAMED = re.compile(
     r"^(?:[Mm]y|[Oo]ur)\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)(?:'s name is|\s+is\s+(?:called|named))\s+(?P<name>[A-Z][\w'-]*)$"
 )
 ZH_CALLED = re.compile(rf"^叫(?P<name>[{CJK}A-Za-z]{{2,4}})$")
+# Words for an employer not yet named: "新公司入职第一周！叫星桥数据" names it in the next clause.
+ZH_EMPLOYER_WORDS = ("新公司", "公司", "新单位", "单位", "新东家", "东家")
+ZH_NEW_EMPLOYER = re.compile(r"新(?:公司|单位|东家)")
+ZH_EMPLOYER_NAMED = re.compile(rf"^(?:我的?|我们)?(?P<word>新?(?:公司|单位|东家))(?:的名字)?叫(?P<name>[{CJK}A-Za-z0-9]{{2,8}})$")
 EN_LEFT_GROUP = re.compile(
     r"^(?P<who>.*?)\b(?:left|quit|quitting|leaving)\s+(?:the|my|our)\s+(?P<group>[\w\s'-]{2,40})$", re.IGNORECASE
 )
@@ -53,6 +57,19 @@ EN_MOVED_INTO = re.compile(
 EN_CANCELLED = re.compile(
     r"^(?P<who>.*?)\b[Cc]ancel(?:l?ed|l?ing|s)?\s+(?:(?:my|our|the)\s+(?P<thing>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)?)\s+"
     r"(?P<kind>membership|subscription|account)|(?P<thing2>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)?)(?=\s*$|\s*[,.!]))",
+)
+# "we adopted a dog", "just got a puppy named Biscuit": an animal taken in is kept (the
+# lexicon's [mentions] pets only: "got a cold", "adopted a new policy" are no pet).
+EN_PET_TAKEN = re.compile(
+    r"^(?P<who>.*?)\b(?:adopted|adopt|got|get|rescued|rescue|brought\s+home|bring\s+home)\s+(?:a|an|our|my)\s+"
+    r"(?:(?:new|little|baby|rescue|sweet|tiny)\s+)?(?P<pet>[a-z]+(?:\s+[a-z]+)?)"
+    r"(?:\s*,?\s+(?:named|called)\s+(?P<name>(?-i:[A-Z][a-z][\w'-]*)))?(?:\s+(?:today|yesterday|last\s+\w+))?$",
+    re.IGNORECASE,
+)
+# "her name is Juno", "named him Waffles", after a clause that said which animal.
+EN_ITS_NAME = re.compile(
+    r"^(?:(?:her|his|its|their)\s+name(?:'s|\s+is)|(?:(?:we|i)\s+)?(?:named|called|(?:'re|are|am|'m)\s+calling)\s+(?:him|her|it))"
+    r"\s+(?P<name>[A-Z][a-z][\w'-]*)$"
 )
 EN_BOUGHT = re.compile(
     r"^(?P<who>.*?)\b(?P<verb>bought|buy|sold|sell|got)\s+(?P<thing>(?:a|an|the|my|our)\s+.+)$", re.IGNORECASE
@@ -95,7 +112,8 @@ class ShapeRules:
                     or self._zh_bought(clause, turn) or self._zh_cleft(clause, turn))
         return (self._en_age(clause, turn) or self._en_is_my(clause, turn) or self._thing_named(clause, turn)
                 or self._left_group(clause, turn) or self._dropped_out(clause, turn) or self._bare_state(clause, turn)
-                or self._cancelled(clause, turn) or self._bought_or_sold(clause, turn) or self._my_job_at(clause, turn)
+                or self._cancelled(clause, turn) or self._pet_taken(clause, turn) or self._pet_name_after(clause, turn)
+                or self._bought_or_sold(clause, turn) or self._my_job_at(clause, turn)
                 or self._zh_moved_away(clause, turn) or self._traded(clause, turn))
 
     # ---- people and their relations
@@ -157,10 +175,21 @@ class ShapeRules:
         turn.owned = (turn.speaker_id, m["thing"])
         return [Found(turn.speaker_id, "has", m["thing"]), Found(turn.speaker_id, "pet_name", m["name"])]
 
+    def _employer_unnamed(self, clause: str, turn: Turn) -> tuple[str, str] | None:
+        """ "新公司入职第一周": the speaker has a new employer the next clause may name (not
+        someone else's: "我老公新公司…")."""
+        if (m := ZH_NEW_EMPLOYER.search(clause)) and not self.lexicon.relative_regex.search(clause[: m.start()]):
+            return turn.speaker_id, m.group()
+        return None
+
     def _zh_called(self, clause: str, turn: Turn) -> Found | None:
         """ "我养了一只仓鼠，叫团子": the name of what the last clause said the speaker keeps."""
+        if m := ZH_EMPLOYER_NAMED.match(clause):  # "新公司叫星桥数据"
+            return Found(turn.speaker_id, "works_at", m["name"], False, m["word"].startswith("新"))
         if not (m := ZH_CALLED.match(clause)) or turn.owned is None:
             return None
+        if turn.owned[1] in ZH_EMPLOYER_WORDS:  # "新公司入职第一周！叫星桥数据"
+            return Found(turn.owned[0], "works_at", m["name"], False, turn.owned[1].startswith("新"))
         if relation := self.lexicon.relatives.get(collapse(turn.owned[1]).casefold()):
             # "我有女朋友了，叫小雨": whom the speaker dates; "我有个妹妹，叫小雨": a sister, no pet
             if relation in ("boyfriend", "girlfriend", "partner"):
@@ -208,6 +237,29 @@ class ShapeRules:
         subject = self._subject(region, turn)
         sold = m["verb"].casefold().startswith(("sold", "sell"))
         return Found(subject, "owns", thing, negated != sold, True) if subject else None
+
+    def _pet_taken(self, clause: str, turn: Turn) -> list[Found] | None:
+        """ "we adopted a dog", "got a kitten named Miso": the speaker keeps one (and its name).
+        The next clause may name it ("her name is Juno", ``_pet_name_after``)."""
+        if not (m := EN_PET_TAKEN.match(clause)) or m["pet"].casefold() not in self.lexicon.pets:
+            return None
+        region, negated = self._clean_before_verb(m["who"])
+        # "my mum finally caved and adopted a cat": the clause before says whose it is
+        subject = turn.other if not region and turn.topic and turn.other else self._subject(region, turn)
+        if subject is None or negated:
+            return None
+        pet = m["pet"].casefold()
+        turn.owned = (subject, pet)
+        found = [Found(subject, "has", pet)]
+        if m["name"] and m["name"].casefold() not in self.lexicon.not_names:
+            found.append(Found(subject, "pet_name", m["name"]))
+        return found
+
+    def _pet_name_after(self, clause: str, turn: Turn) -> Found | None:
+        """ "her name is Juno" right after a clause that said the speaker keeps an animal."""
+        if not (m := EN_ITS_NAME.match(clause)) or turn.owned is None or turn.owned[1] not in self.lexicon.pets:
+            return None
+        return Found(turn.owned[0], "pet_name", m["name"])
 
     def _traded(self, clause: str, turn: Turn) -> list[Found] | None:
         """ "traded in the civic for a used Subaru Outback": the old one is no longer owned, the new one is."""

@@ -46,6 +46,8 @@ ZH_PLACED = re.compile(r"^(?P<who>.*?)在(?P<place>[^在]+?)(?:老家|那边|这
 ZH_PLACE_DESCRIBED = re.compile(r"^(?P<place>[\u4e00-\u9fff]{2,8}?)的?[一两几][个座家所处间片][\u4e00-\u9fff]{1,8}$")
 PLACE_TAGS = ("ns", "nt", "nz", "nr", "eng")  # a named place or organisation, not "家", "公司"
 PLACING_PREDICATES = ("lives_in", "works_at", "studies_at")
+# A job change that does not say where to ("老公跳槽了！现在在安泰保险"): the next "在X" is the employer.
+ZH_JOB_CHANGED = re.compile(r"跳槽|换(?:了(?:份|个)?)?工作|找到(?:了)?(?:新)?工作")
 # Slots whose value is a town a region may follow: "live in Porto, Portugal", "总部在杭州，浙江".
 TOWN_PREDICATES = ("lives_in", "born_in", "hometown", "headquarters", "works_in")
 EN_REGION = re.compile(r"[A-Z][\w'.-]*(?:\s+(?:of\s+)?[A-Z][\w'.-]*){0,2}")
@@ -139,7 +141,8 @@ class WhereaboutsRules:
         tokens = self._tokens(m["place"])
         if not tokens or any(not flag.startswith(("n", "eng")) for _, flag, _ in tokens):
             return None  # "在开会", "在这边": no place named
-        if not tokens[-1][1].startswith(PLACE_TAGS):
+        if not (tokens[-1][1].startswith(PLACE_TAGS)  # an employer may end in a common noun: 安泰 + 保险
+                or turn.placed == "works_at" and tokens[0][1].startswith(PLACE_TAGS)):
             return None
         if turn.placed:
             predicate = turn.placed

@@ -13,10 +13,12 @@ import functools
 import logging
 import re
 import threading
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from ..models import Claim
 from .shared import Found
-from .text import CJK, CJK_NON_NAME_START, collapse
+from .text import CJK, CJK_NON_NAME_START, collapse, has_cjk
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
@@ -43,6 +45,10 @@ ZH_TO_SCHOOL = re.compile(rf"^(?P<before>.*?)(?:转学到|转学去|转到|转�
 # 育才小学在朝阳区 / 星河公司在杭州: an institution's place (a person "在" a place is somewhere else)
 ZH_INSTITUTION_IN = re.compile(rf"^(?P<what>.{{2,10}}?(?:{ZH_SCHOOL_END}|医院|公司|总部|分公司|店|餐厅|健身房))"
                                r"(?:就|也)?(?:在|位于)(?P<place>.{2,10})$")
+# 公司把我调到长沙分公司了 / 我被外派去深圳了: posted to a city (with 从, ZH_FROM_TO reads it)
+ZH_POSTED = re.compile(r"^(?P<before>.*?)(?P<ba>把我|被)(?:调|派|外派|借调|调派)(?:到|去)了?(?P<place>.+?)"
+                       r"(?:分公司|分部|分行|分店|办事处|总部|办公室)?(?:工作|上班)?了?$")
+ZH_PLACE_END = ("省", "市", "区", "县", "镇")  # administrative places jieba may not tag as places (岳麓区: "nr")
 ZH_COPULA = re.compile(r"^(?P<before>.*?)(?P<neg>不是|是)(?P<value>.+)$")
 ZH_COUNTS_AS = re.compile(r"^(?P<before>.*?)(?P<neg>不算|算)(?P<value>.+)$")  # "老家算四川的": counts as
 NOUN_TAGS = ("n", "nr", "ns", "nt", "nz", "nrt", "nrfg", "eng", "vn", "an")
@@ -253,8 +259,31 @@ class ChineseRules:
             flag not in NOT_NAME_TAGS and not flag.startswith("v") and not self._is_pronoun(word) for word, flag, _ in tokens
         ) and not self.lexicon.relative_regex.search(words) and words not in self.lexicon.attributes
 
+    def _zh_place(self, words: str) -> bool:
+        """A Chinese place name: tagged one throughout, or an administrative division."""
+        tokens = self._tokens(words) if has_cjk(words) else ()
+        return bool(tokens) and (all(flag == "ns" for _, flag, _ in tokens)
+                                 or 2 < len(words) <= 5 and words.endswith(ZH_PLACE_END) and len(tokens) == 1)
+
+    def _zh_district_in_city(self, claim: Claim, text: str) -> Claim:
+        """ "长沙租房哪个区方便？我在岳麓区上班": a district in the one city the message names is
+        that city's district (长沙岳麓区), so "which city" finds it."""
+        district = claim.value
+        if not (has_cjk(district) and district.endswith(("区", "县")) and len(self._tokens(district)) == 1):
+            return claim
+        cities = {w for w, flag, _ in self._tokens(text) if flag == "ns" and w != district and not w.endswith(("区", "县"))}
+        if len(cities) != 1 or any(city in district for city in cities):
+            return claim
+        return replace(claim, value=cities.pop() + district)
+
     def _zh_job(self, clause: str, turn: Turn) -> list[Found] | None:
-        """在腾讯当产品经理 (works_at, job_title); 从阿里离职了 (works_at denied)."""
+        """在腾讯当产品经理 (works_at, job_title); 从阿里离职了 (works_at denied); 把我调到长沙
+        (works_in, a change)."""
+        if m := ZH_POSTED.match(clause):
+            subject = turn.speaker_id if m["ba"] == "把我" else self._subject(self._clean_before_verb(m["before"])[0], turn)
+            place = self._clean_value(m["place"])
+            if subject and self._zh_place(place):
+                return [Found(subject, "works_in", place, False, True)]
         if m := ZH_JOB_AT.match(clause):
             before, negated = self._clean_before_verb(m["before"])
             subject = self._subject(before, turn)
@@ -263,7 +292,7 @@ class ChineseRules:
                 return None
             # 在深圳做设计师: a city is where the work is, not whom it is for (an organisation
             # the lexicon names, 京东, is tagged one, "nt", not a place)
-            where = "works_in" if all(flag == "ns" for _, flag, _ in self._tokens(org)) else "works_at"
+            where = "works_in" if self._zh_place(org) else "works_at"
             return [Found(subject, where, org, negated), Found(subject, "job_title", title, negated)]
         if m := ZH_TO_SCHOOL.match(clause):
             before, negated = self._clean_before_verb(m["before"])

