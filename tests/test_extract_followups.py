@@ -66,3 +66,25 @@ def test_a_question_about_exercise_reads_the_habit_before_a_cancelled_gym(make_m
         mem.add_message(text, user_id=USER, timestamp=ts)
     groups = mem.search("What does the user do for exercise?", user_id=USER)
     assert groups[0].predicate == "habit" and groups[0].current.value == "running"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Moved back home to Cork after 6 yrs in Dublin", [(USER, "lives_in", "Dublin", -0.8), (USER, "lives_in", "Cork", 1.0)]),
+    ("my sister moved to Rome after a decade in Paris",
+     [(SISTER, "lives_in", "Paris", -0.8), (SISTER, "lives_in", "Rome", 1.0)]),
+    ("I moved to a new flat after three months in London", []),  # where to is not said
+])
+def test_where_one_lived_for_years_before_a_move_no_longer_holds(extractor, text, expected):
+    assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Just got a job offer from Spotify but not sure I'll take it", [(USER, "plan:works_at", "Spotify", 0.5)]),
+    ("Accepted the offer from Deloitte, start date is June 3", [(USER, "plan:works_at", "Deloitte", 0.5)]),
+    ("拿到了阿里的offer，但还在犹豫要不要去", [(USER, "plan:works_at", "阿里", 0.5)]),
+    ("my sister got an offer from Meta", [(SISTER, "plan:works_at", "Meta", 0.5)]),
+    ("I didn't get an offer from Google", []),
+    ("周末一般去打羽毛球，打了好几年了", [(USER, "plays", "羽毛球", 1.0)]),
+])
+def test_an_offer_is_a_plan_and_a_usual_game_is_played(extractor, text, expected):
+    assert triples(extractor, text) == expected

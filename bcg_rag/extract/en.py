@@ -39,6 +39,12 @@ EN_FROM_TO = re.compile(
     r"from\s+(?P<old>.+?)\s+(?:to|into)\s+(?P<new>.+)$",
     re.IGNORECASE,
 )
+# "Moved back home to Cork after 6 yrs in Dublin": where one lived for years before the move.
+EN_MOVED_AFTER = re.compile(
+    r"^(?P<before>.*?)\b(?:moved|relocated)\s+(?:back\s+)?(?:home\s+)?to\s+(?P<new>.+?)\s+after\s+(?:[\w-]+\s+){1,2}?"
+    r"(?:yrs?|years?|months?|decades?)\s+in\s+(?P<old>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*)*)$",
+    re.IGNORECASE,
+)
 EN_MOVE_VERBS = ("move", "moved", "moving", "relocated", "relocate", "relocating")
 EN_INSTEAD = re.compile(r"^(?P<head>.+?)\s+(?:instead of|rather than)\s+(?P<old>.+)$", re.IGNORECASE)
 # Jobs: "started a new job at Microsoft as a data scientist", "got a job with Acme".
@@ -55,6 +61,15 @@ EN_LEFT_JOB = re.compile(
     r"(?:(?:my|the|a|his|her|their|our)\s+(?:[\w-]+\s+){0,2}?(?:job|position|role|gig|internship)\s+(?:at|with|in)\s+)?(?P<org>.+)$",
     re.IGNORECASE,
 )
+# "Just got a job offer from Spotify", "accepted the offer from Deloitte": a place one may (or
+# will) work at, not yet one's employer: a plan.
+EN_JOB_OFFER = re.compile(
+    r"^(?P<before>.*?)\b(?:got|get|received|receive|have|has|had|accepted|accept|took|signed)\s+(?:a|an|the|my|their)\s+"
+    r"(?:(?:job|internship|return|full-time|verbal)\s+)?offer\s+(?:from|at|with)\s+"
+    r"(?P<org>(?-i:[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,3}))",
+    re.IGNORECASE,
+)
+ZH_JOB_OFFER = re.compile(r"^(?P<before>.*?)(?:拿到了?|收到了?|接了|接受了)(?P<org>[^，。！？]{1,12}?)的(?:offer|Offer|OFFER|录用通知)")
 EN_AS_TITLE = re.compile(r"^(?P<org>.+?)\s+as\s+(?:a\s+|an\s+|the\s+)?(?P<title>.+)$", re.IGNORECASE)
 # First-person and third-person copulas: "I'm a nurse", "my mom is a doctor", "I'm vegetarian".
 EN_COPULA = re.compile(
@@ -113,7 +128,8 @@ class EnglishRules:
         return self._attribute_claim(owner, personal, attr, m["value"], False)
 
     def _change_from_to(self, clause: str, turn: Turn) -> list[Found] | None:
-        """ "moved from X to Y", "switched from X to Y", "X instead of Y" (and 从X搬到Y, 把X换成Y)."""
+        """ "moved from X to Y", "switched from X to Y", "moved to Y after 6 years in X", "X instead
+        of Y" (and 从X搬到Y, 把X换成Y)."""
         if has_cjk(clause):
             return self._zh_change(clause, turn)
         if m := EN_FROM_TO.match(clause):
@@ -127,6 +143,13 @@ class EnglishRules:
             else:
                 predicate = self._value_predicate(new, old)
             return [Found(subject, predicate, old, True, True), Found(subject, predicate, new, False, True)]
+        if m := EN_MOVED_AFTER.match(clause):
+            before, negated = self._clean_before_verb(m["before"])
+            subject = self._subject(before, turn)
+            old, new = self._clean_value(m["old"]), self._clean_value(m["new"])
+            if subject is None or negated or not (self._usable(old) and self._usable(new)) or not new[:1].isupper():
+                return None
+            return [Found(subject, "lives_in", old, True, True), Found(subject, "lives_in", new, False, True)]
         if m := EN_INSTEAD.match(clause):
             found = self._verb(m["head"], turn) or self._copula(m["head"], turn)
             old = self._clean_value(m["old"])
@@ -145,7 +168,13 @@ class EnglishRules:
         return "prefers"
 
     def _job(self, clause: str, turn: Turn) -> list[Found] | None:
-        """A new job ("started a new job at X as Y"), or leaving one ("quit my job at X")."""
+        """A new job ("started a new job at X as Y"), leaving one ("quit my job at X"), or an
+        offer (a plan: "got a job offer from Spotify", "拿到了阿里的offer")."""
+        if m := (ZH_JOB_OFFER if has_cjk(clause) else EN_JOB_OFFER).match(clause):
+            region, negated = self._clean_before_verb(m["before"])
+            subject = self._subject(region, turn)
+            org = self._clean_value(m["org"])
+            return [Found(subject, "plan:works_at", org)] if subject and not negated and self._usable(org) else None
         if has_cjk(clause):
             return self._zh_job(clause, turn)
         if m := EN_NEW_JOB.match(clause):

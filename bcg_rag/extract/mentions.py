@@ -37,6 +37,11 @@ def pet_named_pattern(lexicon: Lexicon) -> re.Pattern[str]:
     )
 
 
+# "我家狗狗豆豆特别怕打雷": the speaker's household, then the animal (a word of its own to jieba).
+ZH_OURS = re.compile(r"(?:我们家|我家|家里)的?")
+ZH_NAME_TAGS = ("nr", "nz")
+
+
 class MentionRules:
     lexicon: Lexicon
 
@@ -49,4 +54,18 @@ class MentionRules:
             if m["name"].casefold() not in self.lexicon.not_names:
                 found += [Found(turn.speaker_id, "has", collapse(m["word"]).casefold()),
                           Found(turn.speaker_id, "pet_name", m["name"])]
+        if (ours := ZH_OURS.search(clause)) and (named := self._zh_pet_named(clause[ours.end():])):
+            found += [Found(turn.speaker_id, "has", named[0]), Found(turn.speaker_id, "pet_name", named[1])]
         return found
+
+    def _zh_pet_named(self, rest: str) -> tuple[str, str] | None:
+        """(animal, name) at the start of ``rest``: "狗狗豆豆…" -> (狗狗, 豆豆). A name is two
+        characters, doubled (豆豆, 球球) or a word jieba tags a name; not "狗特别乖"."""
+        tokens = self._tokens(rest)
+        if len(tokens) < 2 or tokens[0][0] not in self.lexicon.pets:
+            return None
+        name = rest[tokens[1][2]: tokens[1][2] + 2]
+        doubled = len(name) == 2 and name[0] == name[1] and tokens[1][0][0] == name[0]
+        if doubled or tokens[1][0] == name and tokens[1][1] in ZH_NAME_TAGS:
+            return tokens[0][0], name
+        return None

@@ -257,8 +257,10 @@ class OfflineExtractor(
         if mood.past and not mood.plan and not found.changed:
             negated = True  # "I used to live in Paris": Paris no longer holds
         stance = lex.negated if negated else lex.asserted
-        if mood.plan:
+        if mood.plan and not predicate.startswith("plan:"):
             predicate = "plan:" + predicate  # a plan is not a current fact; it never competes with one
+            stance *= lex.hedge_factor
+        elif predicate.startswith("plan:"):  # read as a plan by its rule ("got a job offer from X")
             stance *= lex.hedge_factor
         elif mood.hedged:
             stance *= lex.hedge_factor

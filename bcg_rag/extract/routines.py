@@ -36,7 +36,7 @@ EN_OF_LATE = re.compile(r"\b(?:instead|lately|recently|these days|a lot|for (?:a
 SCHOOL = re.compile(r"\b(?:School|Elementary|Primary|Middle|High|Academy|College|University|Kindergarten|Preschool)\b")
 # What may stand between the subject and a Chinese activity: times, counts, adverbs, "起来".
 ZH_BETWEEN_TAGS = ("t", "m", "q", "d")
-ZH_BETWEEN_WORDS = frozenset({"每天", "每周", "每晚", "天天", "起来", "坚持", "都", "也", "还", "会", "练", "做", "去"})
+ZH_BETWEEN_WORDS = frozenset({"每天", "每周", "每晚", "天天", "起来", "坚持", "都", "也", "还", "会", "练", "做", "去", "一般", "通常"})
 
 
 @functools.lru_cache(maxsize=8)
