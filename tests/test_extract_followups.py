@@ -88,3 +88,15 @@ def test_where_one_lived_for_years_before_a_move_no_longer_holds(extractor, text
 ])
 def test_an_offer_is_a_plan_and_a_usual_game_is_played(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("我会说粤语，日语也会一点点", [(USER, "speaks", "粤语", 1.0), (USER, "speaks", "日语", 1.0)]),
+    ("英语不太会", [(USER, "speaks", "英语", -0.8)]),
+    ("上海话会一点", [(USER, "speaks", "上海话", 1.0)]),
+    ("电话会", []),  # a conference call
+    ("论文会", []),
+    ("烟已经戒了半年了，现在闻到烟味都难受", [(USER, "consumes", "烟", -0.8)]),
+])
+def test_a_language_or_a_habit_said_first(extractor, text, expected):
+    assert triples(extractor, text) == expected

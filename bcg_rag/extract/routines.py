@@ -25,6 +25,11 @@ if TYPE_CHECKING:
 # "I can swim", "I can't drive", "I know how to ski": an ability, said right before the activity.
 EN_ABLE = re.compile(r"\b(?P<neg>can't|cannot|can not|don't know how to|doesn't know how to)\s*$|\b(?:can|know how to|knows how to)\s*$", re.IGNORECASE)
 ZH_ABLE = frozenset({"会", "不会", "能", "不能"})
+ZH_LANGUAGE_STEMS = frozenset("英日法德韩俄中汉葡意泰越粤藏蒙阿")  # 英语, 日文, 粤语: a language by one character
+ZH_SPEECH_OF = frozenset({"闽南", "客家", "潮汕", "白", "广东", "四川", "东北", "温州"})  # 话 of a people or region jieba may not tag
+# The language first: "日语也会一点点", "粤语我会说", "英语不太会" (speaks; 不 denies it).
+ZH_LANGUAGE_FIRST = re.compile(r"^(?P<lang>[\u4e00-\u9fff]{1,3}[语文]|普通话|[\u4e00-\u9fff]{1,2}话)(?P<who>我|我也)?(?:也|还)?"
+                               r"(?P<neg>不太|不)?会(?:说|讲)?(?:一点点|一点|一些|点儿?)?了?$")
 EN_GO_TO = re.compile(r"^(?P<who>.*?)\bgo(?:es)?\s+to\s+(?P<place>.+)$", re.IGNORECASE)
 EN_GO_DOING = re.compile(r"^(?P<who>.*?)\bgo(?:es)?\s+(?P<doing>[a-z]+ing)\b(?P<rest>.*)$", re.IGNORECASE)
 # "been running in the park instead", "took up swimming": an activity kept up or begun
@@ -94,7 +99,10 @@ class RoutineRules:
         return self._habit(region, "habit", doing, turn)  # "I smoke", "I cycle everywhere"
 
     def _zh_ability(self, clause: str, turn: Turn) -> Found | None:
-        """ "我会滑雪", "我爸不会游泳" (can); "我会德语" (speaks): 会 right before an activity or a language."""
+        """ "我会滑雪", "我爸不会游泳" (can); "我会德语", "日语也会一点点" (speaks): 会 right before
+        an activity or a language, or after the language said first."""
+        if turn.user_is_speaker and (m := ZH_LANGUAGE_FIRST.match(clause)) and self._zh_language(m["lang"]):
+            return Found(turn.speaker_id, "speaks", m["lang"], bool(m["neg"]))
         activities = set(self.lexicon.words("habits", "activities"))
         tokens = self._tokens(clause)
         for i, (word, _, at) in enumerate(tokens[:-1]):
@@ -115,6 +123,14 @@ class RoutineRules:
             found = self._habit(clause[:at], predicate, value, turn)
             return Found(found.subject, predicate, value, found.negated or word.startswith("不")) if found else None
         return None
+
+    def _zh_language(self, words: str) -> bool:
+        """日语, 中文, 西班牙语, 普通话, and a place's speech (上海话, 闽南话); not 电话, 论文 or 成语."""
+        if words == "普通话":
+            return True
+        stem = words[:-1]  # 日 + 语, 上海 + 话, 西班牙 + 语
+        known = ZH_SPEECH_OF if words.endswith("话") else ZH_LANGUAGE_STEMS
+        return stem in known or all(flag == "ns" for _, flag, _ in self._tokens(stem))
 
     def _zh_game(self, clause: str, turn: Turn) -> Found | None:
         """ "我打羽毛球", "周末雷打不动去打羽毛球", "我爸不下围棋了": a game played (``plays``, as
