@@ -8,7 +8,7 @@ only node whose state changes, and that state is always the fold of its edges
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import MISSING, asdict, dataclass, field, fields
 from typing import Any, Literal
 
 from .errors import InvalidStanceError, InvalidWeightError, UnknownRelationError
@@ -151,6 +151,17 @@ class Edge:
             check_unit(self.weight, "weight", 0.0, 1.0, InvalidWeightError)
         if self.value is not None:
             check_unit(self.value, "value", -1.0, 1.0, InvalidStanceError)
+
+    @classmethod
+    def from_row(cls, row: Any) -> "Edge":
+        """An edge read back from the store, which checked it on the way in: not checked
+        again (a search reads hundreds, and the checks were most of their cost)."""
+        edge = object.__new__(cls)
+        edge.__dict__.update(EDGE_DEFAULTS, **dict(row))
+        return edge
+
+
+EDGE_DEFAULTS = {f.name: f.default for f in fields(Edge) if f.default is not MISSING}
 
 
 @dataclass(frozen=True)

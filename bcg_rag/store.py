@@ -125,6 +125,9 @@ class GraphStore(Protocol):
     # into those; with ``direct_only`` only the claims' own edges (no derived refutation).
     def edges_from(self, src_ids: Sequence[str], relations: Sequence[str], dst_ids: Sequence[str] | None = None,
                    direct_only: bool = False) -> list[Edge]: ...
+    # The edges from each src to its own dst only, (src, dst) pairs: what the beliefs shown by a
+    # search counted, without the slot's other refutations each evidence also sent.
+    def edges_between(self, pairs: Sequence[tuple[str, str]], relations: Sequence[str]) -> list[Edge]: ...
     # Per belief, the source types of its SUPPORTS edges dated before ``before`` (None for
     # an edge without one); beliefs with none are left out. Costs per type, not per edge.
     def supporter_types(self, dst_ids: Sequence[str], before: str) -> dict[str, set[str | None]]: ...

@@ -210,6 +210,17 @@ class PostgresFacts:
             return []
         return self._edges("src", src_ids, relations, into=dst_ids, direct_only=direct_only)
 
+    def edges_between(self, pairs: Sequence[tuple[str, str]], relations: Sequence[str]) -> list[Edge]:
+        pairs = sorted(set(pairs))
+        if not pairs:
+            return []
+        rows = self.execute(
+            f"SELECT e.* FROM {self.schema}.edge e JOIN unnest(%s::text[], %s::text[]) AS p(src, dst)"
+            " ON e.src = p.src AND e.dst = p.dst WHERE e.relation = ANY(%s) ORDER BY e.src, e.dst, e.relation",
+            ([s for s, _ in pairs], [d for _, d in pairs], list(relations)),
+        )
+        return [Edge.from_row(r) for r in rows]
+
     def _edges(self, column: str, ids: Sequence[str], relations: Sequence[str], since: str | None = None,
                into: Sequence[str] | None = None, direct_only: bool = False) -> list[Edge]:
         ids = list(dict.fromkeys(ids))
@@ -225,10 +236,10 @@ class PostgresFacts:
             " ORDER BY src, dst, relation",
             (ids, list(relations)) + after,
         )
-        return [Edge(**r) for r in rows]
+        return [Edge.from_row(r) for r in rows]
 
     def all_edges(self) -> list[Edge]:
-        return [Edge(**r) for r in self.execute(f"SELECT * FROM {self.schema}.edge ORDER BY src, dst, relation")]
+        return [Edge.from_row(r) for r in self.execute(f"SELECT * FROM {self.schema}.edge ORDER BY src, dst, relation")]
 
     # --- aliases -------------------------------------------------------------------------
     def get_alias(self, user_id: str, alias_norm: str) -> str | None:

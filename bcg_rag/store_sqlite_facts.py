@@ -21,6 +21,8 @@ from .store_rows import table as _table
 # Beliefs named in one edge query's "dst IN (...)", beside a chunk of 500 sources: within
 # SQLite's 999 bound variables; more than that are filtered in Python.
 MAX_DST_FILTER = 400
+PAIRS_PER_STATEMENT = 400  # 800 bound values, well under SQLite's limit
+EDGE_KEY_INDEX = "sqlite_autoindex_edge_1"  # the edge table's PRIMARY KEY (src, dst, relation)
 
 
 class SQLiteFacts:
@@ -202,6 +204,23 @@ class SQLiteFacts:
         edges = self._edges("src", src_ids, relations, direct_only=direct_only)
         return edges if dsts is None else [e for e in edges if e.dst in dsts]
 
+    def edges_between(self, pairs: Sequence[tuple[str, str]], relations: Sequence[str]) -> list[Edge]:
+        pairs, rels = sorted(set(pairs)), list(relations)
+        out: list[Edge] = []
+        for start in range(0, len(pairs), PAIRS_PER_STATEMENT):
+            chunk = pairs[start: start + PAIRS_PER_STATEMENT]
+            # The pairs drive the join, one primary-key seek each: a row-value IN scanned the edges,
+            # and left to itself the planner sometimes built an automatic index over all of them.
+            rows = self.execute(
+                f"WITH p(s, d) AS (VALUES {','.join(['(?,?)'] * len(chunk))}) SELECT edge.* FROM p CROSS JOIN edge"
+                f" INDEXED BY {EDGE_KEY_INDEX} ON edge.src = p.s AND edge.dst = p.d"
+                f" WHERE edge.relation IN ({','.join('?' * len(rels))})"
+                " ORDER BY edge.src, edge.dst, edge.relation",
+                [x for pair in chunk for x in pair] + rels,
+            )
+            out += [Edge.from_row(r) for r in rows]
+        return out
+
     def _edges(self, column: str, ids: Sequence[str], relations: Sequence[str], since: str | None = None,
                into: Sequence[str] = (), direct_only: bool = False) -> list[Edge]:
         rels = list(relations)
@@ -218,11 +237,11 @@ class SQLiteFacts:
                 f"SELECT * FROM edge WHERE {column} IN ({marks}) AND relation IN ({rmarks}){when} ORDER BY src, dst, relation",
                 chunk + rels + after,
             )
-            out += [Edge(**dict(r)) for r in rows]
+            out += [Edge.from_row(r) for r in rows]
         return out
 
     def all_edges(self) -> list[Edge]:
-        return [Edge(**dict(r)) for r in self.execute("SELECT * FROM edge ORDER BY src, dst, relation")]
+        return [Edge.from_row(r) for r in self.execute("SELECT * FROM edge ORDER BY src, dst, relation")]
 
     # --- aliases ---------------------------------------------------------------------
     def get_alias(self, user_id: str, alias_norm: str) -> str | None:

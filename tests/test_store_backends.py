@@ -129,6 +129,31 @@ def test_edges_from_filters_to_beliefs_and_to_the_claims_own_edges_on_both_backe
     sqlite.close()
 
 
+@pytest.mark.parametrize("store_backend", ["postgres"], indirect=True)
+def test_edges_between_reads_each_pair_only_on_both_backends(memory_backend, monkeypatch):
+    """``edges_between`` returns the edges of the (src, dst) pairs asked for, and no other
+    edge those sources sent (a busy single-valued slot's refutations), past a chunk too;
+    read back, an edge equals the one written."""
+    from bcg_rag import store_sqlite_facts
+
+    sqlite = BeliefMemory.in_memory(index=None, clock=lambda: "2024-12-01T00:00:00")
+    postgres = memory_backend.new(clock=lambda: "2024-12-01T00:00:00")
+    for m in (sqlite, postgres):
+        for i, city in enumerate(["Paris", "Berlin", "Rome"]):
+            m.observe(f"I live in {city}", user_id="u", timestamp=f"2024-0{i + 1}-01T00:00:00",
+                      claim=Claim("u", "lives_in", city))
+        every = m.store.edges_from(m.store.evidence_ids("u"), ["SUPPORTS", "REFUTES"])
+        asked = [(e.src, e.dst) for e in every[::2]] + [("ev_none", every[0].dst)]
+        got = m.store.edges_between(asked, ["SUPPORTS", "REFUTES"])
+        assert sorted(got, key=lambda e: (e.src, e.dst)) == sorted(every[::2], key=lambda e: (e.src, e.dst))
+        assert m.store.edges_between([], ["SUPPORTS"]) == []
+    monkeypatch.setattr(store_sqlite_facts, "PAIRS_PER_STATEMENT", 1)  # one pair a statement
+    every = sqlite.store.edges_from(sqlite.store.evidence_ids("u"), ["SUPPORTS", "REFUTES"])
+    assert sorted(sqlite.store.edges_between([(e.src, e.dst) for e in every], ["SUPPORTS", "REFUTES"]),
+                  key=lambda e: (e.src, e.dst, e.relation)) == sorted(every, key=lambda e: (e.src, e.dst, e.relation))
+    sqlite.close()
+
+
 def _stores(memory_backend) -> tuple:
     m = memory_backend.new()
     return m.store, PostgresStore(m.store.dsn, m.store.schema)
