@@ -183,9 +183,9 @@ class SharedRules:
             return None  # "我养了一只柯基，叫豆豆": the dog's name, not the speaker's
         subject = self._subject(before, turn)
         named = subject is not None and (subject in (turn.user_id, turn.speaker_id) or "'s " in subject or self._zh_named(subject))
-        if (not named and has_cjk(clause) and before and (not self._clean_value(value) or re.fullmatch(f"了?{ZH_DURATION}", value.strip()))
+        if (not named and has_cjk(clause) and before and not self._clean_value(value)
                 and re.search(r"了[吧啊呀哦]?$", clause) and (negated or kind == "stop")):
-            # The object comes first: "游戏早就不玩了", "啤酒已经戒了", "烟戒了半年了" (the speaker, dropped)
+            # The object comes first: "游戏早就不玩了", "啤酒已经戒了" (the speaker, dropped)
             subject, value = turn.speaker_id, before
         if subject is None:
             return False
