@@ -10,7 +10,7 @@
 * a place one goes to, named after a possessive: "my son Leo loves his new school, Maple Grove
   Elementary" (Leo studies_at), "I love my new job at Stripe" (works_at), "my gym, Iron Temple"
   (member_of); presupposed the same way;
-* a job title said as a heading: "new title: art director", "my title is senior analyst".
+* a job title said as a heading: "new title: art director", "my new job title is senior analyst".
 """
 
 from __future__ import annotations
