@@ -54,6 +54,8 @@ def test_no_pet_without_an_animal_taken_in(extractor, text):
     ("公司把我调到长沙分公司了，昨天刚到", [(USER, "works_in", "长沙", 1.0)]),
     ("我老公被外派去深圳了", [(f"{USER}'s husband", "works_in", "深圳", 1.0)]),
     ("公司把我调到销售部了", []),  # a department is no place
+    ("我老公在深圳华为上班", [(f"{USER}'s husband", "works_at", "华为", 1.0), (f"{USER}'s husband", "works_in", "深圳", 1.0)]),
+    ("我在北京协和医院上班", [(USER, "works_at", "北京协和医院", 1.0)]),  # one name, the city in it
 ])
 def test_where_work_is_in_chinese(extractor, text, expected):
     assert triples(extractor, text) == expected

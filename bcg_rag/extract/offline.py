@@ -233,7 +233,14 @@ class OfflineExtractor(
                         reading.rules.append("mention")
                         reading.additive.append(False)
         reading.kin = sorted(turn.kin)
-        return [self._zh_district_in_city(c, text) if c.predicate in TOWN_PREDICATES else c for c in claims], reading
+        out, rules, additive = [], [], []  # per claim, as read: a Chinese place may make two
+        for claim, rule, added in zip(claims, reading.rules, reading.additive):
+            for placed in self._zh_places(claim, text):
+                out.append(placed)
+                rules.append(rule)
+                additive.append(added)
+        reading.rules, reading.additive = rules, additive
+        return out, reading
 
     @staticmethod
     def _ends_on_name(found: Found, clause: str, turn: Turn) -> bool:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from ..models import Claim
 from .shared import Found
+from .whereabouts import TOWN_PREDICATES
 from .text import CJK, CJK_NON_NAME_START, collapse, has_cjk
 
 if TYPE_CHECKING:
@@ -275,6 +276,21 @@ class ChineseRules:
         if len(cities) != 1 or any(city in district for city in cities):
             return claim
         return replace(claim, value=cities.pop() + district)
+
+    def _zh_places(self, claim: Claim, text: str) -> list[Claim]:
+        """A claim with a Chinese place read in the whole message: a district in its city, a
+        city before an employer."""
+        if claim.predicate in TOWN_PREDICATES:
+            return [self._zh_district_in_city(claim, text)]
+        return self._zh_city_and_employer(claim) if claim.predicate == "works_at" else [claim]
+
+    def _zh_city_and_employer(self, claim: Claim) -> list[Claim]:
+        """ "我老公在深圳华为上班": a city, then an organisation jieba knows (深圳 + 华为) is
+        where and for whom: works_in 深圳, works_at 华为."""
+        tokens = self._tokens(claim.value) if has_cjk(claim.value) else ()
+        if len(tokens) != 2 or tokens[0][1] != "ns" or tokens[1][1] != "nt":
+            return [claim]
+        return [replace(claim, value=tokens[1][0]), replace(claim, predicate="works_in", value=tokens[0][0])]
 
     def _zh_job(self, clause: str, turn: Turn) -> list[Found] | None:
         """在腾讯当产品经理 (works_at, job_title); 从阿里离职了 (works_at denied); 把我调到长沙
