@@ -98,6 +98,13 @@ def test_the_same_history_gives_the_same_rows_on_both_backends(memory_backend):
     sqlite.close()
 
 
+def _three_cities(m: BeliefMemory) -> None:
+    """A single-valued slot with three values: each statement refutes the other two."""
+    for i, city in enumerate(["Paris", "Berlin", "Rome"]):
+        m.observe(f"I live in {city}", user_id="u", timestamp=f"2024-0{i + 1}-01T00:00:00",
+                  claim=Claim("u", "lives_in", city))
+
+
 @pytest.mark.parametrize("store_backend", ["postgres"], indirect=True)
 def test_edges_from_filters_to_beliefs_and_to_the_claims_own_edges_on_both_backends(memory_backend, monkeypatch):
     """``dst_ids`` keeps the edges into those beliefs (in SQL, or in Python past the bound);
@@ -108,9 +115,7 @@ def test_edges_from_filters_to_beliefs_and_to_the_claims_own_edges_on_both_backe
     sqlite = BeliefMemory.in_memory(index=None, clock=lambda: "2024-12-01T00:00:00")
     postgres = memory_backend.new(clock=lambda: "2024-12-01T00:00:00")
     for m in (sqlite, postgres):
-        for i, city in enumerate(["Paris", "Berlin", "Rome"]):
-            m.observe(f"I live in {city}", user_id="u", timestamp=f"2024-0{i + 1}-01T00:00:00",
-                      claim=Claim("u", "lives_in", city))
+        _three_cities(m)
         evidence = m.store.evidence_ids("u")
         every = m.store.edges_from(evidence, ["SUPPORTS", "REFUTES"])
         assert any(is_derived(e.reason) for e in every)
@@ -139,9 +144,7 @@ def test_edges_between_reads_each_pair_only_on_both_backends(memory_backend, mon
     sqlite = BeliefMemory.in_memory(index=None, clock=lambda: "2024-12-01T00:00:00")
     postgres = memory_backend.new(clock=lambda: "2024-12-01T00:00:00")
     for m in (sqlite, postgres):
-        for i, city in enumerate(["Paris", "Berlin", "Rome"]):
-            m.observe(f"I live in {city}", user_id="u", timestamp=f"2024-0{i + 1}-01T00:00:00",
-                      claim=Claim("u", "lives_in", city))
+        _three_cities(m)
         every = m.store.edges_from(m.store.evidence_ids("u"), ["SUPPORTS", "REFUTES"])
         asked = [(e.src, e.dst) for e in every[::2]] + [("ev_none", every[0].dst)]
         got = m.store.edges_between(asked, ["SUPPORTS", "REFUTES"])
