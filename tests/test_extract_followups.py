@@ -30,6 +30,8 @@ def extractor() -> OfflineExtractor:
     ("我姐在北京当律师。在朝阳区住",
      [(SISTER, "works_in", "北京", 1.0), (SISTER, "job_title", "律师", 1.0), (SISTER, "lives_in", "北京朝阳区", 1.0)]),
     ("我跳槽了，现在在公司楼下", []),  # no employer named
+    ("老公跳槽了！去了字节，说是工资涨了30%", [(HUSBAND, "works_at", "字节", 1.0)]),
+    ("我在百度上班，昨天去了故宫", [(USER, "works_at", "百度", 1.0)]),  # a visit, no job change before it
 ])
 def test_a_chinese_clause_after_names_what_the_one_before_left_open(extractor, text, expected):
     assert triples(extractor, text) == expected

@@ -77,6 +77,7 @@ class Turn:
     kin: set[tuple[str, str]] = field(default_factory=set)  # (relation, name) the user named: "my sister Ana"
     listed: bool = False  # the clause is an item of a list of names: "..., New York Knicks, Los angeles Lakers, ..."
     named: int | None = None  # the claim whose value, a name, ended the last clause: "is Oban" (", New Zealand")
+    job_moved: bool = False  # the last clause said a job change without saying where to: "老公跳槽了！"
 
 
 class OfflineExtractor(
@@ -187,8 +188,9 @@ class OfflineExtractor(
                 # nothing does not forget what the one before said someone keeps
                 turn.owned = next(((f.subject, f.value) for f in found if f.predicate == "has" and not f.negated),
                                   None if found else self._employer_unnamed(mood.clause, turn) or turn.owned)
+                turn.job_moved = not found and bool(ZH_JOB_CHANGED.search(mood.clause))
                 turn.placed = next((f.predicate for f in found if f.predicate in PLACING_PREDICATES),
-                                   "works_at" if not found and ZH_JOB_CHANGED.search(mood.clause) else turn.placed)
+                                   "works_at" if turn.job_moved else turn.placed)
                 # The clause was about someone else (for Chinese topic continuation): every claim
                 # is theirs, or names them ("Anna是我室友": the user has a roommate, Anna; "我的狗叫
                 # 豆豆，五岁了": the next clause is about 豆豆).

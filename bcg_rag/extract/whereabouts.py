@@ -46,8 +46,10 @@ ZH_PLACED = re.compile(r"^(?P<who>.*?)在(?P<place>[^在]+?)(?:老家|那边|这
 ZH_PLACE_DESCRIBED = re.compile(r"^(?P<place>[\u4e00-\u9fff]{2,8}?)的?[一两几][个座家所处间片][\u4e00-\u9fff]{1,8}$")
 PLACE_TAGS = ("ns", "nt", "nz", "nr", "eng")  # a named place or organisation, not "家", "公司"
 PLACING_PREDICATES = ("lives_in", "works_at", "studies_at")
-# A job change that does not say where to ("老公跳槽了！现在在安泰保险"): the next "在X" is the employer.
+# A job change that does not say where to ("老公跳槽了！现在在安泰保险"): the next "在X" is the
+# employer, and so is "去了X" ("老公跳槽了！去了字节").
 ZH_JOB_CHANGED = re.compile(r"跳槽|换(?:了(?:份|个)?)?工作|找到(?:了)?(?:新)?工作")
+ZH_WENT_TO = re.compile(r"^(?P<who>.*?)(?:去了|跳到了?|跳去了|进了)(?P<place>[^在]+?)(?:了|呢|啦)?$")
 # Slots whose value is a town a region may follow: "live in Porto, Portugal", "总部在杭州，浙江".
 TOWN_PREDICATES = ("lives_in", "born_in", "hometown", "headquarters", "works_in")
 EN_REGION = re.compile(r"[A-Z][\w'.-]*(?:\s+(?:of\s+)?[A-Z][\w'.-]*){0,2}")
@@ -134,8 +136,9 @@ class WhereaboutsRules:
         return Found(subject, predicate, name, negated)
 
     def _zh_whereabouts(self, clause: str, turn: Turn) -> Found | None:
-        """ "现在在成都" (lives_in 成都), "之前在腾讯" after "在百度上班" (works_at 腾讯)."""
-        m = ZH_PLACED.match(clause)
+        """ "现在在成都" (lives_in 成都), "之前在腾讯" after "在百度上班" (works_at 腾讯), "去了字节"
+        after "跳槽了" (works_at 字节)."""
+        m = ZH_PLACED.match(clause) or (ZH_WENT_TO.match(clause) if turn.job_moved else None)
         if m is None or not self._on_tokens(clause, m.start("place") - 1, m.start("place")):
             return None
         tokens = self._tokens(m["place"])
