@@ -170,7 +170,7 @@ def test_a_breakup_is_not_shared(extractor, text):
         ("我从来不喝冰水，根本喝不下", [(USER, "drinks", "冰水", -0.8)]),
         ("我从来不吃辣，真的吃不了", [(USER, "eats", "辣", -0.8)]),
         # a word that only points back is no value
-        ("my wife is French, so I'm slowly learning the language", []),
+        ("my wife is French, so I'm slowly learning the language", [(f"{USER}'s wife", "nationality", "French", 1.0)]),
         # the thing first, the speaker left out: 可乐换成豆浆了
         ("奶茶换成豆浆了，控糖中", [(USER, "drinks", "milk tea", -0.8), (USER, "drinks", "soy milk", 1.0)]),
         # a switch whose new value the lexicon does not know takes the kind of the old one

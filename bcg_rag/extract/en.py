@@ -86,7 +86,10 @@ EN_DEFINITE_RELATION = re.compile(r"\bthe\s+[a-z]+\s+(?:of|for)$", re.IGNORECASE
 EN_BARE_ROLE = re.compile(
     r"^(?:(?:officially|finally|now|newly|proudly)\s+)+(?:a|an)\s+(?P<role>[a-z][a-z\s-]{1,40}?)(?:\s+now)?\s*$"
     r"|^(?:a|an)\s+(?P<role2>[a-z][a-z\s-]{1,40}?)\s+now\s*$", re.IGNORECASE)
-EN_AGE = re.compile(r"^(?P<age>\d{1,3})(?:\s+(?:years?|yrs?)(?:\s+old)?)?$", re.IGNORECASE)
+# "(Biscuit is) 9 and still acts like a puppy": the age, then what else is said of them
+EN_AGE = re.compile(r"^(?P<age>\d{1,3})(?:\s+(?:years?|yrs?)(?:\s+old)?)?(?:,?\s+(?:and|but)\s+(?!a\s+half\b).+)?$", re.IGNORECASE)
+# "a nurse in Leeds": a trade and the town it is practised in
+EN_TRADE_IN = re.compile(r"^(?P<title>.+?)\s+in\s+(?P<place>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})$")
 
 
 class EnglishRules:
@@ -241,13 +244,18 @@ class EnglishRules:
         if article and not plural:
             value = rest[article.end():]
             org = None
+            town = None
             if job := re.match(r"^(?P<title>.+?)\s+(?:at|for|with)\s+(?P<org>[A-Z].*)$", value):
                 value, org = job["title"], self._clean_value(job["org"])
+            elif (job := EN_TRADE_IN.match(value)) and lex.is_occupation(self._clean_value(job["title"])):
+                value, town = job["title"], self._clean_value(job["place"])
             value = self._clean_value(value)
             if not self._usable(value) or len(value.split()) > 4:
                 return None
             if org and self._usable(org):
                 return [Found(subject, "job_title", value, negated), Found(subject, "works_at", org, negated)]
+            if town and self._usable(town):
+                return [Found(subject, "job_title", value, negated), Found(subject, "works_in", town, negated)]
             return Found(subject, "job_title" if lex.is_occupation(value) else "is", value, negated)
         for state in sorted(lex.states, key=len, reverse=True):
             if rest.casefold() == state or rest.casefold().startswith(state + " "):

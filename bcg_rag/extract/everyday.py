@@ -10,7 +10,8 @@
 * a place one goes to, named after a possessive: "my son Leo loves his new school, Maple Grove
   Elementary" (Leo studies_at), "I love my new job at Stripe" (works_at), "my gym, Iron Temple"
   (member_of); presupposed the same way;
-* a job title said as a heading: "new title: art director", "my new job title is senior analyst".
+* a job title said as a heading: "new title: art director", "my new job title is senior analyst";
+* a couple by how long they have been together: "跟阿晨在一起八年了", "我和小林在一起了" (dating).
 """
 
 from __future__ import annotations
@@ -43,6 +44,9 @@ EN_COMMUTE = re.compile(
     r"^(?P<who>.*?)\b(?:my|the)\s+(?:commute|drive|ride|walk|bike\s+ride)\s+to\s+(?:the\s+)?"
     r"(?P<org>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,2})\s+(?:office|offices|campus|HQ|headquarters|plant|factory|warehouse)\b"
 )
+# "跟阿晨在一起八年了": 在一起 with a span, or with 了 alone (they got together), is a couple.
+ZH_TOGETHER_FOR = re.compile(r"^(?P<who>.*?)(?:跟|和|与)(?P<name>[\u4e00-\u9fffA-Za-z]{2,4}?)在一起(?:快|都|已经|差不多)?"
+                             r"(?P<span>[一二两三四五六七八九十几半\d]{1,3}个?(?:年|月)多?)?(?P<le>了)?$")
 # "my wife and I", "me and my brother", "Jess and I"; "我和老公", "我跟我妈".
 EN_TOGETHER = re.compile(
     r"^(?:(?i:my|our)\s+(?P<kin>[a-z-]+(?:\s+[a-z-]+)?)|(?P<name>[A-Z][a-z]+))\s+and\s+I\b"
@@ -85,6 +89,11 @@ class EverydayRules:
             if m["verb"].casefold().startswith(("bought", "buy", "closed")):
                 found.append(Found(subject, "owns", re.search(HOME_WORDS, m.group()).group()))
             return found
+        if (m := ZH_TOGETHER_FOR.match(clause)) and (m["span"] or m["le"]) and self._zh_named(m["name"]):
+            region, negated = self._clean_before_verb(m["who"])
+            if negated or self._subject(region, turn) != turn.speaker_id:
+                return None  # "没跟他在一起", "我妈和老王在一起了": not the speaker's couple
+            return Found(turn.speaker_id, "dating", m["name"])
         if m := EN_COMMUTE.search(clause):
             subject = self._subject(self._clean_before_verb(m["who"])[0], turn) if m["who"].strip() else turn.speaker_id
             org = self._clean_value(m["org"])

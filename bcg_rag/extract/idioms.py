@@ -5,9 +5,11 @@
 * the favourite without a kind: "Sushi is my favorite", "火锅是我的最爱" (likes);
 * the pseudo-cleft: "我喝的是拿铁", "我学的是金融" (what is drunk, studied);
 * a trade: "我老公是做金融的" (occupation 金融), "她是学法律的" (studies 法律);
-* a state reached: "我退休了", "她怀孕了" (a state the lexicon lists, with 了);
+* a state reached: "我退休了", "她怀孕了" (a state the lexicon lists, with 了); "my dad retired
+  last year" (the English verb, with nothing after it but when);
 * a school by its graduates: "我是浙大毕业的" (studied_at 浙大);
-* the make of a thing kept: "my phone is a Pixel", "我的车是辆比亚迪" (owns Pixel).
+* the make of a thing kept: "my phone is a Pixel", "我的车是辆比亚迪" (owns Pixel);
+* the thing first, then the taste: "香菜我真的受不了" (dislikes), "爵士乐我不太感冒" (likes, denied).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ EN_IS_MY_TASTE = re.compile(
 )
 ZH_IS_MY_TASTE = re.compile(r"^(?P<value>.+?)是(?P<owner>我|我们)的?(?P<attr>.+)$")
 EN_KIND_OF_PERSON = re.compile(
-    r"^(?P<who>.+?)(?:'m|\s+am|'s|\s+is)\s+(?:(?:more|much more|definitely|totally|such|kind|sort)\s+(?:of\s+)?)?"
+    r"^(?P<who>.+?)(?:'m|\s+am|'s|\s+is)\s+(?P<neg>not\s+(?:really\s+|exactly\s+)?)?(?:(?:more|much more|definitely|totally|such|kind|sort)\s+(?:of\s+)?)?"
     r"an?\s+(?:(?:big|huge|massive|die-hard|diehard|total|lifelong|true)\s+)?(?P<thing>[\w'&-]+(?:\s+[\w'&-]+){0,2}?)\s+"
     r"(?P<kind>person|fan|lover|addict|enthusiast|nut)$",
     re.IGNORECASE,
@@ -37,7 +39,7 @@ ZH_FAN = re.compile(rf"^(?P<who>.*?)是(?:个|一个|一名)?(?P<thing>[{CJK}A-Z
 BARE_FAVORITE = re.compile(r"^(?:favorite|favourite|fave|最爱|最喜欢的)$", re.IGNORECASE)
 # A person of a time of day or of people is a temperament, not a taste for something.
 TEMPERAMENTS = frozenset({"morning", "night", "evening", "early", "late", "people", "detail", "glass"})
-ZH_FACTION = re.compile(rf"^(?P<who>.*?)是(?P<thing>[{CJK}]{{1,3}})派$")
+ZH_FACTION = re.compile(rf"^(?P<who>.*?)(?:是|算是?)(?P<thing>[{CJK}]{{1,3}})派$")  # "我不算猫派": 不 denies it
 ZH_CLEFT = re.compile(rf"^(?P<head>[^的]*?[{CJK}])的是(?P<value>.+)$")
 ZH_GRADUATE = re.compile(r"^(?P<who>.*?)是(?P<school>.+?)毕业的$")
 EN_MY_THING_IS = re.compile(r"^(?:my|our)\s+(?P<thing>[a-z]+)\s+is\s+an?\s+(?P<make>(?-i:[A-Z][\w-]*(?:\s+[A-Z0-9][\w-]*){0,2}))$", re.IGNORECASE)
@@ -45,6 +47,14 @@ ZH_MY_THING_IS = re.compile(r"^(?:我|我们|我家|我们家)的?(?P<thing>车|
 # Things whose make or model is worth keeping: "my car is a Honda" says the speaker owns a Honda.
 KEPT_THINGS = frozenset({"car", "truck", "van", "bike", "motorcycle", "phone", "laptop", "computer", "camera"})
 ZH_REACHED = re.compile(r"^(?P<before>.+?)了[吧啊呀哦]?$")
+# "retired from the post office" is a job left (en.py); "retired early" or "retired in May" a state.
+EN_RETIRED = re.compile(r"^(?P<before>.+?)\s+(?:has\s+|have\s+|'s\s+|'ve\s+)?retired(?P<after>(?:\s+(?:early|last|this|in|two|three|a|"
+                        r"few|couple|of|years?|months?|weeks?|ago|already|\d{4}))*)\s*$", re.IGNORECASE)
+# The taste said after its thing, the speaker between or left out. 感冒 is "care for" here;
+# not 受不了, which as often says a moment is unbearable ("天气真的受不了").
+ZH_TASTE_AFTER = re.compile(r"^(?P<thing>[^我你他她]{1,6}?)(?P<who>我)?(?:真的|实在|是|有点|一直|完全|确实|其实|最|超|特别|很|也|都)*"
+                            r"(?:(?P<hate>接受不了|吃不惯|喝不惯)|(?P<cold>不太感冒|不感冒|无感)|(?P<neg>不太|不)?"
+                            r"(?P<love>喜欢|爱))了?$")
 ZH_TRADE = re.compile(r"^(?P<who>.*?)(?P<neg>不是|是)(?P<verb>做|搞|干|学)(?P<trade>.+?)的$")
 
 
@@ -55,9 +65,30 @@ class IdiomRules:
         if has_cjk(clause):
             return (self._zh_trade(clause, turn) or self._zh_cleft(clause, turn) or self._zh_faction(clause, turn)
                     or self._taste_named_last(ZH_IS_MY_TASTE, clause, turn) or self._state_reached(clause, turn)
-                    or self._graduate(clause, turn) or self._make_kept(clause, turn))
+                    or self._graduate(clause, turn) or self._make_kept(clause, turn) or self._zh_taste_after(clause, turn))
         return (self._taste_named_last(EN_IS_MY_TASTE, clause, turn) or self._kind_of_person(clause, turn)
-                or self._make_kept(clause, turn))
+                or self._make_kept(clause, turn) or self._retired(clause, turn))
+
+    def _zh_taste_after(self, clause: str, turn: Turn) -> Found | None:
+        """ "香菜真的接受不了", "爵士乐我不太感冒", "猫我最喜欢了": the thing, then the speaker's taste."""
+        if not turn.user_is_speaker or (m := ZH_TASTE_AFTER.match(clause)) is None:
+            return None
+        thing = m["thing"]
+        tokens = self._tokens(thing)
+        if not tokens or not all(flag.startswith(("n", "eng")) or flag == "vn" for _, flag, _ in tokens) or \
+                self._zh_named(thing) or thing in self.lexicon.pronoun_values:
+            return None  # "小王我受不了": a person, not a taste; "这个我不喜欢": no thing named
+        if m["hate"]:
+            return Found(turn.speaker_id, "dislikes", thing)
+        return Found(turn.speaker_id, "likes", thing, bool(m["cold"] or m["neg"]))
+
+    def _retired(self, clause: str, turn: Turn) -> Found | None:
+        """ "my dad retired last year", "she just retired": no longer works (is retired)."""
+        if (m := EN_RETIRED.match(clause)) is None:
+            return None
+        region, negated = self._clean_before_verb(m["before"])
+        subject = self._subject(region, turn)
+        return Found(subject, "is", "retired", negated) if subject else None
 
     def _graduate(self, clause: str, turn: Turn) -> Found | None:
         """ "我是浙大毕业的": a graduate of 浙大."""
@@ -96,16 +127,18 @@ class IdiomRules:
             return None  # "a morning person": a temperament
         if m["thing"].casefold() in ("big", "huge", "massive", "total", "true", "real"):
             return None  # "a big fan": of what, not said
-        subject = self._subject(self._clean_before_verb(m["who"])[0], turn)
-        return Found(subject, "likes", m["thing"]) if subject else None
+        region, negated = self._clean_before_verb(m["who"])
+        subject = self._subject(region, turn)
+        return Found(subject, "likes", m["thing"], negated or bool(m["neg"])) if subject else None
 
     def _zh_faction(self, clause: str, turn: Turn) -> Found | None:
         """ "我是狗派": on the side of dogs; "我是林俊杰的粉丝": a fan of 林俊杰."""
         m = ZH_FACTION.match(clause) or ZH_FAN.match(clause)
         if m is None or not all(flag.startswith("n") for _, flag, _ in self._tokens(m["thing"])):
             return None
-        subject = self._subject(self._clean_before_verb(m["who"])[0], turn)
-        return Found(subject, "likes", m["thing"]) if subject else None
+        region, negated = self._clean_before_verb(m["who"])
+        subject = self._subject(region, turn)
+        return Found(subject, "likes", m["thing"], negated) if subject else None
 
     def _zh_cleft(self, clause: str, turn: Turn) -> Found | list[Found] | None:
         """ "我喝的是拿铁" reads as "我喝拿铁", when the words before 的 end with a verb of the lexicon."""

@@ -6,7 +6,9 @@ these claims keep their sign under negation, the past and plans ("my dog Rex won
 still says Rex is the speaker's dog). Only the animals the lexicon lists in ``[mentions]``
 are read this way, and only with a name after them: "my dog" alone would stand in for the
 message where its name may be said in words no rule reads ("我家狗旺仔"). Kin are not
-read this way: "my son Leo" would answer questions about Leo with his name.
+read this way: "my son Leo" would answer questions about Leo with his name; nor is a boss
+named in passing ("my boss Linda is the VP…": read so, "what is Linda's role?" drew the
+user's own slots). A machine pointed at as the speaker's is ("我这台MacBook": owns).
 """
 
 from __future__ import annotations
@@ -40,6 +42,11 @@ def pet_named_pattern(lexicon: Lexicon) -> re.Pattern[str]:
 # "我家狗狗豆豆特别怕打雷": the speaker's household, then the animal (a word of its own to jieba).
 ZH_OURS = re.compile(r"(?:我们家|我家|家里)的?")
 ZH_NAME_TAGS = ("nr", "nz")
+# "我这台MacBook用了八年", "继续用我这部华为": "my this <machine>" keeps the thing it points to
+# (owns). Only the classifiers of machines and vehicles: "我这个人", "我这部电影" point elsewhere.
+ZH_MY_THIS = re.compile(r"我(?:的)?这(?:台|辆|部)")
+ZH_THING_TAGS = ("n", "eng", "nt", "nz", "zg")
+ZH_NOT_THINGS = frozenset({"电影", "剧", "片子", "小说", "作品", "戏"})
 
 
 class MentionRules:
@@ -56,7 +63,21 @@ class MentionRules:
                           Found(turn.speaker_id, "pet_name", m["name"])]
         if (ours := ZH_OURS.search(clause)) and (named := self._zh_pet_named(clause[ours.end():])):
             found += [Found(turn.speaker_id, "has", named[0]), Found(turn.speaker_id, "pet_name", named[1])]
+        if (this := ZH_MY_THIS.search(clause)) and (thing := self._zh_kept_thing(clause[this.end():])):
+            found.append(Found(turn.speaker_id, "owns", thing))
         return found
+
+    def _zh_kept_thing(self, rest: str) -> str | None:
+        """The noun phrase at the start of ``rest``: "iPhone 13用了…" -> iPhone 13, "电脑…" -> 电脑."""
+        end, brand = 0, False
+        for word, flag, at in self._tokens(rest):
+            # a model after the make ("iPhone 13", "华为Mate60", "小米手机"), not a comment ("电脑太卡")
+            goes_on = word == " " or flag in ("eng", "m") or brand and flag == "n"
+            if at != end or not (flag.startswith(ZH_THING_TAGS) if not end else goes_on):
+                break
+            brand, end = flag in ("eng", "nt", "nz"), at + len(word)
+        thing = rest[:end].strip()
+        return thing if thing and thing not in ZH_NOT_THINGS else None
 
     def _zh_pet_named(self, rest: str) -> tuple[str, str] | None:
         """(animal, name) at the start of ``rest``: "狗狗豆豆…" -> (狗狗, 豆豆). A name is two

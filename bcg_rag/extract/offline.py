@@ -6,6 +6,8 @@ are skipped; each remaining clause is read by the rules below (shared), ``shapes
 and ``idioms.py`` (everyday shapes of both languages), ``measures.py`` (heights, weights,
 blood types), ``routines.py`` (habits, abilities), ``whereabouts.py`` (being somewhere),
 ``changes.py`` (a new employer, title, diet or partner; a switch, an ending),
+``ventures.py`` (a business opened), ``portions.py`` (a drink by the cup), ``tongues.py``
+(how well a language is spoken), ``origins.py`` (a nationality),
 ``en.py`` (English shapes) and ``zh.py`` (Chinese shapes, on jieba's segmentation), from
 the most specific shape to the loosest, and what they read passes the confidence gate
 (``gate.py``) or is dropped: a message with no claim is still evidence. ``subjects.py``
@@ -34,13 +36,17 @@ from .shapes import ShapeRules
 from .idioms import IdiomRules
 from .measures import MeasureRules
 from .mentions import MentionRules
+from .origins import OriginRules
+from .portions import PortionRules
 from .routines import RoutineRules
 from .shared import Found, SharedRules
 from .subjects import SubjectRules
 from .whereabouts import (EN_REGION, PLACING_PREDICATES, TOWN_PREDICATES, VENUE_PREDICATES, ZH_JOB_CHANGED, WhereaboutsRules,
                           is_region)
 from .text import EDGE_PUNCTUATION, collapse, has_cjk
+from .tongues import TongueRules
 from .values import ValueRules
+from .ventures import VentureRules
 from .zh import ChineseRules
 
 
@@ -82,7 +88,8 @@ class Turn:
 
 class OfflineExtractor(
     ShapeRules, EnglishRules, ChineseRules, GateRules, SharedRules, SubjectRules, MentionRules, WhereaboutsRules,
-    MeasureRules, RoutineRules, IdiomRules, ChangeRules, EverydayRules, EndingRules, ValueRules,
+    MeasureRules, RoutineRules, IdiomRules, ChangeRules, EverydayRules, EndingRules, ValueRules, VentureRules,
+    PortionRules, TongueRules, OriginRules,
 ):
     """Rule-based claims from Chinese and English chat messages; no model, deterministic."""
 
@@ -186,8 +193,10 @@ class OfflineExtractor(
                         f.changed and not f.negated for f in found) else found
                 # "we adopted a puppy! golden retriever, named him Waffles": a clause that reads
                 # nothing does not forget what the one before said someone keeps
+                # nor does a clause naming one of them ("一只叫汤圆，一只叫年糕")
+                named_one = found and all(f.predicate == "pet_name" for f in found)
                 turn.owned = next(((f.subject, f.value) for f in found if f.predicate == "has" and not f.negated),
-                                  None if found else self._employer_unnamed(mood.clause, turn) or turn.owned)
+                                  turn.owned if named_one else None if found else self._employer_unnamed(mood.clause, turn) or turn.owned)
                 turn.job_moved = not found and bool(ZH_JOB_CHANGED.search(mood.clause))
                 turn.placed = next((f.predicate for f in found if f.predicate in PLACING_PREDICATES),
                                    "works_at" if turn.job_moved else turn.placed)
@@ -303,7 +312,8 @@ class OfflineExtractor(
     # to let the next try. The order goes from the most specific shape to the loosest.
     def _parse_clause(self, clause: str, turn: Turn, reported: bool = True) -> list[Found]:
         rules = (
-            self._everyday, self._shape, self._idiom, self._measure, self._change, self._change_from_to, self._job, self._attribute, self._verb, self._routine, self._copula,
+            self._everyday, self._venture, self._portion, self._tongue, self._origin,
+            self._shape, self._idiom, self._measure, self._change, self._change_from_to, self._job, self._attribute, self._verb, self._routine, self._copula,
             self._relation, self._english_relation, self._whereabouts, self._ending,
         )
         for rule in rules:

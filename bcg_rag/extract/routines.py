@@ -6,7 +6,8 @@ place gone to is a habit only when the clause says how often (``[habits] frequen
 "every", "usually", "每天", "经常"). The present tense only: "I ran this morning" and
 "I'm running late" are episodes, and a verb with an object ("I run a bakery") is no
 activity of its own. The value is the activity ("running", English in its -ing form) or
-the place ("gym", "library").
+the place ("gym", "library"). Shift work is a routine too: "I'm a nurse, mostly night shifts",
+"我在协和当护士，三班倒" (shift), the speaker's when no one else was named before it.
 """
 
 from __future__ import annotations
@@ -30,6 +31,11 @@ ZH_SPEECH_OF = frozenset({"闽南", "客家", "潮汕", "白", "广东", "四川
 # The language first: "日语也会一点点", "粤语我会说", "英语不太会" (speaks; 不 denies it).
 ZH_LANGUAGE_FIRST = re.compile(r"^(?P<lang>[\u4e00-\u9fff]{1,3}[语文]|普通话|[\u4e00-\u9fff]{1,2}话)(?P<who>我|我也)?(?:也|还)?"
                                r"(?P<neg>不太|不)?会(?:说|讲)?(?:一点点|一点|一些|点儿?)?了?$")
+# "mostly night shifts", "I work nights", "三班倒", "经常上夜班": when the work is done.
+EN_SHIFTS = re.compile(r"^(?:(?:i|i'm)\s+)?(?:(?:work|working|do|doing|on)\s+)?(?:(?:mostly|usually|always|all|lots\s+of|a\s+lot\s+of)\s+)?"
+                       r"(?P<shift>(?:night|day|early|late|evening|weekend|graveyard|split|rotating|12-hour)\s+shifts?|nights)$",
+                       re.IGNORECASE)
+ZH_SHIFTS = re.compile(r"^(?:我)?(?:经常|一般|基本|主要|都|也|还)*(?:是|要|得)?(?P<shift>三班倒|两班倒|倒班|上夜班|值夜班)(?:的|了)?$")
 EN_GO_TO = re.compile(r"^(?P<who>.*?)\bgo(?:es)?\s+to\s+(?P<place>.+)$", re.IGNORECASE)
 EN_GO_DOING = re.compile(r"^(?P<who>.*?)\bgo(?:es)?\s+(?P<doing>[a-z]+ing)\b(?P<rest>.*)$", re.IGNORECASE)
 # "been running in the park instead", "took up swimming": an activity kept up or begun
@@ -65,6 +71,10 @@ class RoutineRules:
     lexicon: Lexicon
 
     def _routine(self, clause: str, turn: Turn) -> Found | None:
+        shifts = (ZH_SHIFTS if has_cjk(clause) else EN_SHIFTS).match(clause)
+        if shifts and turn.user_is_speaker and turn.other is None:  # "室友是护士，经常三班倒": hers
+            shift = shifts["shift"].casefold()
+            return Found(turn.speaker_id, "shift", "night shifts" if shift == "nights" else shift)
         if has_cjk(clause):
             return self._zh_ability(clause, turn) or self._zh_game(clause, turn) or self._zh_routine(clause, turn)
         return self._en_routine(clause, turn)
@@ -116,7 +126,8 @@ class RoutineRules:
                 return None  # "会去学韩语": 会 says will, before another verb
             if after in activities and start + len(after) == len(clause):
                 predicate, value = "can", after
-            elif re.fullmatch(r"[\u4e00-\u9fff]{1,3}[语文]", self._clean_value(rest)) and word.endswith("会"):
+            elif (re.fullmatch(r"[\u4e00-\u9fff]{1,3}[语文]|普通话|[\u4e00-\u9fff]{1,2}话", lang := self._clean_value(rest))
+                  and self._zh_language(lang) and word.endswith("会")):  # 会德语, 只会普通话, 会上海话
                 predicate, value = "speaks", self._clean_value(rest)
             else:
                 return None

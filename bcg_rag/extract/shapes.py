@@ -16,6 +16,7 @@ read with confidence:
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from .shared import CLUB_WORDS, Found
@@ -36,6 +37,9 @@ EN_THING_NAMED = re.compile(
     r"^(?:[Mm]y|[Oo]ur)\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)(?:'s name is|\s+is\s+(?:called|named))\s+(?P<name>[A-Z][\w'-]*)$"
 )
 ZH_CALLED = re.compile(rf"^叫(?P<name>[{CJK}A-Za-z]{{2,4}})$")
+# "养了两只猫，一只叫汤圆一只叫年糕", "大的叫可乐，小的叫雪碧": each of the animals just kept, by name
+ZH_ONE_OF = r"(?:另外?一|一)(?:只|条|匹)|大的|小的|老大|老二|老三"
+ZH_EACH_CALLED = re.compile(rf"(?:{ZH_ONE_OF})叫(?P<name>[{CJK}A-Za-z]{{2,4}}?)(?=(?:{ZH_ONE_OF})叫|$)")
 # Words for an employer not yet named: "新公司入职第一周！叫星桥数据" names it in the next clause.
 ZH_EMPLOYER_WORDS = ("新公司", "公司", "新单位", "单位", "新东家", "东家")
 ZH_NEW_EMPLOYER = re.compile(r"新(?:公司|单位|东家)")
@@ -182,10 +186,14 @@ class ShapeRules:
             return turn.speaker_id, m.group()
         return None
 
-    def _zh_called(self, clause: str, turn: Turn) -> Found | None:
+    def _zh_called(self, clause: str, turn: Turn) -> Found | list[Found] | None:
         """ "我养了一只仓鼠，叫团子": the name of what the last clause said the speaker keeps."""
         if m := ZH_EMPLOYER_NAMED.match(clause):  # "新公司叫星桥数据"
             return Found(turn.speaker_id, "works_at", m["name"], False, m["word"].startswith("新"))
+        if turn.owned and (each := list(ZH_EACH_CALLED.finditer(clause))) and each[0].start() == 0 and \
+                all(a.end() == b.start() for a, b in pairwise(each)) and any(
+                turn.owned[1].casefold().endswith(pet) for pet in self.lexicon.pets):  # 布偶猫 is a cat
+            return [Found(turn.owned[0], "pet_name", m["name"]) for m in each]
         if not (m := ZH_CALLED.match(clause)) or turn.owned is None:
             return None
         if turn.owned[1] in ZH_EMPLOYER_WORDS:  # "新公司入职第一周！叫星桥数据"
