@@ -79,6 +79,18 @@ def relatives_asked(memory: Any, user_id: str, query: str) -> list[str]:
     return out
 
 
+def speaks_of_relation(memory: Any, query: str) -> Callable[[str], bool] | None:
+    """When the question asks about a relative of the user ("my sister's company"), a test
+    of whether a statement names that relation, with or without an owner ("the brother
+    saga", "闺蜜跳槽了"); None when it asks about none."""
+    relations = set(_relations(memory, query))
+    if not relations:
+        return None
+    lexicon = memory_lexicon(memory)
+    return lambda text: any(lexicon.relatives.get(" ".join(m.group().split()).casefold()) in relations
+                            for m in lexicon.relative_regex.finditer(text))
+
+
 def refers_to_user(query: str) -> bool:
     """The question speaks of the user: "I", "my", "the user", "我", "用户"."""
     if any(w in _EN_USER for w in normalise(query).split()):

@@ -65,6 +65,7 @@ UNSTRUCTURED_LAST = "Unstructured memory (what no belief answers; the user's own
 VIA_NOTE = "(current beliefs linking the question to this one)"
 NEWER_NOTE = "newer than what the best belief stands on, and about the same thing: it may have changed it"
 ABOUT_NOTE = "speaks of whom the question asks about, which no belief does"
+CONTINUES_NOTE = "names what the question asks through (the subject's school, employer...), later: it may say what is asked of it"
 
 BANDS = ("high", "medium", "low", "lean_negative", "strong_negative")
 MAX_EVIDENCE = 3  # per side; the newest are the ones that moved the belief last
@@ -150,7 +151,8 @@ def render_evidence(e: dict) -> str:
         attrs.append(f"type={quote(e['source_type'])}")
     attrs.append(f"time={quote(short_time(str(e['timestamp'])))}")
     # set by search on statements the memory could not read (unstructured.py)
-    attrs += [f"note={quote(note)}" for flag, note in (("newer_than_belief", NEWER_NOTE), ("about_asked", ABOUT_NOTE))
+    attrs += [f"note={quote(note)}" for flag, note in (("newer_than_belief", NEWER_NOTE), ("about_asked", ABOUT_NOTE),
+                                                              ("continues_chain", CONTINUES_NOTE))
               if e.get(flag)]
     return f"<evidence {' '.join(attrs)}>{quote(text)}</evidence>"
 

@@ -5,7 +5,8 @@ read nothing in comes back beside the beliefs, and first when it is the nearest 
 all, when there is no belief at all, when the question asks about the user (or a relative)
 and no belief is about them while the statement speaks of them, or when it is newer than
 what the best belief stands on and about the same thing (an update the extractor could
-not read).
+not read), or when the question asks through an organisation and a later statement names it
+("which city is my sister's company in?": ``threads.py``).
 """
 
 from __future__ import annotations
@@ -16,11 +17,12 @@ from typing import Any
 
 import numpy as np
 
-from .asked import speaks_of_unanswered
+from .asked import speaks_of_relation, speaks_of_unanswered
 from .extract.text import has_cjk
 from .models import HIDDEN_TEXT
 from .relevance import STATEMENT_SLOTS, is_wh_question, memory_lexicon, named_in_question
 from .render import status
+from .threads import asks_through, chain_rows, en_names, named
 
 
 def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str, float], claimed: set[str],
@@ -30,8 +32,10 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
     that no claim was read from and that may update the best group's stated value
     (``_newer_unread``; ``unread`` is its similarity threshold and relevance margin) are
     marked ``newer_than_belief``; rows that speak of the subject the question asks about
-    when no group is about it (``asked.speaks_of_unanswered``), ``about_asked``. Rows in
-    ``stands_on`` (claims on a returned belief) are the groups' and are left out."""
+    when no group is about it (``asked.speaks_of_unanswered``), ``about_asked``; rows that
+    take a question asked through an organisation one step further (``threads.chain_rows``),
+    ``continues_chain``.
+    Rows in ``stands_on`` (claims on a returned belief) are the groups' and are left out."""
     rows = _unstructured(memory, hits, relevance, _shown(groups) | set(stands_on), user_id, agent_id)
     # The nearest evidence of all is what plain retrieval would answer from. When the
     # extractor read nothing in it and it is more relevant than every returned belief, the
@@ -57,6 +61,10 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
     about = {u["id"] for u in not_read if speaks is not None and u["text"] != HIDDEN_TEXT and speaks(u["text"])}
     if about:
         rows = [dict(u, about_asked=True) if u["id"] in about else u for u in rows]
+        first = True
+    further = _chain_further(memory, query, groups, rows) if rows and asks_through(query) else set()
+    if further:
+        rows = [dict(u, continues_chain=True) if u["id"] in further else u for u in rows]
         first = True
     newer = _newer_unread(memory, user_id, groups[0], not_read, relevance, *unread) if groups and not nearest_first else set()
     if newer:
@@ -95,6 +103,25 @@ def accounted(group: Any, row: dict) -> bool:
     values = {str(i): str(a["value"]) for i, a in enumerate(group.alternatives)
               if status(a) == "outdated" and not str(a["value"]).replace(" ", "").isdigit()}
     return bool(named_in_question(row["text"], values))
+
+
+def _chain_further(memory: Any, query: str, groups: list, rows: list[dict]) -> set[str]:
+    """The rows that take the question's chain further, by the names they share, from what
+    is said of the subject asked about: the rows that speak of the relative it asks about
+    ("my sister") or name the person it names ("Jake"), those search marked as about the
+    subject, and what the best belief stands on, with its value; else the most relevant row."""
+    asked_names = en_names(query)
+    speaks = speaks_of_relation(memory, query)
+    starts = [u for u in rows if u.get("about_asked") or (speaks is not None and speaks(u["text"]))
+              or any(named(n, u["text"]) for n in asked_names)]
+    values: list[str] = []
+    if groups:
+        starts += [{"id": e["evidence_id"], "text": e["text"], "timestamp": e["timestamp"]}
+                   for e in groups[0].supporters + groups[0].refuters]
+        values += [str(groups[0].current.value)] if groups[0].current is not None else []
+    starts = [s for s in starts if s["text"] != HIDDEN_TEXT] or [max(rows, key=lambda u: u["relevance"])]
+    visible = [u for u in rows if u["text"] != HIDDEN_TEXT]
+    return {u["id"] for u in chain_rows(query, starts, visible, values)}
 
 
 def _shown(groups: list) -> set[str]:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from bcg_rag.render import render_groups
+
 U = "u1"
 
 
@@ -65,3 +67,29 @@ def test_the_kind_of_answer_is_read_from_the_questions_words(question, kind):
     from bcg_rag.asked import JOB_PREDICATES, PLACE_PREDICATES, answer_kind
 
     assert answer_kind(question) == {"job": JOB_PREDICATES, "place": PLACE_PREDICATES, None: frozenset()}[kind]
+
+
+CHAIN = ("my son Theo started at Brookside Academy this week", "pickup at Brookside was chaos, the principal Mrs Haldane was directing traffic herself")
+
+
+def test_a_statement_naming_the_beliefs_value_takes_the_question_one_step_further(mem):
+    say(mem, *CHAIN)
+    result = mem.search("Who is the principal of my son's school?", user_id=U)
+    assert result[0].current.value == "Brookside Academy"
+    further = [u["text"] for u in result.unstructured if u.get("continues_chain")]
+    assert further == [CHAIN[1]] and result.unstructured_first
+    assert "names what the question asks through" in render_groups(result, query="Who is the principal of my son's school?")
+
+
+def test_asked_the_value_itself_the_beliefs_own_statement_answers(mem):
+    say(mem, *CHAIN)
+    result = mem.search("Which school does Theo go to?", user_id=U)
+    assert result[0].current.value == "Brookside Academy"
+    assert not any(u.get("continues_chain") for u in result.unstructured)
+
+
+def test_a_chinese_name_is_named_without_its_kind(mem):
+    say(mem, "我女儿在向日葵幼儿园上学", "向日葵的园长姓周，人特别温柔")
+    result = mem.search("我女儿幼儿园的园长姓什么？", user_id=U)
+    assert result[0].current.value == "向日葵幼儿园"
+    assert [u["text"] for u in result.unstructured if u.get("continues_chain")] == ["向日葵的园长姓周，人特别温柔"]

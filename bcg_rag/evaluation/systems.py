@@ -164,11 +164,13 @@ READ_FIT = 0.1
 
 def _read_order(rows: list[dict], question: str = "") -> list[dict]:
     """The raw texts in the order a reader of the rendering takes them: those search marked
-    newer than the best belief, newest first; else those it marked as speaking of the
-    subject asked about, most relevant first; else the most relevant, or a newer text within
-    ``TIE_MARGIN`` of it that shares its words (for a question about the present, the newest
-    of those within ``READ_MARGIN``); the user's own words before a record or a guess within
-    ``READ_MARGIN``; else a newer text restating the most relevant one with one span changed."""
+    as taking a chain question further, newest first; else those newer than the best belief,
+    newest first; else those
+    it marked as speaking of the subject asked about, most relevant first; else the most
+    relevant, or a newer text within ``TIE_MARGIN`` of it that shares its words (for a
+    question about the present, the newest of those within ``READ_MARGIN``); the user's own
+    words before a record or a guess within ``READ_MARGIN``; else a newer text restating the
+    most relevant one with one span changed."""
     rows = sorted(rows, key=lambda u: -u.get("relevance", 0.0))
     best = rows[0].get("relevance", 0.0) if rows else 0.0
     if rows and _NOW.search(question):
@@ -188,10 +190,12 @@ def _read_order(rows: list[dict], question: str = "") -> list[dict]:
         own = [u for u in rows
                if u.get("relevance", 0.0) >= best - READ_MARGIN and u.get("source_type") not in WEAKER_SOURCES]
         rows = own + [u for u in rows if not any(u is o for o in own)]
-    newer = sorted((u for u in rows if u.get("newer_than_belief")), key=lambda u: (u["timestamp"], u.get("id", "")),
-                   reverse=True)
-    if newer:  # marked by search as newer than the best belief: the newest of them first
-        return newer + [u for u in rows if not u.get("newer_than_belief")]
+    for flag in ("continues_chain", "newer_than_belief"):
+        # marked by search as taking a question asked through an organisation further
+        # (threads.py), or as newer than the best belief: the newest of them first
+        marked = sorted((u for u in rows if u.get(flag)), key=lambda u: (u["timestamp"], u.get("id", "")), reverse=True)
+        if marked:
+            return marked + [u for u in rows if not u.get(flag)]
     about = [u for u in rows if u.get("about_asked")]
     if about:  # marked by search as speaking of the subject asked about, which no belief is
         return about + [u for u in rows if not u.get("about_asked")]
