@@ -212,3 +212,35 @@ def test_shift_work_is_the_speakers_routine(extractor, text, expected):
 ])
 def test_the_thing_first_then_the_taste(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("they just made me engineering team lead lol", [(USER, "job_title", "engineering team lead", 1.0)]),
+    ("my boss promoted me to shift supervisor today", [(USER, "job_title", "shift supervisor", 1.0)]),
+    ("that film made me cry", []),  # no title
+    ("it made me a better person", []),
+    ("升职了！现在是后端组长了", [(USER, "job_title", "后端组长", 1.0)]),  # the speaker, left out
+    ("我是测试组长", [(USER, "job_title", "测试组长", 1.0)]),  # 组长 is a title whatever jieba tags it
+    ("我妹现在是店长", [(SISTER, "job_title", "店长", 1.0)]),
+    ("现在是冬天了", []),  # no title
+])
+def test_a_title_given_or_said_without_a_subject(extractor, text, expected):
+    assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("my neighbour Omar is a paramedic and somehow he's never tired", [("Omar", "job_title", "paramedic", 1.0)]),
+    ("猫老掉毛咋办", []),  # a question without a question mark
+])
+def test_a_clause_ends_before_and_a_new_subject_and_咋_asks(extractor, text, expected):
+    assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("ok I caved, the vegetarian thing is over lol", [(USER, "does", "vegetarian", -0.8)]),
+    ("the keto phase is officially over", [(USER, "does", "keto", -0.8)]),
+    ("is the vegetarian thing over?", []),  # a question
+    ("my sister's vegan phase is over", []),  # whose is not read here
+])
+def test_a_thing_said_to_be_over_is_ended(extractor, text, expected):
+    assert triples(extractor, text) == expected

@@ -76,6 +76,12 @@ EN_PROMOTED = re.compile(
     r"^(?P<who>.*?)\b(?:got|get|was|been|just\s+got)\s+(?:bumped(?:\s+up)?|moved\s+up|made|named|appointed)\s+(?:to\s+)?(?:the\s+)?(?:new\s+)?(?P<title>.+)$",
     re.IGNORECASE,
 )
+# "they made me team lead", "my boss promoted me to senior analyst": the speaker, by the object.
+EN_MADE_ME = re.compile(
+    r"^(?:.*?\b)?(?:made|promoted|bumped|moved|named|appointed)\s+me\s+(?:up\s+)?(?:to\s+)?(?:the\s+)?(?:new\s+)?"
+    r"(?:an?\s+)?(?P<title>.+)$",
+    re.IGNORECASE,
+)
 # A title, by its head word: "head of sales", "team lead", "engineering manager".
 TITLE = re.compile(
     r"^(?:(?:senior|junior|staff|principal|lead|chief|head|deputy|assistant|associate|executive|general|regional|vice)\s+)?"
@@ -215,14 +221,15 @@ class ChangeRules:
 
     # ---- titles
     def _en_promoted(self, clause: str, turn: Turn) -> Found | None:
-        """ "got bumped up to team lead", "was made head of sales", "I'm now head of sales"."""
-        m = EN_PROMOTED.search(clause) or EN_NOW_TITLE.match(clause)
+        """ "got bumped up to team lead", "was made head of sales", "I'm now head of sales", "they
+        made me team lead"."""
+        m = EN_PROMOTED.search(clause) or EN_NOW_TITLE.match(clause) or EN_MADE_ME.match(clause)
         if m is None:
             return None
         title = self._clean_value(m["title"])
         if not TITLE.match(title) or not self._usable(title):
-            return None  # "was made redundant", "I'm now tired": no title
-        subject = self._who(m["who"], turn)
+            return None  # "was made redundant", "I'm now tired", "made me laugh": no title
+        subject = self._who(m["who"], turn) if "who" in m.re.groupindex else turn.speaker_id
         return Found(subject, "job_title", title, False, True) if subject else None
 
     # ---- diets

@@ -1,6 +1,6 @@
 """Endings whose slot the sentence does not name: "gave up on spanish", "stopped going to
 the YMCA", "left Northwind", "last day at Accenture is monday", "we had to rehome Biscuit",
-"网球只能不打了", "吉他课不上了", "旧车卖了".
+"网球只能不打了", "吉他课不上了", "旧车卖了", "the vegetarian thing is over".
 
 The speaker says that something is over, not what kind of thing it was: learning a
 language, a membership, a job, a sport. The rule reads only that (``ENDED`` of the value,
@@ -46,6 +46,13 @@ EN_NOT_ANYMORE = re.compile(
     r"\s+any\s*more$",
     re.IGNORECASE,
 )
+# "the vegetarian thing is over", "my Spotify subscription's done": the speaker's, said over.
+EN_OVER = re.compile(
+    r"^(?:(?:so|ok|okay|well|and|yeah|anyway)\s+)?(?:the|my)\s+(?P<what>[a-z][\w\s-]{1,30}?)"
+    r"(?:\s+(?:thing|phase|streak|era|experiment|kick|life))?\s*(?:\s+is|'s)\s+(?:officially\s+|definitely\s+|so\s+)?"
+    r"(?:over|done)(?:\s+(?:lol|haha|now|for\s+good|for\s+me))*$",
+    re.IGNORECASE,
+)
 # Where the thing named ends: a word that starts another phrase ("tbh", "because", "is friday").
 EN_WHAT_END = re.compile(
     r"\s+(?:tbh|lol|honestly|anymore|any\s+more|altogether|completely|for\s+good|because|since|after|so|but|and|when|"
@@ -83,6 +90,9 @@ class EndingRules:
             # "smoke-free": smoking is over
             what = self.lexicon.activity_doing.get(free["what"].casefold(), free["what"].casefold())
             return Found(subject, ENDED, what, True, True) if subject and self._usable(what) else None
+        if over := EN_OVER.match(clause):
+            what = self._clean_value(over["what"])
+            return Found(turn.speaker_id, ENDED, what, True, True) if self._usable(what) else None
         if not (m := EN_ENDED.search(clause) or EN_NOT_ANYMORE.search(clause)):
             return None
         what = EN_WHAT_END.sub("", m["what"]).strip()

@@ -86,7 +86,8 @@ class GateRules:
         English values are cut by the value stops of the lexicon already (``_clean_value``).
         """
         if (not has_cjk(value) or self.lexicon.value_of(value) != value
-                or predicate.removeprefix("attr:") in NAME_PREDICATES | DATE_PREDICATES | MEASURE_PREDICATES):
+                or predicate.removeprefix("attr:") in NAME_PREDICATES | DATE_PREDICATES | MEASURE_PREDICATES
+                or self._listed_title(value, predicate)):
             return value
         if called := ZH_PLACE_CALLED.match(value):  # "一家叫星辰科技的小公司": the place is named
             return called["name"]
@@ -104,6 +105,11 @@ class GateRules:
                 break
         return value[:end].strip()
 
+    def _listed_title(self, value: str, predicate: str) -> bool:
+        """A Chinese job title the lexicon ends it with, whatever jieba tags it ("前端组长", 组长
+        as a verb)."""
+        return predicate == "job_title" and self.lexicon.is_occupation(value) and not ZH_BAD_TITLE.search(value)
+
     def _value_ok(self, found: Found) -> bool:
         value = found.value
         if not value or not value.strip():
@@ -116,6 +122,8 @@ class GateRules:
                 return False
             if lex.value_of(value) != value or value.casefold() in lex.values or self._zh_named(value):
                 return True  # a thing the lexicon knows, or a person's name ("刘洋")
+            if self._listed_title(value, found.predicate):
+                return True
             tokens = self._tokens(value)
             if any(flag.startswith(("r", "d", "p", "c", "y", "u")) or flag in ("e", "o") for _, flag, _ in tokens):
                 return False
@@ -279,6 +287,7 @@ ACTIVITY_PREDICATES = frozenset({"likes", "dislikes", "hobby", "studies", "plays
 # Kin words that are the speaker's without 我 at the head of a chat clause ("老公跳槽了！"):
 # spouses, partners and parents; not 哥 / 姐, which also address a listener.
 ZH_OWN_KIN = frozenset({"老公", "老婆", "媳妇", "男朋友", "女朋友", "男票", "女票", "爸爸", "妈妈", "老爸", "老妈", "爸妈"})
+ZH_BAD_TITLE = re.compile(r"[了的是在不没很吗呢吧]")  # "当了组长": phrasing around a title, not one
 ZH_NOUN_TAGS = ("n", "eng", "vn", "j", "nz", "nt", "ns", "nr", "an", "l", "i", "g", "m", "q", "s")
 # A dictionary word of these kinds is no name, whatever its first character ("周末", "高兴").
 ZH_WORD_TAGS = ("t", "a", "d", "v", "r", "p", "c", "u", "m", "q", "f", "s", "ns", "y", "i", "l")

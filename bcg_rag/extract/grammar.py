@@ -41,7 +41,7 @@ SENTENCE_END = re.compile(
 # A Chinese clause that asks: a wh-word anywhere, or a final question particle.
 # "会不会", "是不是", "有没有": the A-not-A form asks too. "不怎么" (not much) and "没什么" (nothing
 # much) ask nothing.
-ZH_QUESTION = re.compile(r"(?<![没不])什么|哪里|哪儿|哪个|哪些|(?<!不)怎么|为什么|多少|几点|谁|啥|吗$|么$|([\u4e00-\u9fff])[不没]\1|有没有|是否")
+ZH_QUESTION = re.compile(r"(?<![没不])什么|(?<!不)咋|哪里|哪儿|哪个|哪些|(?<!不)怎么|为什么|多少|几点|谁|啥|吗$|么$|([\u4e00-\u9fff])[不没]\1|有没有|是否")
 # Clause boundaries inside a sentence: commas, colons (not in "25:10"), and "but"-style joins.
 # "..., so I can teach English in Japan", "in order to work at Google": a purpose, which is no
 # fact yet; cut before it, the marker kept for ``Grammar.mood`` (PURPOSE).
@@ -56,7 +56,7 @@ CLAUSE_BREAK = re.compile(
 )
 # "..., and I live in Paris": "and" starts a new clause only before a subject.
 AND_SUBJECT = re.compile(
-    r"\s+and\s+(?=(?:i|i'm|i've|we|we're|my|our|he|she|they|he's|she's|they're)\s"
+    r"\s+and\s+(?:(?:somehow|still|also|now|honestly|apparently|yet)\s+)?(?=(?:i|i'm|i've|we|we're|my|our|he|she|they|he's|she's|they're)\s"
     r"|(?:bought|sold|moved|started|joined|left|quit|switched|adopted|got|works|lives|moved)\s)",
     re.IGNORECASE,
 )

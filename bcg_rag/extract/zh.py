@@ -342,14 +342,18 @@ class ChineseRules:
             # "我老婆是护士，老家是湖南的": without 我 the clause goes on about the topic
             owner = turn.other if turn.other and turn.topic and not region.startswith("我") else turn.speaker_id
             return Found(owner, "attr:" + attr, value, negated) if self._usable(value) else None
+        value = re.sub(r"^(?:一名|一位|一个|个|名)", "", value)
+        # A title the lexicon lists is a noun whatever jieba tags it (组长 as a verb)
+        occupation = self.lexicon.is_occupation(value)
         subject = self._subject(region, turn)
+        if subject is None and not region and occupation and turn.user_is_speaker and turn.other is None:
+            subject = turn.speaker_id  # "升职啦！现在是前端组长了": the speaker, left out
         if subject is None:
             return None
-        value = re.sub(r"^(?:一名|一位|一个|个|名)", "", value)
         tokens = self._tokens(value)
-        if not value or not self._usable(value) or not tokens or not tokens[-1][1].startswith(NOUN_TAGS):
+        if not value or not self._usable(value) or not tokens or not (occupation or tokens[-1][1].startswith(NOUN_TAGS)):
             return None
-        if any(flag.startswith(("v", "d", "p", "r")) and not flag.startswith("vn") for _, flag, _ in tokens):
+        if not occupation and any(flag.startswith(("v", "d", "p", "r")) and not flag.startswith("vn") for _, flag, _ in tokens):
             return None
         if self.lexicon.relative_regex.fullmatch(value):
             return None  # "是个女儿": a relation between people, not what someone is
