@@ -244,3 +244,28 @@ def test_a_clause_ends_before_and_a_new_subject_and_咋_asks(extractor, text, ex
 ])
 def test_a_thing_said_to_be_over_is_ended(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Harrow Media sold Pinecone to a fund called Arbor Capital last week", [("Pinecone", "is_owned_by", "Arbor Capital", 1.0)]),
+    ("Pinecone got bought by Arbor Capital", [("Pinecone", "is_owned_by", "Arbor Capital", 1.0)]),
+    ("Arbor Capital acquired Pinecone", [("Pinecone", "is_owned_by", "Arbor Capital", 1.0)]),
+    ("银杏科技被字节收购了", [("银杏科技", "is_owned_by", "字节", 1.0)]),
+    ("I acquired Portuguese the hard way", []),  # a person's learning
+    ("my dad sold the house to a nice couple", []),  # no company
+    ("我们公司被阿里收购了", []),  # the speaker's unnamed employer
+])
+def test_a_company_sold_or_taken_over_has_a_new_owner(extractor, text, expected):
+    assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("caught up with Marisol today, she's a pharmacist at Boots now",
+     [("Marisol", "job_title", "pharmacist", 1.0), ("Marisol", "works_at", "Boots", 1.0)]),
+    ("my sister lives in Porto, she's a dentist", [(SISTER, "lives_in", "Porto", 1.0), (SISTER, "job_title", "dentist", 1.0)]),
+    ("she's a dentist", []),  # nobody named before
+    ("had lunch with Tom and Ana, she's a dentist", []),  # which of two
+    ("I work at Quorra (the robotics one) as an engineer", [(USER, "works_at", "Quorra", 1.0)]),  # an aside is cut off
+])
+def test_she_is_the_one_named_before_and_an_aside_is_cut_off(extractor, text, expected):
+    assert triples(extractor, text) == expected

@@ -223,6 +223,8 @@ class EnglishRules:
         plural = region.casefold() == "we"  # "we're vegetarian": only a listed state is the speaker's too
         if region.casefold() == "i" or plural:
             subject = turn.speaker_id
+        elif region.casefold() in ("he", "she") and turn.other and turn.user_is_speaker:
+            subject = turn.other  # "my sister lives in Rome, she's a nurse": the one named before
         elif region.casefold() in ("we", "you", "they", "it", "that", "this", "there", "he", "she", "what", "here"):
             return None
         else:

@@ -49,7 +49,7 @@ PURPOSE_START = (r"so\s+that\s|so\s+(?=(?:i|we|he|she|they|you)\s+(?:can|could|w
                  r"|in\s+order\s+to\s")
 PURPOSE = re.compile(rf"^(?:{PURPOSE_START})\s*", re.IGNORECASE)
 CLAUSE_BREAK = re.compile(
-    rf"\s+(?={PURPOSE_START})|,\s+(?!{LEGAL_FORM})|[，、：]+|(?<!\d):+|:+(?!\d)|\s+(?:but|though|although|because|so|and then|whereas|while)\s+|\s*[-–—]{{1,2}}\s+"
+    rf"\s+(?={PURPOSE_START})|,\s+(?!{LEGAL_FORM})|[，、：]+|\s*[()]\s*|(?<!\d):+|:+(?!\d)|\s+(?:but|though|although|because|so|and then|whereas|while)\s+|\s*[-–—]{{1,2}}\s+"
     r"|但是|不过|可是|而且|因为|所以|然后|但"
     r"|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])",  # a space between Chinese words is a pause, like a comma
     re.IGNORECASE,

@@ -7,7 +7,7 @@ and ``idioms.py`` (everyday shapes of both languages), ``measures.py`` (heights,
 blood types), ``routines.py`` (habits, abilities), ``whereabouts.py`` (being somewhere),
 ``changes.py`` (a new employer, title, diet or partner; a switch, an ending),
 ``ventures.py`` (a business opened), ``portions.py`` (a drink by the cup), ``tongues.py``
-(how well a language is spoken), ``origins.py`` (a nationality),
+(how well a language is spoken), ``origins.py`` (a nationality), ``owners.py`` (a company sold),
 ``en.py`` (English shapes) and ``zh.py`` (Chinese shapes, on jieba's segmentation), from
 the most specific shape to the loosest, and what they read passes the confidence gate
 (``gate.py``) or is dropped: a message with no claim is still evidence. ``subjects.py``
@@ -37,6 +37,7 @@ from .idioms import IdiomRules
 from .measures import MeasureRules
 from .mentions import MentionRules
 from .origins import OriginRules
+from .owners import OwnerRules
 from .portions import PortionRules
 from .routines import RoutineRules
 from .shared import Found, SharedRules
@@ -64,6 +65,11 @@ class Extractor(Protocol):
     ) -> list[Claim]: ...
 
 
+# One person met or spoken with, by a name alone: whom a following "she" or "he" means.
+EN_MET = re.compile(r"\b(?:with|met|saw|visited|called|texted|messaged|ran\s+into|bumped\s+into)\s+"
+                    r"(?P<name>(?-i:[A-Z][a-z]+))(?![\w'-]|\s+(?-i:[A-Z])|\s+and\s)", re.IGNORECASE)
+
+
 @dataclass
 class Turn:
     """Who the pronouns in one message point to, and the names the caller already uses."""
@@ -89,7 +95,7 @@ class Turn:
 class OfflineExtractor(
     ShapeRules, EnglishRules, ChineseRules, GateRules, SharedRules, SubjectRules, MentionRules, WhereaboutsRules,
     MeasureRules, RoutineRules, IdiomRules, ChangeRules, EverydayRules, EndingRules, ValueRules, VentureRules,
-    PortionRules, TongueRules, OriginRules,
+    PortionRules, TongueRules, OriginRules, OwnerRules,
 ):
     """Rule-based claims from Chinese and English chat messages; no model, deterministic."""
 
@@ -210,6 +216,9 @@ class OfflineExtractor(
                 turn.topic = bool(found) and (about is not None or all(f.subject == turn.other or f.value == turn.other for f in found))
                 if not found and (lead := self._lead_subject(mood.clause, turn)):
                     turn.other, turn.topic = lead, True  # "我妈退休了，不当医生了": still about her
+                elif not found and turn.other is None and (met := EN_MET.search(mood.clause)) \
+                        and met["name"].casefold() not in self.lexicon.not_names:
+                    turn.other = met["name"]  # "caught up with Priya today, she's a designer at Loomwell now"
                 elif not found and topic and not self._names_speaker(clause):
                     turn.topic = True  # "我女儿读高二，在杭州二中，喜欢打羽毛球": a clause in between keeps her
                 if found:
@@ -312,7 +321,7 @@ class OfflineExtractor(
     # to let the next try. The order goes from the most specific shape to the loosest.
     def _parse_clause(self, clause: str, turn: Turn, reported: bool = True) -> list[Found]:
         rules = (
-            self._everyday, self._venture, self._portion, self._tongue, self._origin,
+            self._everyday, self._venture, self._portion, self._tongue, self._origin, self._company_owner,
             self._shape, self._idiom, self._measure, self._change, self._change_from_to, self._job, self._attribute, self._verb, self._routine, self._copula,
             self._relation, self._english_relation, self._whereabouts, self._ending,
         )
