@@ -269,3 +269,11 @@ def test_a_company_sold_or_taken_over_has_a_new_owner(extractor, text, expected)
 ])
 def test_she_is_the_one_named_before_and_an_aside_is_cut_off(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("我朋友小周养了只柯基叫可乐", [("小周", "has", "柯基", 1.0), ("小周", "pet_name", "可乐", 1.0)]),  # not "cola"
+    ("我爱喝可乐", [(USER, "drinks", "cola", 1.0)]),  # the drink keeps the lexicon's form
+])
+def test_a_name_stays_as_said(extractor, text, expected):
+    assert triples(extractor, text) == expected

@@ -29,7 +29,7 @@ from .changes import ChangeRules
 from .endings import EndingRules
 from .everyday import EverydayRules
 from .en import EnglishRules
-from .gate import EPISODIC_PREDICATES, GateRules
+from .gate import EPISODIC_PREDICATES, NAME_PREDICATES, GateRules
 from .grammar import Grammar, clauses, sentences
 from .lexicon import Lexicon, default_lexicon, stable_name
 from .shapes import ShapeRules
@@ -244,7 +244,7 @@ class OfflineExtractor(
                 presupposed = self._mentions(clause, turn) + self._kept(clause, turn) + venues
                 venues = []
                 for f in presupposed:  # presupposed by a possessive: no mood applies
-                    value = turn.entities.get(f.value.casefold()) or self.lexicon.value_of(f.value)
+                    value = turn.entities.get(f.value.casefold()) or self._canonical(f.predicate, f.value)
                     key = (f.subject, f.predicate, value)
                     if key not in seen:
                         seen.add(key)
@@ -271,10 +271,15 @@ class OfflineExtractor(
                 and found.predicate not in TOWN_PREDICATES + VENUE_PREDICATES + PLACING_PREDICATES
                 and bool(EN_REGION.fullmatch(found.value)) and clause.endswith(found.value))
 
+    def _canonical(self, predicate: str, value: str) -> str:
+        """The lexicon's form of a value ("美式" -> americano); a name stays as said (a corgi
+        called 可乐 is not called "cola")."""
+        return value if predicate.removeprefix("attr:") in NAME_PREDICATES else self.lexicon.value_of(value)
+
     def _claim(self, found: Found, mood: Any, turn: Turn, known_predicates: Sequence[str], context: str | None) -> Claim:
         lex = self.lexicon
         said = self._place_head(found.predicate, found.value)
-        value = turn.entities.get(said.casefold()) or lex.value_of(said)
+        value = turn.entities.get(said.casefold()) or self._canonical(found.predicate, said)
         predicate = found.predicate
         moved = lex.value_predicates.get(value.casefold())
         if moved and predicate in moved[1]:  # "likes americano" -> "prefers_coffee_type"
