@@ -277,3 +277,14 @@ def test_she_is_the_one_named_before_and_an_aside_is_cut_off(extractor, text, ex
 ])
 def test_a_name_stays_as_said(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("我表妹一直单身", [(f"{USER}'s cousin", "relationship_status", "单身", 1.0)]),
+    ("30了还单身呢", [(USER, "relationship_status", "单身", 1.0)]),  # the age, then the state
+    ("好消息！我终于脱单了", [(USER, "relationship_status", "恋爱中", 1.0)]),
+    ("我还没脱单", []),
+    ("他们谈恋爱了", []),  # whose, not said
+])
+def test_single_and_no_longer_single(extractor, text, expected):
+    assert triples(extractor, text) == expected

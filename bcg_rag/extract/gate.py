@@ -85,7 +85,7 @@ class GateRules:
 
         English values are cut by the value stops of the lexicon already (``_clean_value``).
         """
-        if (not has_cjk(value) or self.lexicon.value_of(value) != value
+        if (not has_cjk(value) or self.lexicon.value_of(value) != value or value.casefold() in self.lexicon.value_predicates
                 or predicate.removeprefix("attr:") in NAME_PREDICATES | DATE_PREDICATES | MEASURE_PREDICATES
                 or self._listed_title(value, predicate)):
             return value
@@ -120,7 +120,8 @@ class GateRules:
         if has_cjk(value):
             if ZH_QUESTION_WORDS.search(value) or re.fullmatch(ZH_DURATION, value) or value[0] in "我你他她它这那":
                 return False
-            if lex.value_of(value) != value or value.casefold() in lex.values or self._zh_named(value):
+            if (lex.value_of(value) != value or value.casefold() in lex.values or value.casefold() in lex.value_predicates
+                    or self._zh_named(value)):
                 return True  # a thing the lexicon knows, or a person's name ("刘洋")
             if self._listed_title(value, found.predicate):
                 return True

@@ -95,6 +95,10 @@ EN_MY_JOB_AT = re.compile(r"\bmy\s+(?:office|job|work|desk|team)\s+at\s+(?P<org>
 JOB_ENDED = re.compile(r"\b(?:quit|left|leav\w*|lost|los\w+|fired|resign\w*|retir\w*|former|old|previous|ex)\b", re.IGNORECASE)
 MARRIED = re.compile(r"\b(?:got|just got|finally got)\s+married\b|(?<![没不])(?:结婚|领证)了|(?:刚|已经|早就)(?:结婚|领证)", re.IGNORECASE)
 ZH_NOT_MARRIED = re.compile(r"(?:还)?没(?:有)?(?:结婚|领证)")
+# "28了还单身", "我姐一直单身": single; "我脱单了", "谈恋爱了": no longer (in a relationship).
+ZH_SINGLE = re.compile(r"^(?P<who>.*?)(?:还是|还|依然|仍然|一直|目前|现在)?(?:是)?单身(?:狗)?(?:一个)?(?:了|呢|中|着|啊)?$")
+ZH_TAKEN = re.compile(r"^(?P<who>.*?)(?:终于|总算|也|已经)?(?:脱单|谈恋爱|恋爱)了?$")  # "有女朋友了" is has 女朋友 (and the name after it, dating)
+ZH_AGE_ONLY = re.compile(r"^(?:我)?(?:都|已经)?(?:\d{1,2}|[一二三四五六七八九十]{1,3})岁?了?$")
 EN_BARE_STATE = re.compile(r"^(?:nope\s+|no\s+)?(?P<neg>not\s+)?(?:be\s+|being\s+)?(?P<state>.+)$", re.IGNORECASE)
 
 
@@ -110,6 +114,12 @@ class ShapeRules:
             region, negated = self._clean_before_verb(clause[: wed.start()])
             if not negated and self._subject(region, turn) == turn.speaker_id:
                 return Found(turn.speaker_id, "relationship_status", "已婚", True)
+        if has_cjk(clause) and (m := ZH_SINGLE.match(clause) or ZH_TAKEN.match(clause)):
+            region, negated = self._clean_before_verb(m["who"])
+            subject = turn.speaker_id if not region or ZH_AGE_ONLY.match(region) else self._subject(region, turn)
+            if subject is not None and not negated:  # "28了还单身" is the speaker's age, then the state
+                taken = m.re is ZH_TAKEN
+                return Found(subject, "relationship_status", "恋爱中" if taken else "单身", False, taken)
         if has_cjk(clause):
             return (self._zh_age(clause, turn) or self._zh_is_my(clause, turn) or self._thing_named(clause, turn)
                     or self._zh_called(clause, turn) or self._zh_moved_away(clause, turn) or self._zh_bare_attribute(clause, turn)
