@@ -288,3 +288,27 @@ def test_a_name_stays_as_said(extractor, text, expected):
 ])
 def test_single_and_no_longer_single(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, states", [
+    ("which laptop should I get? asking for a friend", False),
+    ("帮我写个请假条吧，明天就要交", False),  # what the request is for
+    ("帮我挑个礼物吧，一两百块的", False),
+    ("仓鼠一般能活多久", False),  # 多久 asks
+    ("推荐个咖啡馆吧，我住在徐汇", True),  # the user's own, after the request
+    ("帮我看看这个吗，我妈下周生日", True),  # a relative's
+])
+def test_what_a_request_is_for_states_nothing(extractor, text, states):
+    assert extractor.states_something(text) is states
+
+
+def test_a_request_to_keep_what_follows_keeps_its_facts(extractor):
+    assert (USER, "attr:blood_type", "O型", 1.0) in triples(extractor, "帮我记一下：我身高180，O型血")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("我家狗阿黄特别乖", [(USER, "has", "狗", 1.0), (USER, "pet_name", "阿黄", 1.0)]),  # 阿 + one character
+    ("我家猫阿姨很喜欢", []),  # 阿姨 is a word: an aunt likes the cat
+])
+def test_a_pet_called_阿_and_one_character(extractor, text, expected):
+    assert triples(extractor, text) == expected

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 
 from .lexicon import Lexicon
-from .text import CJK, NAME_JOINS, collapse
+from .text import CJK, NAME_JOINS, collapse, has_cjk
 
 MAX_CLAUSE_CHARS = 240  # longer clauses are not chat facts; skipping them keeps cost linear
 MAX_VALUE_WORDS = 6  # longer "values" are clauses the rules misread, not things
@@ -41,7 +41,7 @@ SENTENCE_END = re.compile(
 # A Chinese clause that asks: a wh-word anywhere, or a final question particle.
 # "会不会", "是不是", "有没有": the A-not-A form asks too. "不怎么" (not much) and "没什么" (nothing
 # much) ask nothing.
-ZH_QUESTION = re.compile(r"(?<![没不])什么|(?<!不)咋|哪里|哪儿|哪个|哪些|(?<!不)怎么|为什么|多少|几点|谁|啥|吗$|么$|([\u4e00-\u9fff])[不没]\1|有没有|是否")
+ZH_QUESTION = re.compile(r"(?<![没不])什么|(?<!不)咋|多久|多长时间|多远|哪里|哪儿|哪个|哪些|(?<!不)怎么|为什么|多少|几点|谁|啥|吗$|么$|([\u4e00-\u9fff])[不没]\1|有没有|是否")
 # Clause boundaries inside a sentence: commas, colons (not in "25:10"), and "but"-style joins.
 # "..., so I can teach English in Japan", "in order to work at Google": a purpose, which is no
 # fact yet; cut before it, the marker kept for ``Grammar.mood`` (PURPOSE).
@@ -135,6 +135,11 @@ EN_ADVERB_BEFORE_PREPOSITION = re.compile(r"\b(?:mostly|mainly|largely|primarily
                                           re.IGNORECASE)
 ZH_FROM_NOW_ON = ("以后", "今后", "往后")
 # "salmon recipe that isn't boring pls": a request that ends with its "please"
+ZH_FIRST_PERSON = re.compile(r"我|咱")
+# "帮我记一下：身高172，O型血": a request to keep what follows; its clauses are the facts.
+NOTE_THIS = re.compile(r"记(?:一下|下来|下|住)|备忘|备注|\b(?:remember|note|jot|write\s+down)\b", re.IGNORECASE)
+# "asking for a friend", "asking for my roommate": why a question was asked, no statement
+EN_ASKING_FOR = re.compile(r"^(?:just\s+|only\s+)?asking\s+for\s+(?:a|my|the|our)\b", re.IGNORECASE)
 EN_PLEASE_END = re.compile(r"\b(?:please|pls|plz)[\s!.~]*$", re.IGNORECASE)
 # A Chinese clause with no one named that opens with its verb and ends in 吧 / 呗 asks or
 # suggests ("讲个笑话吧", "来首歌吧", "去吃火锅吧"); it states nothing about anyone.
@@ -236,10 +241,17 @@ class Grammar:
     def silent(self, sentence: Sentence, parts: list[str]) -> list[bool]:
         """Per clause of a sentence, whether it says nothing. A question mark makes the whole
         sentence a question, except that clauses before a last clause that asks by its own
-        words are statements: "I live in Leeds, where should I go running?"."""
+        words are statements: "I live in Leeds, where should I go running?". After a request
+        or a question, a Chinese clause that names no one of the user's (no 我, no relative)
+        says what the request is for ("帮我想几个slogan吧，客户要的急"), unless the request is to
+        keep what follows ("帮我记一下：…，O型血")."""
         asked_last = sentence.question and len(parts) > 1 and self.asks(parts[-1])
-        return [self.says_nothing(sentence, clause, stated=asked_last and i < len(parts) - 1)
-                for i, clause in enumerate(parts)]
+        silent = [self.says_nothing(sentence, clause, stated=asked_last and i < len(parts) - 1)
+                  for i, clause in enumerate(parts)]
+        if parts and parts[0] and silent[0] and not self.lex.small_talk_full(parts[0]) and not NOTE_THIS.search(parts[0]):
+            silent = [s or (i > 0 and has_cjk(c) and not ZH_FIRST_PERSON.search(c) and not self.lex.relative_regex.search(c))
+                      for i, (c, s) in enumerate(zip(parts, silent))]
+        return silent
 
     def says_nothing(self, sentence: Sentence, clause: str, stated: bool = False) -> bool:
         """A question, a request to the assistant, or small talk. ``stated``: the clause is a
@@ -247,7 +259,8 @@ class Grammar:
         lex = self.lex
         if sentence.question and not stated or self.asks(clause):
             return True
-        if lex.requests.lead.match(clause) or lex.small_talk_full(clause) or EN_PLEASE_END.search(clause):
+        if (lex.requests.lead.match(clause) or lex.small_talk_full(clause) or EN_PLEASE_END.search(clause)
+                or EN_ASKING_FOR.match(clause)):
             return True
         return self._zh_suggestion(clause)
 

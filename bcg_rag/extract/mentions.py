@@ -81,12 +81,15 @@ class MentionRules:
 
     def _zh_pet_named(self, rest: str) -> tuple[str, str] | None:
         """(animal, name) at the start of ``rest``: "狗狗豆豆…" -> (狗狗, 豆豆). A name is two
-        characters, doubled (豆豆, 球球) or a word jieba tags a name; not "狗特别乖"."""
+        characters, doubled (豆豆, 球球), 阿 and one more (阿福) or a word jieba tags a name; not
+        "狗特别乖"."""
         tokens = self._tokens(rest)
         if len(tokens) < 2 or tokens[0][0] not in self.lexicon.pets:
             return None
         name = rest[tokens[1][2]: tokens[1][2] + 2]
         doubled = len(name) == 2 and name[0] == name[1] and tokens[1][0][0] == name[0]
-        if doubled or tokens[1][0] == name and tokens[1][1] in ZH_NAME_TAGS:
+        # 阿 + one character is a pet name jieba cuts apart (阿福 as 阿 + 福)
+        nickname = len(name) == 2 and tokens[1][0] == "阿" and len(tokens) > 2 and len(tokens[2][0]) == 1
+        if doubled or nickname or tokens[1][0] == name and tokens[1][1] in ZH_NAME_TAGS:
             return tokens[0][0], name
         return None
