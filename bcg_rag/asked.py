@@ -185,15 +185,16 @@ def slots_by_predicate(memory: Any, ranked: list, vector: Any, query: str = "") 
     if len(ranked) < 2 or not weight:
         return ranked
     near = predicate_similarity(memory, sorted({g[2][0]["predicate"] for g in ranked}), vector)
-    if kind := answer_kind(query):  # "where ...?": a slot whose value is a place before a job or an age
-        near = {p: s + ANSWER_KIND_BONUS * (slot_name(p) in kind) for p, s in near.items()}
+    kind = answer_kind(query)
     places: dict[str, list[int]] = {}
     for i, g in enumerate(ranked):
         places.setdefault(g[2][0]["subject_id"], []).append(i)
     out = list(ranked)
     for at in places.values():
         if len(at) > 1:
-            slots = sorted((ranked[i] for i in at), key=lambda g: -(g[0] + weight * near[g[2][0]["predicate"]]))
+            # "where ...?": a slot whose value is a place before a job or an age, whatever the scores
+            slots = sorted((ranked[i] for i in at), key=lambda g: (slot_name(g[2][0]["predicate"]) not in kind,
+                                                                   -(g[0] + weight * near[g[2][0]["predicate"]])))
             for i, g in zip(at, slots):
                 out[i] = g
     return out
