@@ -88,8 +88,9 @@ def asks_through(query: str) -> bool:
     if not is_wh_question(query):
         return False
     if has_cjk(query):
-        asked = {m.end() for m in _ZH_ROLE_ASKED.finditer(query)} | {m.start() for m in _ZH_ROLE_ASKED.finditer(query)}
-        return any(m.end() not in asked and m.start() not in asked and not _ZH_ROLE_LAST.match(query, m.start()) for m in _ZH_ROLE.finditer(query))
+        asked = {at for m in _ZH_ROLE_ASKED.finditer(query) for at in m.span()}
+        return any(m.end() not in asked and m.start() not in asked and not _ZH_ROLE_LAST.match(query, m.start())
+                   for m in _ZH_ROLE.finditer(query))
     asked = {m.end() for m in _EN_ROLE_ASKED.finditer(query)}
     return any(m.end("role") not in asked for m in _EN_ROLE.finditer(query))
 
@@ -155,5 +156,6 @@ def chain_rows(query: str, starts: list[dict], rows: list[dict], values: Iterabl
                 said.add(i)
                 grew = True
     newest_end = max((str(s["timestamp"]) for s in starts if s["id"] not in chain), default="")
-    further = [pool[i] for i in chain if str(pool[i]["timestamp"]) > newest_end and any(r["id"] == i for r in rows)]
+    listed = {r["id"] for r in rows}
+    further = [pool[i] for i in chain if str(pool[i]["timestamp"]) > newest_end and i in listed]
     return sorted(further, key=lambda r: (str(r["timestamp"]), r["id"]), reverse=True)
