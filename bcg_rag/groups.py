@@ -35,6 +35,9 @@ class BeliefGroup:
     archived: bool = False  # found in cold storage because the hot tier had nothing to state
     functional: bool = False  # a single-valued slot: one current value, the others outdated or in conflict
     predicate_fit: float | None = None  # how near the predicate is to what the query asks (relevance.predicate_similarity)
+    # whether the slot holds the kind of answer the query's words ask for (asked.answer_kind:
+    # a place, a job); None when they ask for no particular kind
+    of_asked_kind: bool | None = None
 
     def to_dict(self) -> dict:
         return dict(
@@ -42,7 +45,7 @@ class BeliefGroup:
             current=self.current.to_dict() if self.current else None, best=self.best.to_dict(), band=self.band,
             score=self.score, relevance=self.relevance, supporters=self.supporters, refuters=self.refuters,
             alternatives=self.alternatives, via=self.via, age_days=self.age_days, archived=self.archived,
-            functional=self.functional, predicate_fit=self.predicate_fit,
+            functional=self.functional, predicate_fit=self.predicate_fit, of_asked_kind=self.of_asked_kind,
         )
 
 

@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 
 from . import archive, lifecycle, revision
-from .asked import asked_first, slots_by_predicate
+from .asked import answer_kind, asked_first, slot_name, slots_by_predicate
 from .checks import check_agent, check_context, check_count, check_query, require_user
 from .errors import InvalidInputError, MissingUserError
 from .extract.restate import restatement_diff
@@ -143,8 +143,10 @@ def search(
     if as_of is None:
         groups = _with_archived(memory, query, user_id, groups, top_k, agent_id, now)
     fits = predicate_similarity(memory, sorted({g.predicate for g in groups}), vector) if groups else {}
+    kind = answer_kind(query)
     for g in groups:
         g.predicate_fit = round(float(fits[g.predicate]), 6)
+        g.of_asked_kind = slot_name(g.predicate) in kind if kind else None
     unread = (float(settings.get("unread_similarity", 0.5)), float(settings.get("unread_relevance_margin", 0.2)))
     # Evidence among the hits whose claims point to a returned belief is that group's, whether
     # or not the group quotes it (a value other than the best quotes only its newest entries).

@@ -40,7 +40,7 @@ _EN_ROLE_ASKED = re.compile(
     rf"|\b(?:what|which)(?:'s|\s+is|\s+was|\s+are)\s+(?:(?:the|a|my|our|your|his|her|their|[\w-]+'s)\s+)*"
     rf"(?:[a-z-]+\s+){{0,2}}?(?:{_EN_ROLES})s?(?=\s*(?:called|named|now|again|these\s+days)?\s*[?.!]*\s*$)",
     re.IGNORECASE)
-_ZH_ROLES = "公司|单位|东家|学校|小学|中学|大学|幼儿园|医院|诊所|工作室|团队|店"
+_ZH_ROLES = "公司|单位|东家|学校|小学|中学|大学|幼儿园|医院|诊所|工作室|团队|店|队|俱乐部|社团|协会|合唱团|乐团"
 _ZH_ROLE = re.compile(rf"(?:{_ZH_ROLES})")
 _ZH_ROLE_ASKED = re.compile(rf"(?:哪|什么|啥)(?:一|个|家|所|间|种)?(?:{_ZH_ROLES})|(?:{_ZH_ROLES})(?=(?:是|叫)(?:哪|什么|啥))")
 _ZH_ROLE_LAST = re.compile(rf"(?:{_ZH_ROLES})[吗呢啊呀吧？?。！!\s]*$")
@@ -125,11 +125,13 @@ def zh_links(text: str, query: str) -> set[str]:
     return out
 
 
-def named(name: str, text: str) -> bool:
-    """``name`` in ``text``: as whole words for Latin script, anywhere for Chinese."""
+def named(name: str, text: str, any_case: bool = False) -> bool:
+    """``name`` in ``text``: as whole words for Latin script (in any case with
+    ``any_case``: chat types "pellucid's studio" for Pellucid Games), anywhere for Chinese."""
     if has_cjk(name):
         return name in text
-    return re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", text) is not None
+    flags = re.IGNORECASE if any_case else 0
+    return re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", text, flags) is not None
 
 
 def chain_rows(query: str, starts: list[dict], rows: list[dict], values: Iterable[str]) -> list[dict]:
@@ -151,7 +153,7 @@ def chain_rows(query: str, starts: list[dict], rows: list[dict], values: Iterabl
         grew = False
         for i, row in pool.items():
             followed = value_names | {n for o in said - {i} for n in names[o]}
-            if i not in chain and any(named(n, row["text"]) for n in followed):
+            if i not in chain and any(named(n, row["text"], any_case=True) for n in followed):
                 chain.add(i)
                 said.add(i)
                 grew = True

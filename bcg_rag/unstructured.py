@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from .asked import speaks_of_relation, speaks_of_unanswered
+from .asked import relatives_asked, speaks_of_relation, speaks_of_unanswered
 from .extract.text import has_cjk
 from .models import HIDDEN_TEXT
 from .relevance import STATEMENT_SLOTS, is_wh_question, memory_lexicon, named_in_question
@@ -62,7 +62,7 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
     if about:
         rows = [dict(u, about_asked=True) if u["id"] in about else u for u in rows]
         first = True
-    further = _chain_further(memory, query, groups, rows) if rows and asks_through(query) else set()
+    further = _chain_further(memory, user_id, query, groups, rows) if rows and asks_through(query) else set()
     if further:
         rows = [dict(u, continues_chain=True) if u["id"] in further else u for u in rows]
         first = True
@@ -105,16 +105,20 @@ def accounted(group: Any, row: dict) -> bool:
     return bool(named_in_question(row["text"], values))
 
 
-def _chain_further(memory: Any, query: str, groups: list, rows: list[dict]) -> set[str]:
+def _chain_further(memory: Any, user_id: str, query: str, groups: list, rows: list[dict]) -> set[str]:
     """The rows that take the question's chain further, by the names they share, from what
     is said of the subject asked about: the rows that speak of the relative it asks about
     ("my sister") or name the person it names ("Jake"), those search marked as about the
-    subject, and what the best belief stands on, with its value; else the most relevant row."""
+    subject, and what the best belief stands on, with its value (unless rows speak of the
+    subject asked about and the belief is someone else's: asked about "my wife's company",
+    the user's own new employer is no link); else the most relevant row."""
     asked_names = en_names(query)
     speaks = speaks_of_relation(memory, query)
     starts = [u for u in rows if u.get("about_asked") or (speaks is not None and speaks(u["text"]))
               or any(named(n, u["text"]) for n in asked_names)]
     values: list[str] = []
+    if groups and starts and speaks is not None and groups[0].best.subject_id not in relatives_asked(memory, user_id, query):
+        groups = []
     if groups:
         starts += [{"id": e["evidence_id"], "text": e["text"], "timestamp": e["timestamp"]}
                    for e in groups[0].supporters + groups[0].refuters]

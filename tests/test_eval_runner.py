@@ -134,6 +134,20 @@ def test_a_best_group_far_from_the_slot_asked_is_read_from_its_newest_quote():
     assert bcg_answers([near], q)[0] == ["8"]
 
 
+def test_a_best_group_of_another_kind_than_asked_is_read_from_the_quote_stating_its_value():
+    quotes = [{"text": "my brother opened a barbecue place in Dalian", "timestamp": "2024-01-01T00:00:00", "evidence_id": "e1"},
+              {"text": "the barbecue business is going well", "timestamp": "2024-02-01T00:00:00", "evidence_id": "e2"}]
+    q = Question("which city does my brother live in?", "u1", expect=("Dalian",))
+    off = SimpleNamespace(**vars(_group("barbecue place")), predicate_fit=0.4, of_asked_kind=False)
+    off.supporters = quotes  # the newest quote only confirms it, in other words: the older one states it
+    assert bcg_answers([off], q)[0] == [quotes[0]["text"], "barbecue place"]
+    off.supporters = quotes[1:]  # no quote states the value: the value
+    assert bcg_answers([off], q)[0] == ["barbecue place"]
+    of_kind = SimpleNamespace(**vars(off))
+    of_kind.supporters, of_kind.of_asked_kind = quotes, True
+    assert bcg_answers([of_kind], q)[0] == ["barbecue place"]
+
+
 def test_a_question_about_now_reads_the_newest_of_the_nearly_as_relevant_texts():
     rows = [{"text": "I live in Beijing", "timestamp": "2024-01-01T00:00:00", "relevance": 0.60},
             {"text": "moved to Hangzhou!", "timestamp": "2024-06-01T00:00:00", "relevance": 0.50},

@@ -30,6 +30,8 @@ U = "u1"
     ("what's my brother's company called?", False),
     ("where does my daughter go to school now?", False),  # nobody's school: where she goes
     ("我儿子的学校叫什么？", False),
+    ("我妈现在那个队的领队是谁？", True),  # a team, in Chinese
+    ("我妈在哪个队？", False),
 ])
 def test_a_question_asks_through_a_role_it_does_not_ask_for(question, through):
     assert asks_through(question) is through
@@ -104,3 +106,14 @@ def test_a_beliefs_value_links_by_its_short_name():
     pickup, = rows("pickup at Elm Park was chaos, the head Mr Daniels directed traffic")
     start = {"id": "b", "text": "we moved Mia to Elm Park School", "timestamp": "2024-12-01"}
     assert chain_rows("who is the head of my daughter's school?", [start], [pickup], ["Elm Park School"]) == [pickup]
+
+
+def test_a_name_links_in_any_case_and_the_users_own_employer_is_no_link_for_a_relatives_company(mem):
+    thread = ("my wife got the art director job at Pellucid Games!!",
+              "pellucid's studio is in Montreal, she does 3 days in office",  # chat types names in lower case
+              "ok my turn, signed the offer at Corvid Systems, they're in Ottawa",  # the user's own: no link
+              "recommend a board game for two")
+    say(mem, *thread)
+    result = mem.search("which city is my wife's company in?", user_id=U)
+    further = [u["text"] for u in result.unstructured if u.get("continues_chain")]
+    assert further[:1] == [thread[1]] and result.unstructured_first

@@ -120,9 +120,8 @@ def bcg_answers(result: Any, q: Question) -> tuple[list[str], bool, list[str]]:
         if g.current is not None:
             if not answers or answers == [""]:
                 supporters = [s["text"] for s in g.supporters]
-                fit = getattr(g, "predicate_fit", None)
-                if fit is not None and fit < READ_FIT and g.supporters:  # the quote, not the slot's value
-                    answers.append(max(g.supporters, key=lambda s: (s["timestamp"], s["evidence_id"]))["text"])
+                if (quote := _quote_read(g)) is not None:  # the quote, not the slot's value
+                    answers.append(quote)
             answers.append(g.current.value)
             answers += [a["value"] for a in g.alternatives if a.get("status", "outdated" if a.get("outdated") else "also") == "also"]
         elif not answers:
@@ -158,8 +157,24 @@ WEAKER_SOURCES = frozenset({"third_party", "model_inferred"})  # below the user'
 # A best group whose predicate is this far from what the question asks for (predicate_fit,
 # a cosine) is read from its newest quote, as an LLM reading it would: asked "what school
 # does Leo go to?", the belief "Leo: age 8" quoted "My son Leo is 8, he's in third grade at
-# Maple Grove Elementary" answers Maple Grove.
+# Maple Grove Elementary" answers Maple Grove. So is one whose value is not of the kind the
+# question's words ask for (``of_asked_kind``): asked "which city does my brother live in?",
+# "brother: owns barbecue place" quoted "my brother opened a barbecue place in Dalian" answers Dalian.
 READ_FIT = 0.1
+
+
+def _quote_read(g: Any) -> str | None:
+    """The quote a reader answers from instead of the group's value: for a predicate far
+    from the question, its newest quote; for a value not of the kind asked for, the newest
+    quote that states that value (a later one may only confirm it in other words)."""
+    fit = getattr(g, "predicate_fit", None)
+    off_kind = getattr(g, "of_asked_kind", None) is False
+    if not g.supporters or not (off_kind or fit is not None and fit < READ_FIT):
+        return None
+    newest = sorted(g.supporters, key=lambda s: (s["timestamp"], s["evidence_id"]), reverse=True)
+    if fit is not None and fit < READ_FIT:
+        return newest[0]["text"]
+    return next((s["text"] for s in newest if matches(s["text"], [g.current.value])), None)
 
 
 def _read_order(rows: list[dict], question: str = "") -> list[dict]:
