@@ -152,7 +152,17 @@ def asked_first(memory: Any, user_id: str, query: str, ranked: list) -> list:
 PLACE_PREDICATES = frozenset({"lives_in", "works_in", "born_in", "hometown", "headquarters", "located_in",
                               "works_at", "studies_at", "attends", "member_of"})
 JOB_PREDICATES = frozenset({"job_title", "occupation"})
+# "Which hospital do I work at?", "who does she work for?", "我在哪家公司": an organisation
+# (asked before "where": "which school is in Leeds?" still names one); "what pets do I
+# have?", "我养的啥宠物": an animal kept; "what are my pets called?": their names.
+ORG_PREDICATES = frozenset({"works_at", "studies_at", "attends", "member_of", "employer"})
+_EN_ORGS = r"company|employer|firm|hospital|clinic|school|college|university|bank|band|team|club|studio|startup|agency|lab"
+_ZH_ORGS = r"公司|单位|学校|大学|医院|银行|乐队|团队|队|俱乐部|机构"
 ANSWER_KINDS = (
+    (re.compile(rf"\b(?:which|what)\s+(?:[a-z-]+\s+)?(?:{_EN_ORGS})s?\b|\bwho\s+(?:do|does|did)\s+.{{1,40}}?\bwork\s+for\b"
+                rf"|(?:哪|什么|啥)(?:一|个|家|所|间)?(?:{_ZH_ORGS})", re.IGNORECASE), ORG_PREDICATES),
+    (re.compile(r"\bpets?\b.*\b(?:called|named?|names)\b|宠物.*(?:叫|名字)", re.IGNORECASE), frozenset({"pet_name"})),
+    (re.compile(r"\bpets?\b|宠物", re.IGNORECASE), frozenset({"has"})),
     (re.compile(r"\bwhere\b|\bwhich (?:city|town|country|state|place|neighbou?rhood)\b|哪里|哪儿|哪个城市|哪座城市|"
                 r"哪个国家|什么地方|在哪", re.IGNORECASE), PLACE_PREDICATES),
     (re.compile(r"\bwhat does .{1,40}? do\b(?! for (?!a living|work))|\b(?:job|occupation|profession|work as)\b|做什么工作|是做什么的|干什么的|"

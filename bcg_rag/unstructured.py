@@ -61,7 +61,9 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
     about = {u["id"] for u in not_read if speaks is not None and u["text"] != HIDDEN_TEXT and speaks(u["text"])}
     if about:
         rows = [dict(u, about_asked=True) if u["id"] in about else u for u in rows]
-        first = True
+    # No belief is about the subject asked (the groups answer for the husband, asked about
+    # the user): the raw evidence is read first, as a plain retriever would.
+    first = first or (speaks is not None and bool(not_read))
     further = _chain_further(memory, user_id, query, groups, rows) if rows and asks_through(query) else set()
     if further:
         rows = [dict(u, continues_chain=True) if u["id"] in further else u for u in rows]

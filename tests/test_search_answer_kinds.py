@@ -62,11 +62,24 @@ def test_a_slot_left_empty_is_filled_only_by_a_statement_that_names_something(me
     ("What does the user do for a living?", "job"), ("What does Kat do?", "job"), ("What does my mom do for work?", "job"),
     ("用户是做什么工作的？", "job"), ("What does the user do for exercise?", None), ("What does she do for fun?", None),
     ("Where does Bobby live?", "place"), ("用户的姐姐住在哪个城市？", "place"), ("用户喜欢喝什么？", None),
+    ("which hospital do I work at?", "org"), ("who does my sister work for?", "org"), ("我在哪家公司上班？", "org"),
+    ("what band am i in now?", "org"), ("which city is my wife's company in?", "place"),
+    ("what pets do i have?", "pet"), ("我养的啥宠物来着？", "pet"), ("what are my pets called?", "pet name"),
+    ("我的宠物叫什么名字？", "pet name"),
 ])
 def test_the_kind_of_answer_is_read_from_the_questions_words(question, kind):
-    from bcg_rag.asked import JOB_PREDICATES, PLACE_PREDICATES, answer_kind
+    from bcg_rag.asked import JOB_PREDICATES, ORG_PREDICATES, PLACE_PREDICATES, answer_kind
 
-    assert answer_kind(question) == {"job": JOB_PREDICATES, "place": PLACE_PREDICATES, None: frozenset()}[kind]
+    kinds = {"job": JOB_PREDICATES, "place": PLACE_PREDICATES, "org": ORG_PREDICATES, "pet": {"has"},
+             "pet name": {"pet_name"}, None: frozenset()}
+    assert answer_kind(question) == kinds[kind]
+
+
+def test_each_group_says_whether_its_slot_is_of_the_kind_asked(mem):
+    say(mem, "我哥在大连开了家烧烤店，生意还行")
+    result = mem.search("我哥住在哪个城市？", user_id=U)
+    assert [(g.predicate, g.of_asked_kind) for g in result][:1] == [("owns", False)]
+    assert mem.search("我哥开了什么店？", user_id=U)[0].of_asked_kind is None  # no kind asked
 
 
 CHAIN = ("my son Theo started at Brookside Academy this week", "pickup at Brookside was chaos, the principal Mrs Haldane was directing traffic herself")

@@ -126,6 +126,14 @@ def test_a_question_about_the_user_that_only_others_beliefs_match_reads_the_user
     assert asked[0].current.value == "Denver" and not any(u.get("about_asked") for u in asked.unstructured)
 
 
+def test_a_question_about_the_user_that_only_a_relatives_beliefs_match_reads_the_raw_text_first(mem):
+    # "广州五年了…" says no "I": nothing marks it as the user's, but no belief is the user's either
+    mem.add_message("广州五年了，回南天还是这么绝，墙都在滴水", user_id=U, timestamp="2025-01-10T09:00:00")
+    mem.add_message("我老公在深圳华为上班，周末才回来", user_id=U, timestamp="2025-01-12T09:00:00")
+    result = mem.search("用户住在哪个城市？", user_id=U)
+    assert result[0].subject.endswith("husband") and result.unstructured_first
+
+
 def test_older_raw_text_naming_a_value_the_beliefs_know_is_not_read_first(mem):
     mem.observe("my 2015 civic is making a weird grinding noise when I brake", user_id=U, timestamp="2025-01-10T09:00:00")
     say(mem, "traded in the civic for a used Outback last weekend", "2025-03-01T09:00:00",
