@@ -106,3 +106,12 @@ def test_a_chinese_name_is_named_without_its_kind(mem):
     result = mem.search("我女儿幼儿园的园长姓什么？", user_id=U)
     assert result[0].current.value == "向日葵幼儿园"
     assert [u["text"] for u in result.unstructured if u.get("continues_chain")] == ["向日葵的园长姓周，人特别温柔"]
+
+
+def test_a_group_called_by_its_kind_is_the_group_joined(mem):
+    say(mem, "我妈退休后加入了彩虹腰鼓队，天天去练", "腰鼓队领队是刘桂兰，人挺好说话")
+    groups = mem.search("我妈那个队的领队是谁？", user_id=U)
+    assert (groups[0].predicate, groups[0].current.value) == ("leader", "刘桂兰")
+    from bcg_rag.extract.lexicon import default_lexicon, org_forms
+
+    assert "腰鼓队" in org_forms("彩虹腰鼓队", default_lexicon()) and "鼓队" not in org_forms("彩虹腰鼓队", default_lexicon())

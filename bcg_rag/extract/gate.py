@@ -87,7 +87,7 @@ class GateRules:
         """
         if (not has_cjk(value) or self.lexicon.value_of(value) != value or value.casefold() in self.lexicon.value_predicates
                 or predicate.removeprefix("attr:") in NAME_PREDICATES | DATE_PREDICATES | MEASURE_PREDICATES
-                or self._listed_title(value, predicate)):
+                or self._listed_title(value, predicate) or self._employer_name(value, predicate)):
             return value
         if called := ZH_PLACE_CALLED.match(value):  # "一家叫星辰科技的小公司": the place is named
             return called["name"]
@@ -104,6 +104,11 @@ class GateRules:
                 end = at
                 break
         return value[:end].strip()
+
+    def _employer_name(self, value: str, predicate: str) -> bool:
+        """An employer named with a company's suffix, whatever jieba makes of its first word
+        ("知岸咨询": 知 is a verb to jieba, ``ZhWorkRules._zh_organisation``)."""
+        return predicate == "works_at" and self._zh_organisation(value)
 
     def _listed_title(self, value: str, predicate: str) -> bool:
         """A Chinese job title the lexicon ends it with, whatever jieba tags it ("前端组长", 组长
@@ -123,10 +128,14 @@ class GateRules:
             if (lex.value_of(value) != value or value.casefold() in lex.values or value.casefold() in lex.value_predicates
                     or self._zh_named(value)):
                 return True  # a thing the lexicon knows, or a person's name ("刘洋")
-            if self._listed_title(value, found.predicate):
+            if self._listed_title(value, found.predicate) or self._employer_name(value, found.predicate):
                 return True
             tokens = self._tokens(value)
-            if any(flag.startswith(("r", "d", "p", "c", "y", "u")) or flag in ("e", "o") for _, flag, _ in tokens):
+            if found.predicate == "owns" and self._place_and_thing(tokens):
+                return True  # "大连的烧烤店": a business with its town (ventures.py)
+            # "o" (onomatopoeia) is a pet's name where a name is said: 咪咪, 汪汪
+            named = found.predicate.removeprefix("attr:") in NAME_PREDICATES
+            if any(flag.startswith(("r", "d", "p", "c", "y", "u")) or flag == "e" or flag == "o" and not named for _, flag, _ in tokens):
                 return False
             if all(flag.startswith(("t", "m", "q")) for _, flag, _ in tokens) and not dated:
                 return False  # "六年", "三点": a time or a number, not a thing
@@ -158,6 +167,12 @@ class GateRules:
         return True
 
     @staticmethod
+    def _place_and_thing(tokens: tuple) -> bool:
+        """A place name, 的, and a noun: "大连的烧烤店"."""
+        return (len(tokens) == 3 and tokens[0][1].startswith("ns") and tokens[1][0] == "的"
+                and tokens[2][1].startswith(ZH_NOUN_TAGS) and len(tokens[2][0]) > 1)
+
+    @staticmethod
     def _unknown_name(tokens: tuple) -> bool:
         """Two or three characters jieba knows only one by one (博远: 博 + 远, "far"): a name
         its dictionary lacks, whose characters' tags say nothing about the whole."""
@@ -173,6 +188,8 @@ class GateRules:
         if subject.casefold() in turn.entities:
             return True
         if has_cjk(subject):
+            if found.predicate in GROUP_ROLES and (self._zh_group(subject) or self._zh_organisation(subject)):
+                return True  # "彩虹合唱团的教练是王强": a group or a company has a leader (zh_belonging.py)
             if found.predicate.removeprefix("attr:") in ORG_ATTRIBUTES and re.fullmatch(f"[{CJK}A-Za-z]{{2,8}}", subject):
                 # Only an organisation has a headquarters or a CEO: "字节跳动的总部…"
                 return all(flag.startswith(("n", "vn", "eng", "j")) for _, flag, _ in self._tokens(subject))
@@ -226,8 +243,9 @@ class GateRules:
             value = value[kind.end():]  # "the continent of Europe" -> "Europe"
         if value != found.value:
             found = replace(found, value=value)
-        if found.predicate == "works_at" and found.value in ZH_EMPLOYER_WORDS:
-            return None  # "入职了一家新公司": which one is not said (yet)
+        if found.predicate == "works_at" and (found.value in ZH_EMPLOYER_WORDS
+                                              or re.search(rf"(?:一|某)(?:家|个|所|间){re.escape(found.value)}", clause)):
+            return None  # "入职了一家新公司", "在一家创业公司当CTO": which one is not said (yet)
         if found.predicate == "works_at" and self._zh_place(found.value):
             found = replace(found, predicate="works_in")  # "我在岳麓区上班": a district is where, not whom for
         if not self._value_ok(found) or not self._subject_ok(found, turn):
@@ -306,6 +324,7 @@ MEASURE_PREDICATES = frozenset({"height", "weight"})  # a number with a unit is 
 ORG_SUFFIXES = ("公司", "集团", "银行", "大学", "学院", "医院", "中学", "小学", "研究所", "工作室", "餐厅", "酒店",
                 "科技", "技术", "网络", "传媒", "证券", "保险", "汽车", "电子", "软件", "航空")
 ORG_ATTRIBUTES = frozenset({"headquarters", "ceo"})
+GROUP_ROLES = frozenset({"leader", "captain", "coach", "ceo", "chairman"})
 CONNECTORS = frozenset({"of", "de", "van", "von", "der", "la", "le", "da", "di", "y", "the", "and", "&", "'s"})
 # Predicates only people have: a place or a company as their subject is a misreading.
 PERSONAL_PREDICATES = frozenset({

@@ -293,15 +293,20 @@ class Lexicon:
         return snake_name(phrase)
 
 
+ZH_GROUP_KINDS = ("队", "团", "社", "俱乐部", "协会")
+
+
 def org_forms(name: str, lexicon: Lexicon) -> list[str]:
     """The other forms of a Chinese organisation's name: without its suffix ("云杉智能" ->
     "云杉"), or, for a short name, with each suffix ("云杉" -> "云杉智能", "云杉科技", ...).
-    A form keeps two characters at least; other names have none."""
+    A form keeps two characters at least; other names have none. A group is also called by
+    its kind alone ("彩虹腰鼓队" -> "腰鼓队": its tails of three characters or more)."""
     if not re.fullmatch(r"[\u4e00-\u9fff]{2,12}", name):
         return []
     suffixes = lexicon.words("organisations", "suffixes")
     shorter = [name[: -len(s)] for s in suffixes if name.endswith(s) and len(name) - len(s) >= 2]
-    return shorter or [name + s for s in suffixes]
+    tails = [name[i:] for i in range(1, len(name) - 2)] if name.endswith(ZH_GROUP_KINDS) else []
+    return (shorter or [name + s for s in suffixes]) + tails
 
 
 @functools.lru_cache(maxsize=1)

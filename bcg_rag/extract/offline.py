@@ -1,13 +1,16 @@
 """``OfflineExtractor``: rule-based claims from Chinese and English chat; no model, deterministic.
 
 The code knows sentence shapes; the lexicon (``lexicon.toml``) knows the words. A message
-is cut into sentences and clauses (``grammar.py``); questions, requests and small talk
+has the apostrophes chat leaves out restored ("im" -> "I'm", ``text.restore_apostrophes``),
+then is cut into sentences and clauses (``grammar.py``); questions, requests and small talk
 are skipped; each remaining clause is read by the rules below (shared), ``shapes.py``
 and ``idioms.py`` (everyday shapes of both languages), ``measures.py`` (heights, weights,
 blood types), ``routines.py`` (habits, abilities), ``whereabouts.py`` (being somewhere),
 ``changes.py`` (a new employer, title, diet or partner; a switch, an ending),
 ``ventures.py`` (a business opened), ``portions.py`` (a drink by the cup), ``tongues.py``
 (how well a language is spoken), ``origins.py`` (a nationality), ``owners.py`` (a company sold),
+``groups_work.py`` (a group joined by name or left, work said by a trade at an organisation,
+what one teaches), ``pets_hobbies.py`` (a pet that died, a hobby said as an obsession),
 ``en.py`` (English shapes) and ``zh.py`` (Chinese shapes, on jieba's segmentation), from
 the most specific shape to the loosest, and what they read passes the confidence gate
 (``gate.py``) or is dropped: a message with no claim is still evidence. ``subjects.py``
@@ -31,6 +34,7 @@ from .everyday import EverydayRules
 from .en import EnglishRules
 from .gate import EPISODIC_PREDICATES, NAME_PREDICATES, GateRules
 from .grammar import Grammar, clauses, sentences
+from .groups_work import GroupWorkRules
 from .lexicon import Lexicon, default_lexicon, stable_name
 from .shapes import ShapeRules
 from .idioms import IdiomRules
@@ -38,17 +42,20 @@ from .measures import MeasureRules
 from .mentions import MentionRules
 from .origins import OriginRules
 from .owners import OwnerRules
+from .pets_hobbies import PetHobbyRules
 from .portions import PortionRules
 from .routines import RoutineRules
 from .shared import Found, SharedRules
 from .subjects import SubjectRules
 from .whereabouts import (EN_REGION, PLACING_PREDICATES, TOWN_PREDICATES, VENUE_PREDICATES, ZH_JOB_CHANGED, WhereaboutsRules,
                           is_region)
-from .text import EDGE_PUNCTUATION, collapse, has_cjk
+from .text import EDGE_PUNCTUATION, collapse, has_cjk, restore_apostrophes
 from .tongues import TongueRules
 from .values import ValueRules
 from .ventures import VentureRules
 from .zh import ChineseRules
+from .zh_belonging import ZhBelongingRules
+from .zh_work import ZhWorkRules
 
 
 @runtime_checkable
@@ -90,12 +97,15 @@ class Turn:
     listed: bool = False  # the clause is an item of a list of names: "..., New York Knicks, Los angeles Lakers, ..."
     named: int | None = None  # the claim whose value, a name, ended the last clause: "is Oban" (", New Zealand")
     job_moved: bool = False  # the last clause said a job change without saying where to: "老公跳槽了！"
+    introduced: bool = False  # the speaker introduced themself ("简单介绍下：", "我叫小林"): a bare "28岁" is theirs
+    groups: dict[str, str] = field(default_factory=dict)  # groups named so far, by name and kind: "a band called The Paper Kites"
+    label: str | None = None  # whose "new obsession" ended the last clause: the next one says what it is
 
 
 class OfflineExtractor(
     ShapeRules, EnglishRules, ChineseRules, GateRules, SharedRules, SubjectRules, MentionRules, WhereaboutsRules,
     MeasureRules, RoutineRules, IdiomRules, ChangeRules, EverydayRules, EndingRules, ValueRules, VentureRules,
-    PortionRules, TongueRules, OriginRules, OwnerRules,
+    PortionRules, TongueRules, OriginRules, OwnerRules, GroupWorkRules, PetHobbyRules, ZhWorkRules, ZhBelongingRules,
 ):
     """Rule-based claims from Chinese and English chat messages; no model, deterministic."""
 
@@ -108,7 +118,7 @@ class OfflineExtractor(
     def states_something(self, text: str) -> bool:
         """Whether a message states anything (some clause is neither a question, a request
         to the assistant, nor small talk): raw evidence worth showing when no claim covers it."""
-        for sentence in sentences(collapse(text)):
+        for sentence in sentences(collapse(restore_apostrophes(text))):
             parts = [c.strip(EDGE_PUNCTUATION) for c in clauses(sentence.text)]
             if any(c and not silent for c, silent in zip(parts, self.grammar.silent(sentence, parts))):
                 return True
@@ -155,8 +165,9 @@ class OfflineExtractor(
         seen: set[tuple[str, str, str]] = set()
         reading = Reading()
         parsed: dict[tuple, tuple[list[Found], str | None]] = {}
-        for sentence in sentences(collapse(text)):
+        for sentence in sentences(collapse(restore_apostrophes(text))):
             turn.other = None if sentence.question else turn.other
+            turn.introduced = turn.introduced and not sentence.question  # "我叫小林。你见过我儿子吗？5岁了": not hers
             # Chinese keeps its topic across a sentence end ("老公跳槽了！现在在安泰保险"), not past a question
             turn.topic = turn.topic and has_cjk(sentence.text) and not sentence.question
             turn.town = turn.venue = None
@@ -326,8 +337,9 @@ class OfflineExtractor(
     # to let the next try. The order goes from the most specific shape to the loosest.
     def _parse_clause(self, clause: str, turn: Turn, reported: bool = True) -> list[Found]:
         rules = (
-            self._everyday, self._venture, self._portion, self._tongue, self._origin, self._company_owner,
-            self._shape, self._idiom, self._measure, self._change, self._change_from_to, self._job, self._attribute, self._verb, self._routine, self._copula,
+            self._pets_and_hobbies, self._groups_and_work,  # first: "new obsession:" reads the clause after it
+            self._zh_work, self._everyday, self._venture, self._portion, self._tongue, self._origin, self._company_owner,
+            self._shape, self._idiom, self._measure, self._zh_belonging, self._change, self._change_from_to, self._job, self._attribute, self._verb, self._routine, self._copula,
             self._relation, self._english_relation, self._whereabouts, self._ending,
         )
         for rule in rules:

@@ -19,6 +19,7 @@ import re
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
+from .pets_hobbies import pet_noun
 from .shared import CLUB_WORDS, Found
 from .text import CJK, collapse, has_cjk
 
@@ -62,17 +63,19 @@ EN_CANCELLED = re.compile(
     r"^(?P<who>.*?)\b[Cc]ancel(?:l?ed|l?ing|s)?\s+(?:(?:my|our|the)\s+(?P<thing>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)?)\s+"
     r"(?P<kind>membership|subscription|account)|(?P<thing2>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)?)(?=\s*$|\s*[,.!]))",
 )
-# "we adopted a dog", "just got a puppy named Biscuit": an animal taken in is kept (the
-# lexicon's [mentions] pets only: "got a cold", "adopted a new policy" are no pet).
+# "we adopted a dog", "just got a puppy named Biscuit", "adopted a retired racing greyhound":
+# an animal taken in is kept (the lexicon's [mentions] pets only, with what describes it
+# dropped, ``pet_noun``: "got a cold", "adopted a new policy", "got a hot dog" are no pet).
 EN_PET_TAKEN = re.compile(
     r"^(?P<who>.*?)\b(?:adopted|adopt|got|get|rescued|rescue|brought\s+home|bring\s+home)\s+(?:a|an|our|my)\s+"
-    r"(?:(?:new|little|baby|rescue|sweet|tiny)\s+)?(?P<pet>[a-z]+(?:\s+[a-z]+)?)"
+    r"(?P<pet>[a-z0-9][a-z0-9-]*(?:\s+[a-z0-9][a-z0-9-]*){0,4}?)"
     r"(?:\s*,?\s+(?:named|called)\s+(?P<name>(?-i:[A-Z][a-z][\w'-]*)))?(?:\s+(?:today|yesterday|last\s+\w+))?$",
     re.IGNORECASE,
 )
-# "her name is Juno", "named him Waffles", after a clause that said which animal.
+# "her name is Juno", "named him Waffles", "she's called Pickle", after a clause that said which animal.
 EN_ITS_NAME = re.compile(
-    r"^(?:(?:her|his|its|their)\s+name(?:'s|\s+is)|(?:(?:we|i)\s+)?(?:named|called|(?:'re|are|am|'m)\s+calling)\s+(?:him|her|it))"
+    r"^(?:(?:her|his|its|their)\s+name(?:'s|\s+is)|(?:(?:we|i)\s+)?(?:named|called|(?:'re|are|am|'m)\s+calling)\s+(?:him|her|it)"
+    r"|(?:she|he|it)(?:'s|\s+is)\s+(?:called|named))"
     r"\s+(?P<name>[A-Z][a-z][\w'-]*)$"
 )
 EN_BOUGHT = re.compile(
@@ -259,14 +262,13 @@ class ShapeRules:
     def _pet_taken(self, clause: str, turn: Turn) -> list[Found] | None:
         """ "we adopted a dog", "got a kitten named Miso": the speaker keeps one (and its name).
         The next clause may name it ("her name is Juno", ``_pet_name_after``)."""
-        if not (m := EN_PET_TAKEN.match(clause)) or m["pet"].casefold() not in self.lexicon.pets:
+        if not (m := EN_PET_TAKEN.match(clause)) or (pet := pet_noun(self.lexicon, m["pet"])) is None:
             return None
         region, negated = self._clean_before_verb(m["who"])
         # "my mum finally caved and adopted a cat": the clause before says whose it is
         subject = turn.other if not region and turn.topic and turn.other else self._subject(region, turn)
         if subject is None or negated:
             return None
-        pet = m["pet"].casefold()
         turn.owned = (subject, pet)
         found = [Found(subject, "has", pet)]
         if m["name"] and m["name"].casefold() not in self.lexicon.not_names:

@@ -179,3 +179,34 @@ def employer_of(user_id: str) -> str:
     """The subject of a statement about the speaker's unnamed employer ("公司总部搬到南京了",
     "our company moved its HQ"): search reads it as the employer the user has at the time."""
     return f"{user_id}'s employer"
+
+
+# Contractions typed without their apostrophe in chat ("im a junior analyst", "shes called
+# Pickle", "theyre vegan"): restored before anything reads the text, so every rule sees the
+# form it knows. Only words that are no other English word: "its", "were", "well", "ill",
+# "id", "shed", "hed", "lets" and "wed" are words of their own, and stay as typed.
+CHAT_CONTRACTIONS = {
+    "im": "I'm", "ive": "I've", "shes": "she's", "hes": "he's", "theyre": "they're", "theyve": "they've",
+    "youre": "you're", "youve": "you've", "weve": "we've", "thats": "that's", "whats": "what's",
+    "wheres": "where's", "whos": "who's", "hows": "how's", "theres": "there's",
+    "dont": "don't", "doesnt": "doesn't", "didnt": "didn't", "isnt": "isn't", "arent": "aren't",
+    "wasnt": "wasn't", "werent": "weren't", "havent": "haven't", "hasnt": "hasn't", "cant": "can't",
+    "wont": "won't", "couldnt": "couldn't", "wouldnt": "wouldn't", "shouldnt": "shouldn't",
+}
+# The word in lower case anywhere ("so im a nurse"), or capitalised where a sentence starts
+# ("Im a nurse"); a capitalised one after a capitalised word is a name's ("Jony Ive").
+_CHAT_CONTRACTION = re.compile(
+    r"(?<![\w'’-])(?:(?P<lower>" + "|".join(CHAT_CONTRACTIONS) + r")"
+    r"|(?:(?<=^)|(?<=[.!?…]\s)|(?<=[.!?…])|(?<=\n))(?P<title>" + "|".join(w.title() for w in CHAT_CONTRACTIONS) + r"))"
+    r"(?![\w'’-])"
+)
+
+
+def restore_apostrophes(text: str) -> str:
+    """ "im a nurse" -> "I'm a nurse", "Shes called Pickle" -> "She's called Pickle"."""
+    def restored(m: re.Match[str]) -> str:
+        if m["lower"]:
+            return CHAT_CONTRACTIONS[m["lower"]]
+        said = CHAT_CONTRACTIONS[m["title"].casefold()]
+        return said[:1].upper() + said[1:]
+    return _CHAT_CONTRACTION.sub(restored, text)

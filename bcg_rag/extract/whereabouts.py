@@ -42,7 +42,8 @@ EN_LASTING = re.compile(
 )
 # "our house is in Brooklyn": where the speaker's home is, the speaker lives.
 EN_HOME = re.compile(r"^(?:my|our)\s+(?:new\s+)?(?:house|home|place|apartment|flat|condo)$", re.IGNORECASE)
-ZH_PLACED = re.compile(r"^(?P<who>.*?)在(?P<place>[^在]+?)(?:老家|那边|这边|那儿|这儿)?(?:了|呢|啦|哦)?$")  # "在济南老家": 济南
+# "在济南老家": 济南; not the 在 of 现在 ("跳槽了，现在去了字节" is ZH_WENT_TO's)
+ZH_PLACED = re.compile(r"^(?P<who>.*?)(?<!现)在(?P<place>[^在]+?)(?:老家|那边|这边|那儿|这儿)?(?:了|呢|啦|哦)?$")
 ZH_PLACE_DESCRIBED = re.compile(r"^(?P<place>[\u4e00-\u9fff]{2,8}?)的?[一两几][个座家所处间片][\u4e00-\u9fff]{1,8}$")
 PLACE_TAGS = ("ns", "nt", "nz", "nr", "eng")  # a named place or organisation, not "家", "公司"
 PLACING_PREDICATES = ("lives_in", "works_at", "studies_at")
@@ -156,4 +157,5 @@ class WhereaboutsRules:
         region, negated = self._clean_before_verb(m["who"])
         subject = self._subject(region, turn)
         place = self._clean_value(m["place"])
-        return Found(subject, predicate, place, negated) if subject and place else None
+        # after "跳槽了" the new employer replaces the old one, even a brother's (not "also")
+        return Found(subject, predicate, place, negated, turn.job_moved and predicate == "works_at") if subject and place else None

@@ -37,8 +37,8 @@ ZH_BA_CHANGE = re.compile(r"^(?P<before>.*?)把(?P<old>.+?)(?P<verb>换成|改�
 ZH_TOPIC_CHANGE = re.compile(r"^(?P<before>)(?P<old>[^，,、]{1,8}?)(?P<verb>换成|改成|改为)了?(?P<new>.+)$")
 ZH_MOVE_VERBS = ("搬到", "搬去", "搬回", "搬家到")
 ZH_JOB_VERBS = ("跳槽到", "调到", "转到")
-# 在腾讯当产品经理 / 在医院做护士
-ZH_JOB_AT = re.compile(r"^(?P<before>.*?)在(?P<org>.+?)(?:当|做|担任|干)(?P<title>.+)$")
+# 在腾讯当产品经理 / 在医院做护士; "现在在杭州做室内设计": not the 在 of 现在
+ZH_JOB_AT = re.compile(r"^(?P<before>.*?)(?<!现)在(?P<org>.+?)(?:当|做|担任|干)(?P<title>.+)$")
 ZH_LEFT_JOB = re.compile(r"^(?P<before>.*?)(?:从(?P<org>.+?)(?:离职|辞职|辞职了|离开|退休)|离开了?(?P<org2>.+?)(?:公司)?$)")
 ZH_SCHOOL_END = "学校|小学|中学|大学|幼儿园|学院|高中|初中"  # the words a school's name ends with
 # 儿子转到育才小学了 / 转学到…: a transfer to a school (without 从, which ZH_FROM_TO reads)
@@ -49,9 +49,14 @@ ZH_INSTITUTION_IN = re.compile(rf"^(?P<what>.{{2,10}}?(?:{ZH_SCHOOL_END}|医院|
 # 公司把我调到长沙分公司了 / 我被外派去深圳了: posted to a city (with 从, ZH_FROM_TO reads it)
 ZH_POSTED = re.compile(r"^(?P<before>.*?)(?P<ba>把我|被)(?:调|派|外派|借调|调派)(?:到|去)了?(?P<place>.+?)"
                        r"(?:分公司|分部|分行|分店|办事处|总部|办公室)?(?:工作|上班)?了?$")
+ZH_THERE = ("那", "那边", "那儿", "那里", "这边", "这儿", "这里")
 ZH_PLACE_END = ("省", "市", "区", "县", "镇")  # administrative places jieba may not tag as places (岳麓区: "nr")
 ZH_COPULA = re.compile(r"^(?P<before>.*?)(?P<neg>不是|是)(?P<value>.+)$")
 ZH_COUNTS_AS = re.compile(r"^(?P<before>.*?)(?P<neg>不算|算)(?P<value>.+)$")  # "老家算四川的": counts as
+# Cities jieba's dictionary tags as other words (大连 an adverb, 合肥 a noun, 桂林 a name): tagged
+# places, so "在大连开了家烧烤店" keeps its town and "我在合肥上班" says where, not for whom.
+ZH_CITIES = ("大连", "大理", "海口", "合肥", "石家庄", "烟台", "桂林", "拉萨", "银川", "唐山", "保定", "嘉兴", "金华",
+             "遵义", "岳阳")
 NOUN_TAGS = ("n", "nr", "ns", "nt", "nz", "nrt", "nrfg", "eng", "vn", "an")
 NOT_NAME_TAGS = ("v", "d", "p", "c", "u", "t", "r", "m", "q", "f", "y", "e", "ad", "ul", "uj", "uz")
 
@@ -101,6 +106,7 @@ class Segmenter:
             add(phrases, "n")
         add(lexicon.words("habits", "activities"), "v")  # "撸铁" is one word, not 撸 + 铁
         add(lexicon.words("organisations", "names"), "nt")  # "快手" is one name, not 快 + 手
+        add(ZH_CITIES, "ns")
         add(lexicon.words("time_phrases", "phrases"), "t")
         add(lexicon.words("negation", "phrases"), "d")
         add(lexicon.words("cessation", "phrases"), "v")
@@ -304,8 +310,10 @@ class ChineseRules:
             before, negated = self._clean_before_verb(m["before"])
             subject = self._subject(before, turn)
             org, title = self._clean_value(m["org"]), self._clean_value(m["title"])
-            if subject is None or not (self._usable(org) and self._usable(title)):
+            if subject is None or not self._usable(title):
                 return None
+            if not self._usable(org):  # "我哥去了深圳，在那做销售": there is no name; the job still is
+                return [Found(subject, "job_title", title, negated)] if org in ZH_THERE else None
             # 在深圳做设计师: a city is where the work is, not whom it is for (an organisation
             # the lexicon names, 京东, is tagged one, "nt", not a place)
             where = "works_in" if self._zh_place(org) else "works_at"

@@ -1,0 +1,154 @@
+"""A pet that died, and a hobby said as an obsession, as English chat says them:
+
+* a pet that died: "our cat passed away last night", "we lost our dog Max last week", "RIP
+  to my hamster", "had to put our old greyhound down" (has <animal>, denied, and its name
+  when said: the speaker keeps it no more). Only an animal the lexicon lists as a pet
+  (``[mentions] pets``), owned ("my", "our", "my sister's"), and only when nothing but a
+  time follows: "I lost my keys", "lost my dog's leash", "lost my dog in the park for an
+  hour", "my cat nearly died" stay silent;
+* a hobby said as an obsession: "new obsession: pickleball", "my latest obsession is
+  sourdough", "ok new hobby: pottery", "bouldering is my new obsession" (likes). "new
+  obsession" may end its clause, the thing being the next one ("new obsession: pickleball"
+  is cut at the colon). A pointer is no fact ("new obsession: this song"), nor a question
+  ("any new hobby ideas?", silent before any rule reads it).
+
+The descriptive words before an animal ("a retired racing greyhound", "our sweet old cat")
+do not change what it is: ``pet_noun`` finds the animal at the end of such a phrase (also
+for ``shapes.py``'s "we adopted a …").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from .shared import Found
+from .text import collapse, has_cjk
+
+if TYPE_CHECKING:
+    from .lexicon import Lexicon
+    from .offline import Turn
+
+# Words that make a pet word before them into something else: a "hot dog", a "toy cat".
+NOT_PET_WORDS = frozenset(
+    "hot corn chili chilli top sea prairie copy fat toy stuffed plush robot robotic fake cuddly ceramic inflatable cartoon "
+    "wooden paper glass porcelain chocolate lucky cyber lap hush".split()
+)
+# What may describe an animal: words, not a second noun phrase ("a dog and a cat", "a cat with a collar").
+DESCRIBING = re.compile(r"(?:(?!(?:and|or|a|an|the|with|of|for|to|from|my|our|his|her|their)\b)[a-z0-9][a-z0-9-]*(?:\s+|$))*")
+OWNER = r"(?P<owner>my|our|his|her|(?:my|our)\s+[a-z-]+(?:\s+[a-z-]+)?'s|(?-i:[A-Z][a-z]+)'s)"
+ANIMAL = r"(?P<animal>[a-z0-9][a-z0-9-]*(?:\s+[a-z0-9][a-z0-9-]*){0,4}?)"
+PET_NAME = r"(?:\s*,?\s+(?P<name>(?-i:[A-Z][a-z][\w'-]*)))?"
+# A time or a manner at the end, nothing more: "last night", "in her sleep", "at 14", "after 12 years".
+TAIL = (r"(?P<tail>(?:\s*,?\s+(?:last\s+(?:night|week|month|year|weekend|\w+day)|yesterday|today|this\s+(?:morning|afternoon|evening|week|month|year)"
+        r"|over\s+the\s+weekend|earlier(?:\s+this\s+\w+)?|recently|peacefully|in\s+(?:his|her|its|their)\s+sleep"
+        r"|at\s+(?:the\s+age\s+of\s+)?\d+|aged\s+\d+|after\s+(?:\w+\s+){1,2}years?|after\s+(?:a\s+)?(?:long|short)\s+illness"
+        r"|(?:to|from)\s+cancer|on\s+(?-i:[A-Z])[a-z]+day|this\s+\w+day))*)")
+# "our cat passed away last night", "my sister's dog Rex died".
+EN_PET_DIED = re.compile(
+    rf"^{OWNER}\s+{ANIMAL}{PET_NAME}\s+(?:(?:sadly|just|finally|peacefully|suddenly|unexpectedly|unfortunately)\s+)?"
+    r"(?:passed\s+away|passed\s+on|died|has\s+died|is\s+dead|crossed\s+the\s+rainbow\s+bridge|went\s+over\s+the\s+rainbow\s+bridge"
+    r"|was\s+put\s+down|had\s+to\s+be\s+put\s+down|was\s+put\s+to\s+sleep|had\s+to\s+be\s+put\s+to\s+sleep)"
+    + TAIL + r"$",
+    re.IGNORECASE,
+)
+# "we lost our dog Max last week", "had to put our cat down", "RIP to my hamster".
+EN_LOST_PET = re.compile(
+    r"^(?:(?P<who>.*?)\b(?:lost|had\s+to\s+put\s+down|put\s+down|had\s+to\s+say\s+goodbye\s+to|said\s+goodbye\s+to|buried"
+    r"|had\s+to\s+euthanize|had\s+to\s+euthanise)"
+    r"|(?P<rip>rip|r\.i\.p\.?|rest\s+in\s+peace)\s*,?(?:\s+to)?)"
+    rf"\s+{OWNER}\s+{ANIMAL}{PET_NAME}" + TAIL + r"$",
+    re.IGNORECASE,
+)
+EN_PUT_DOWN = re.compile(
+    rf"^(?P<who>.*?)\bhad\s+to\s+put\s+{OWNER}\s+{ANIMAL}{PET_NAME}\s+(?:down|to\s+sleep)" + TAIL + r"$",
+    re.IGNORECASE,
+)
+# "new obsession: pickleball", "my latest obsession is sourdough", "ok new hobby: pottery".
+LEAD_FILLERS = r"(?:(?:ok|okay|so|well|lol|omg|ngl|honestly|also|and|anyway|oh|btw)\s*,?\s+)*"
+NEW = r"(?:new|latest|newest|current|biggest)"
+TASTE = r"(?:obsession|hobby|addiction|fixation|passion)"
+EN_NEW_TASTE = re.compile(
+    rf"^{LEAD_FILLERS}(?P<owner>my|his|her|our)?\s*{NEW}\s+{TASTE}(?:\s*(?:is|=|-|–|—)\s+(?P<thing>.+))?$", re.IGNORECASE
+)
+EN_TASTE_IS_MY = re.compile(rf"^{LEAD_FILLERS}(?P<thing>.+?)\s+is\s+(?P<owner>my|his|her)\s+{NEW}\s+{TASTE}$", re.IGNORECASE)
+# Not a thing liked: a pointer ("this song"), a question's filler, "none".
+NOT_TASTES = frozenset("this that these those the my his her our their your it none nothing idk everything something".split())
+
+
+def pet_noun(lexicon: Lexicon, phrase: str) -> str | None:
+    """The pet a phrase ends with, with what describes it dropped: "retired racing greyhound"
+    -> greyhound, "golden retriever" -> golden retriever; None when it names no pet ("hot dog",
+    "dog bed")."""
+    words = collapse(phrase).casefold().split()
+    for size in (2, 1):
+        if len(words) >= size and (pet := " ".join(words[-size:])) in lexicon.pets:
+            before = words[:-size]
+            if before and before[-1] in NOT_PET_WORDS or len(before) > 3 or not DESCRIBING.fullmatch(" ".join(before)):
+                return None  # "a hot dog"; "a dog and a cat" (two animals: which one is named?)
+            return pet
+    return None
+
+
+class PetHobbyRules:
+    lexicon: Lexicon
+
+    def _pets_and_hobbies(self, clause: str, turn: Turn) -> list[Found] | Found | None:
+        # "new obsession" ended the clause before: only this clause may say what it is.
+        labelled, turn.label = turn.label, None
+        if has_cjk(clause):
+            return None
+        return self._new_taste(clause, turn, labelled) or self._pet_died(clause, turn)
+
+    def _pet_died(self, clause: str, turn: Turn) -> list[Found] | None:
+        """ "our cat passed away last night", "we lost our dog Max": the animal is kept no more."""
+        m = EN_PET_DIED.match(clause) or EN_LOST_PET.match(clause) or EN_PUT_DOWN.match(clause)
+        if m is None or (pet := pet_noun(self.lexicon, m["animal"])) is None:
+            return None
+        who, teller = m.groupdict().get("who"), None
+        if who and who.strip():
+            region, negated = self._clean_before_verb(who)
+            if negated or (teller := self._subject(region, turn)) is None:
+                return None  # "I didn't lose my dog", "the vet said we lost our dog": not the speaker's telling
+        owner = collapse(m["owner"])
+        key = owner.casefold()
+        if key in ("my", "our"):
+            subject = turn.speaker_id
+        elif key in ("his", "her"):  # "my mum lost her cat": hers; "her cat died": the one named before
+            subject = teller if teller not in (None, turn.speaker_id) else turn.other
+        else:  # "my sister's dog", "Kofi's cat"
+            subject = self._subject(owner[:-2], turn)
+        if subject is None:
+            return None
+        found = [Found(subject, "has", pet, True, True)]
+        if m["name"] and m["name"].casefold() not in self.lexicon.not_names:
+            found.append(Found(subject, "pet_name", m["name"], True, True))  # "we lost our dog Max": Max is gone too
+        return found
+
+    def _new_taste(self, clause: str, turn: Turn, labelled: str | None) -> Found | None:
+        """ "my latest obsession is sourdough", "new hobby: pottery" (the thing in the next clause)."""
+        m = EN_NEW_TASTE.match(clause) or EN_TASTE_IS_MY.match(clause)
+        if m is not None:
+            owner = (m["owner"] or "my").casefold()
+            subject = turn.speaker_id if owner in ("my", "our") else turn.other
+            if subject is None:
+                return None
+            if not m["thing"]:
+                turn.label = subject  # "new obsession: pickleball": the colon cut the clause
+                return None
+            return self._taste(subject, m["thing"])
+        if labelled is not None:
+            return self._taste(labelled, clause)
+        return None
+
+    def _taste(self, subject: str, thing: str) -> Found | None:
+        lex = self.lexicon
+        value = self._clean_value(thing)
+        if (light := lex.activity_verbs.match(value)) and self._is_object(value[light.end():]):
+            value = self._clean_value(value[light.end():])  # "watching Bluey": Bluey
+        words = value.casefold().split()
+        if not words or words[0] in NOT_TASTES or len(words) > 3 or not self._usable(value):
+            return None  # "new obsession: this song", a clause after the colon
+        if any(w in lex.first_person or w in lex.second_person or w in ("is", "are", "was", "he", "she", "they") for w in words):
+            return None  # "new hobby: I guess nothing": a sentence, not a thing
+        return Found(subject, "likes", value)

@@ -1,0 +1,133 @@
+"""Chinese chat about oneself and one's job, said the short way chat says it.
+
+* A self-introduction drops 我 from every item of its list: "简单介绍下：28岁，泉州人，现在在
+  南京做产品经理，养了只柯基" is age 28岁, hometown 泉州, works_in 南京, job_title 产品经理, has
+  柯基. Once a clause said the speaker introduces themself ("简单介绍下", "自我介绍一下"), a bare
+  age ("28岁") or origin ("泉州人") is the speaker's while no one else has been named; said
+  alone ("28岁" as an answer) it names no one and stays silent. "我叫小林，28岁" is not read
+  so: a name does not say the list is all about the speaker (tried: it cost precision).
+* Starting at an employer: "今天第一天去华晨科技上班", "在恒远第一个月", "入职星河银行的第一周"
+  (works_at, a change). Without a work word ("上班", "入职") the name must read as a company:
+  one jieba tags an organisation or a made-up name (恒远), not a brand or an app of the
+  lexicon ("在抖音第一个月" is a creator's), a city ("在成都第一个月" is a stay) or a school.
+* Leaving one: "从启航教育出来了" (works_at denied). 出来 is also walking out of a building, so
+  only a name with a company's suffix counts ("从协和医院出来了" is a patient's), never just
+  now ("刚从…出来", a visit).
+
+An organisation's name is recognised by ``_zh_organisation`` (also the gate's test of an
+employer whose first word jieba reads as a verb: 知岸咨询 is 知 + 岸 + 咨询).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from .changes import ZH_GENERIC_PLACES
+from .shapes import ZH_EMPLOYER_WORDS, ZH_NUMBER
+from .shared import Found
+from .text import CJK
+from .zh import ZH_SCHOOL_END
+
+if TYPE_CHECKING:
+    from .lexicon import Lexicon
+    from .offline import Turn
+
+# "简单介绍下", "先自我介绍一下", "介绍一下我自己吧": the speaker introduces themself (not "给你介绍下我妈").
+ZH_INTRO = re.compile(r"^(?:那|先|我先|来|我来)?(?:简单|简单地|正式)?(?:自我介绍|介绍)(?:一)?下?(?:我自己|自己|我)?(?:吧|哈|啊|呀|哦)?$")
+ZH_BARE_AGE = re.compile(rf"^(?:今年|现在)?(?P<age>{ZH_NUMBER})(?:周)?岁了?$")
+ZH_BARE_ORIGIN = re.compile(rf"^(?P<place>[{CJK}]{{2,6}})人$")
+ZH_FIRST = r"(?:第一|头一)(?:天|周|个?星期|个?礼拜|个月)"
+ZH_WORK = "上班|工作|报到|入职|实习"
+# "今天第一天去华晨科技上班", "第一周来恒远报到"
+ZH_FIRST_DAY_TO = re.compile(rf"^(?P<who>.*?){ZH_FIRST}(?:去|到|来|在)(?P<org>[{CJK}A-Za-z]{{2,10}}?)(?P<work>{ZH_WORK})了?$")
+# "在恒远第一个月", "入职星河银行的第一周", "来华晨科技第一天上班"
+ZH_FIRST_DAY_AT = re.compile(
+    rf"^(?P<who>.*?)(?:(?<![现实正存所自])在|来|到|进|(?P<joined>入职))(?P<org>[{CJK}A-Za-z]{{2,10}}?)的?{ZH_FIRST}(?P<work>{ZH_WORK})?了?$")
+# "从启航教育出来了", "去年从启航教育裸辞了": leaving an employer (离职 / 辞职 are zh.py's)
+ZH_LEFT_FROM = re.compile(rf"^(?P<who>.*?)从(?P<org>[{CJK}A-Za-z]{{2,10}}?)(?:出来|裸辞|辞职出来)了$")
+ZH_JUST_NOW = re.compile(r"(?:刚刚|刚|才|正)$")  # "刚从启航教育出来": out of the building, not the job
+# The last words of a company's name beside the lexicon's ([organisations] suffixes).
+ZH_COMPANY_ENDS = ("资本", "基金", "证券", "投资", "事务所", "研究院", "研究所", "集团", "银行", "出版社")
+# Where people go for other things than work: a name ending so is no employer one "came out of".
+ZH_VISITED_ENDS = ("银行", "医院", "酒店", "餐厅", "商场", "店", "超市", "出版社")
+# Words before a suffix that name no organisation: "新公司", "一家咨询", "这家银行", "别的公司".
+ZH_NOT_ORG_HEAD = re.compile(r"^(?:新|老|原|前|一家|这家|那家|这个|那个|别的|其他|某|我|你|他|她|咱)")
+
+
+class ZhWorkRules:
+    lexicon: Lexicon
+
+    def _zh_work(self, clause: str, turn: Turn) -> Found | list[Found] | None:
+        if not re.search(f"[{CJK}]", clause):
+            return None
+        return self._zh_introduced(clause, turn) or self._zh_first_day(clause, turn) or self._zh_left_from(clause, turn)
+
+    # ---- a self-introduction
+    def _zh_introduced(self, clause: str, turn: Turn) -> Found | None:
+        """A bare "28岁" or "泉州人" in a message that introduced the speaker."""
+        if ZH_INTRO.match(clause):
+            turn.introduced = turn.introduced or turn.user_is_speaker
+            return None
+        if not turn.introduced or turn.other is not None:
+            return None  # no introduction yet, or someone else named since: whose age is not said
+        if m := ZH_BARE_AGE.match(clause):
+            return Found(turn.speaker_id, "age", m["age"] + "岁")
+        if (m := ZH_BARE_ORIGIN.match(clause)) and (tokens := self._tokens(m["place"])) \
+                and all(flag.startswith("ns") for _, flag, _ in tokens):
+            return Found(turn.speaker_id, "hometown", m["place"])
+        return None
+
+    # ---- employers
+    def _zh_first_day(self, clause: str, turn: Turn) -> Found | None:
+        """ "今天第一天去华晨科技上班", "在恒远第一个月": the employer one has just started at."""
+        m = ZH_FIRST_DAY_TO.match(clause) or ZH_FIRST_DAY_AT.match(clause)
+        if m is None:
+            return None
+        org = self._clean_value(m["org"])
+        work = bool(m["work"] or m.groupdict().get("joined"))
+        if not self._zh_employer_named(org, work):
+            return None
+        region, negated = self._clean_before_verb(m["who"])
+        subject = self._subject(region, turn)
+        return Found(subject, "works_at", org, False, True) if subject and not negated else None
+
+    def _zh_left_from(self, clause: str, turn: Turn) -> Found | None:
+        """ "从启航教育出来了": no longer works there (only a company's name by its suffix)."""
+        if not (m := ZH_LEFT_FROM.match(clause)) or ZH_JUST_NOW.search(m["who"]):
+            return None
+        org = self._clean_value(m["org"])
+        if not self._zh_organisation(org) or org.endswith(ZH_VISITED_ENDS):
+            return None
+        region, negated = self._clean_before_verb(m["who"])
+        subject = self._subject(region, turn)
+        return Found(subject, "works_at", org, True, True) if subject and not negated else None
+
+    def _zh_employer_named(self, org: str, work: bool) -> bool:
+        """A company one works at: a name with a company's suffix, or one jieba tags an
+        organisation or a proper noun; with a work word said, also a name jieba does not know
+        (two or three characters read one by one). Not a place, a school or a brand the
+        lexicon lists when no work word says it is a job ("在抖音第一个月")."""
+        if not org or org in ZH_GENERIC_PLACES or org in ZH_EMPLOYER_WORDS or re.search(f"(?:{ZH_SCHOOL_END})$", org):
+            return False
+        if self._zh_organisation(org):
+            return True
+        tokens = self._tokens(org)
+        if any(flag.startswith("ns") for _, flag, _ in tokens) or ZH_NOT_ORG_HEAD.match(org):
+            return False
+        if len(tokens) == 1 and tokens[0][1] in ("nt", "nz"):
+            return work or org not in self.lexicon.words("organisations", "names")
+        return work and self._unknown_name(tokens)
+
+    def _zh_organisation(self, name: str) -> bool:
+        """A Chinese organisation's name by its end: a head of two to four characters and a
+        company's suffix ("知岸咨询", "启航教育", "恒远资本", "星河银行"); not "新公司", "一家咨询"."""
+        if not re.fullmatch(f"[{CJK}A-Za-z]{{3,10}}", name) or ZH_NOT_ORG_HEAD.match(name):
+            return False
+        for suffix in (*self.lexicon.words("organisations", "suffixes"), *ZH_COMPANY_ENDS):
+            head = name[: -len(suffix)]
+            if name.endswith(suffix) and 2 <= len(head) <= 4:
+                tokens = self._tokens(head)
+                # the head is a name: no pronoun, numeral, time, particle or preposition in it
+                return not any(flag.startswith(("r", "m", "q", "t", "u", "p", "c", "d", "y", "f")) for _, flag, _ in tokens)
+        return False
