@@ -34,10 +34,10 @@ _EN_ROLES = ("company|employer|firm|studio|school|college|university|hospital|cl
 _EN_ROLE = re.compile(rf"(?:'s|\b(?:[Mm]y|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur|[Yy]our|[Tt]he|[Tt]hat))\s+"
                       rf"(?:(?:new|current|old|former|favou?rite)\s+)?(?P<role>(?:{_EN_ROLES})s?)\b")
 # The role asked for itself: "which school", "what company", "what's my brother's company
-# called?", "what is the user's favorite band?".
+# called?", "what is the user's favorite band?", "who is the user's employer?".
 _EN_ROLE_ASKED = re.compile(
     rf"\b(?:which|what|whose)\s+(?:[a-z-]+\s+)?(?:{_EN_ROLES})s?\b"
-    rf"|\b(?:what|which)(?:'s|\s+is|\s+was|\s+are)\s+(?:(?:the|a|my|our|your|his|her|their|[\w-]+'s)\s+)*"
+    rf"|\b(?:what|which|who)(?:'s|\s+is|\s+was|\s+are)\s+(?:(?:the|a|my|our|your|his|her|their|[\w-]+'s)\s+)*"
     rf"(?:[a-z-]+\s+){{0,2}}?(?:{_EN_ROLES})s?(?=\s*(?:called|named|now|again|these\s+days)?\s*[?.!]*\s*$)",
     re.IGNORECASE)
 _ZH_ROLES = "公司|单位|东家|学校|小学|中学|大学|幼儿园|医院|诊所|工作室|团队|店|队|俱乐部|社团|协会|合唱团|乐团"

@@ -97,7 +97,7 @@ def test_unknown_system_is_rejected():
 
 
 # --- the answer logic ----------------------------------------------------------------------
-def _group(value, *, outdated=(), supporters=("s",)):
+def _group(value, *, outdated=(), supporters=()):
     current = SimpleNamespace(value=value) if value else None
     return SimpleNamespace(current=current, alternatives=[{"value": v, "outdated": True} for v in outdated],
                            supporters=[{"text": t} for t in supporters])
@@ -112,12 +112,13 @@ class _Result(list):  # the shape of search's SearchResult
 def test_bcg_answers_read_groups_and_unstructured_evidence():
     q = Question("where?", "u1", expect=("Rome",), stale=("Paris",))
     groups = [_group("Rome", outdated=["Paris"], supporters=["I moved to Rome"]), _group("tea")]
-    assert bcg_answers(groups, q) == (["Rome", "tea"], True, ["I moved to Rome"])  # a plain list still works
+    assert bcg_answers(groups, q) == (["Rome", "tea", "I moved to Rome"], True, ["I moved to Rome"])  # a plain list still works
     raw = [{"text": "newest raw", "timestamp": "2025-02-01T00:00:00"}, {"text": "older raw", "timestamp": "2025-01-01T00:00:00"}]
     # Not first: after the groups' answers (the LLM reads them as it reads a retriever's lower hits).
-    assert bcg_answers(_Result(groups, raw, first=False), q)[0] == ["Rome", "tea", "newest raw", "older raw"]
+    # The quotes of the stated values come last (read for "all of" questions).
+    assert bcg_answers(_Result(groups, raw, first=False), q)[0] == ["Rome", "tea", "newest raw", "older raw", "I moved to Rome"]
     answers, _, supporters = bcg_answers(_Result(groups, raw, first=True), q)
-    assert answers == ["newest raw", "older raw", "Rome", "tea"] and supporters == ["newest raw"]
+    assert answers == ["newest raw", "older raw", "Rome", "tea", "I moved to Rome"] and supporters == ["newest raw"]
     assert bcg_answers(_Result([_group(None)], raw, first=True), q)[0] == ["newest raw", "older raw"]
     assert bcg_answers(_Result([_group(None), _group("x")]), q)[0] == ["", "x"]
 
@@ -128,10 +129,10 @@ def test_a_best_group_far_from_the_slot_asked_is_read_from_its_newest_quote():
     q = Question("What school does Leo go to?", "u1", expect=("Maple Grove",))
     far = SimpleNamespace(**vars(_group("8")), predicate_fit=0.05)
     far.supporters = quotes
-    assert bcg_answers([far], q)[0] == ["Leo is 8, in third grade at Maple Grove", "8"]
+    assert bcg_answers([far], q)[0][:2] == ["Leo is 8, in third grade at Maple Grove", "8"]
     near = SimpleNamespace(**vars(far))
     near.predicate_fit = 0.4
-    assert bcg_answers([near], q)[0] == ["8"]
+    assert bcg_answers([near], q)[0][:1] == ["8"]
 
 
 def test_a_best_group_of_another_kind_than_asked_is_read_from_the_quote_stating_its_value():
@@ -140,12 +141,19 @@ def test_a_best_group_of_another_kind_than_asked_is_read_from_the_quote_stating_
     q = Question("which city does my brother live in?", "u1", expect=("Dalian",))
     off = SimpleNamespace(**vars(_group("barbecue place")), predicate_fit=0.4, of_asked_kind=False)
     off.supporters = quotes  # the newest quote only confirms it, in other words: the older one states it
-    assert bcg_answers([off], q)[0] == [quotes[0]["text"], "barbecue place"]
+    assert bcg_answers([off], q)[0][:2] == [quotes[0]["text"], "barbecue place"]
     off.supporters = quotes[1:]  # no quote states the value: the value
-    assert bcg_answers([off], q)[0] == ["barbecue place"]
+    assert bcg_answers([off], q)[0][:1] == ["barbecue place"]
     of_kind = SimpleNamespace(**vars(off))
     of_kind.supporters, of_kind.of_asked_kind = quotes, True
-    assert bcg_answers([of_kind], q)[0] == ["barbecue place"]
+    assert bcg_answers([of_kind], q)[0][:1] == ["barbecue place"]
+
+
+def test_the_quotes_of_stated_values_are_read_for_an_all_of_question():
+    q = Question("which languages does the user speak?", "u1", expect_all=(("French",), ("German",)))
+    g = _group("French", supporters=["I speak French and a bit of German"])
+    answers = bcg_answers([g, _group(None, supporters=["I no longer speak Italian"])], q)[0]
+    assert answers == ["French", "I speak French and a bit of German"]  # not the quote of a value not stated
 
 
 def test_a_question_about_now_reads_the_newest_of_the_nearly_as_relevant_texts():

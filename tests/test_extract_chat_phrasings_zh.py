@@ -186,3 +186,17 @@ def test_a_shop_opened_in_a_town_is_owned(extractor, text, expected):
 @pytest.mark.parametrize("text", ["现在在一家创业公司当CTO", "我在一家外企做销售", "我姐在某个小公司上班"])
 def test_an_employer_described_not_named_is_no_employer(extractor, text):
     assert [t for t in triples(extractor, text) if t[1] == "works_at"] == []
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a 他/她 the message does not name: the clause after is about them too, not the speaker
+    ("他跳槽了！去了北辰新能源", []),
+    ("她换工作了，去了蓝格动画", []),
+    ("跳槽了！去了北辰新能源", [(USER, "works_at", "北辰新能源", 1.0)]),
+    ("他说我做饭好吃，我在杭州上班", [(USER, "works_in", "杭州", 1.0)]),
+    # 入坑: took up a hobby
+    ("入坑飞盘了！每周六去公园扔", [(USER, "likes", "飞盘", 1.0)]),
+    ("最近入坑了陶艺", [(USER, "likes", "陶艺", 1.0)]),
+])
+def test_an_unnamed_him_and_a_hobby_taken_up(extractor, text, expected):
+    assert triples(extractor, text) == expected

@@ -28,6 +28,8 @@ U = "u1"
     ("my sister's company is great", False),  # no question
     ("What is the user's favorite band?", False),
     ("what's my brother's company called?", False),
+    ("Who is the user's employer?", False),
+    ("who is my sister's employer now?", False),
     ("where does my daughter go to school now?", False),  # nobody's school: where she goes
     ("我儿子的学校叫什么？", False),
     ("我妈现在那个队的领队是谁？", True),  # a team, in Chinese

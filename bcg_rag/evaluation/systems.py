@@ -112,7 +112,8 @@ def bcg_answers(result: Any, q: Question) -> tuple[list[str], bool, list[str]]:
     most relevant first, then the groups' answers; otherwise
     the groups' answers: asserted current values (and asserted alternatives) in group
     order, with "" (no answer) on top when the best group asserts nothing, then those
-    texts."""
+    texts; last, the quotes of the values stated (the rendering shows them: they count for
+    "all of" questions, as a retriever's lower hits do)."""
     answers: list[str] = []
     shown_outdated: list[str] = []
     supporters: list[str] = []
@@ -141,6 +142,10 @@ def bcg_answers(result: Any, q: Question) -> tuple[list[str], bool, list[str]]:
         supporters = [unstructured[0]["text"]]
     else:
         answers += [u["text"] for u in unstructured]
+    # The quotes of the values stated are read too: asked "which languages?", the value
+    # "French" quoted "I speak French and a bit of German" gives both (as a retriever's hit would).
+    quoted = [s["text"] for g in result if g.current is not None for s in g.supporters]
+    answers += [t for t in dict.fromkeys(quoted) if t not in answers]
     flagged = any(matches(v, q.stale) for v in shown_outdated) and not matches(answers[0] if answers else "", q.stale)
     return answers, flagged, supporters
 

@@ -72,6 +72,7 @@ class Extractor(Protocol):
     ) -> list[Claim]: ...
 
 
+ZH_PRONOUN_LEAD = re.compile(r"^(?:他|她)(?:们)?(?!们)")
 # One person met or spoken with, by a name alone: whom a following "she" or "he" means.
 EN_MET = re.compile(r"\b(?:with|met|saw|visited|called|texted|messaged|ran\s+into|bumped\s+into)\s+"
                     r"(?P<name>(?-i:[A-Z][a-z]+))(?![\w'-]|\s+(?-i:[A-Z])|\s+and\s)", re.IGNORECASE)
@@ -98,6 +99,7 @@ class Turn:
     named: int | None = None  # the claim whose value, a name, ended the last clause: "is Oban" (", New Zealand")
     job_moved: bool = False  # the last clause said a job change without saying where to: "老公跳槽了！"
     introduced: bool = False  # the speaker introduced themself ("简单介绍下：", "我叫小林"): a bare "28岁" is theirs
+    unnamed_topic: bool = False  # the last clause was about a 他/她 this message does not name ("他跳槽了！")
     groups: dict[str, str] = field(default_factory=dict)  # groups named so far, by name and kind: "a band called The Paper Kites"
     label: str | None = None  # whose "new obsession" ended the last clause: the next one says what it is
 
@@ -225,6 +227,8 @@ class OfflineExtractor(
                     turn.other = about
                 topic = turn.topic
                 turn.topic = bool(found) and (about is not None or all(f.subject == turn.other or f.value == turn.other for f in found))
+                # "他跳槽了！去了北辰": the clause after speaks of him too, whoever he is, not of the speaker
+                turn.unnamed_topic = not found and turn.other is None and bool(ZH_PRONOUN_LEAD.match(mood.clause))
                 if not found and (lead := self._lead_subject(mood.clause, turn)):
                     turn.other, turn.topic = lead, True  # "我妈退休了，不当医生了": still about her
                 elif not found and turn.other is None and (met := EN_MET.search(mood.clause)) \

@@ -29,6 +29,8 @@ class SubjectRules:
         lex = self.lexicon
         if not key and has_cjk(region + "字") and turn.other and turn.topic:
             return turn.other  # Chinese continues the topic: "我妈是医生，住在成都"
+        if not key and has_cjk(region + "字") and turn.unnamed_topic:
+            return None  # "他跳槽了！去了北辰": his, and who he is is not said here
         if not key or key in lex.first_person:
             return turn.speaker_id  # Chinese drops "我"; English "no more Americano for me"
         if key in lex.second_person and not turn.user_is_speaker:
