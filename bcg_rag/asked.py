@@ -161,6 +161,7 @@ _ZH_ORGS = r"公司|单位|学校|大学|医院|银行|乐队|团队|队|俱乐�
 ANSWER_KINDS = (
     (re.compile(rf"\b(?:which|what)\s+(?:[a-z-]+\s+)?(?:{_EN_ORGS})s?\b|\bwho\s+(?:do|does|did)\s+.{{1,40}}?\bwork\s+for\b"
                 rf"|(?:哪|什么|啥)(?:一|个|家|所|间)?(?:{_ZH_ORGS})", re.IGNORECASE), ORG_PREDICATES),
+    (re.compile(r"\bbreeds?\b|品种", re.IGNORECASE), frozenset({"breed"})),  # "what breed is my dog?": no name, no "has dog"
     (re.compile(r"\bpets?\b.*\b(?:called|named?|names)\b|宠物.*(?:叫|名字)", re.IGNORECASE), frozenset({"pet_name"})),
     (re.compile(r"\bpets?\b|宠物", re.IGNORECASE), frozenset({"has"})),
     (re.compile(r"\bwhere\b|\bwhich (?:city|town|country|state|place|neighbou?rhood)\b|哪里|哪儿|哪个城市|哪座城市|"

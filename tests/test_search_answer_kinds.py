@@ -65,13 +65,13 @@ def test_a_slot_left_empty_is_filled_only_by_a_statement_that_names_something(me
     ("which hospital do I work at?", "org"), ("who does my sister work for?", "org"), ("我在哪家公司上班？", "org"),
     ("what band am i in now?", "org"), ("which city is my wife's company in?", "place"),
     ("what pets do i have?", "pet"), ("我养的啥宠物来着？", "pet"), ("what are my pets called?", "pet name"),
-    ("我的宠物叫什么名字？", "pet name"),
+    ("我的宠物叫什么名字？", "pet name"), ("what breed is my dog?", "breed"), ("用户的狗是什么品种？", "breed"),
 ])
 def test_the_kind_of_answer_is_read_from_the_questions_words(question, kind):
     from bcg_rag.asked import JOB_PREDICATES, ORG_PREDICATES, PLACE_PREDICATES, answer_kind
 
     kinds = {"job": JOB_PREDICATES, "place": PLACE_PREDICATES, "org": ORG_PREDICATES, "pet": {"has"},
-             "pet name": {"pet_name"}, None: frozenset()}
+             "pet name": {"pet_name"}, "breed": {"breed"}, None: frozenset()}
     assert answer_kind(question) == kinds[kind]
 
 
