@@ -200,3 +200,19 @@ def test_an_employer_described_not_named_is_no_employer(extractor, text):
 ])
 def test_an_unnamed_him_and_a_hobby_taken_up(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a holiday is when, not who: "五一搬到重庆了" is the speaker's move
+    ("五一搬到重庆了，坡多得我小腿都粗了一圈", [(USER, "lives_in", "重庆", 1.0)]),
+    ("国庆搬到重庆了", [(USER, "lives_in", "重庆", 1.0)]),
+    ("十一点睡觉", []),
+    # a home rented in a town is where one lives
+    ("在武汉租了个单间，月租一千二", [(USER, "lives_in", "武汉", 1.0)]),
+    ("我哥在深圳租了个单间", [(BROTHER, "lives_in", "深圳", 1.0)]),
+    ("我在公司附近租了个房子", []),
+    ("我在淘宝租了个相机", []),
+    ("在武汉租车", []),
+])
+def test_a_holiday_is_a_time_and_a_rented_home_a_town(extractor, text, expected):
+    assert triples(extractor, text) == expected

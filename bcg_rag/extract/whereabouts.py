@@ -50,6 +50,9 @@ PLACING_PREDICATES = ("lives_in", "works_at", "studies_at")
 # A job change that does not say where to ("老公跳槽了！现在在安泰保险"): the next "在X" is the
 # employer, and so is "去了X" ("老公跳槽了！去了字节").
 ZH_JOB_CHANGED = re.compile(r"跳槽|换(?:了(?:份|个)?)?工作|找到(?:了)?(?:新)?工作")
+# A home rented in a town: "在武汉租了个单间", "我在杭州租了套两居室" (lives_in the town).
+ZH_RENTED = re.compile(r"^(?P<who>.*?)(?<!现)在(?P<place>[^在]+?)租了?(?:一|个|间|套|一个|一间|一套)?"
+                       r"(?:房子?|单间|公寓|[一两三]居室?|[一两三]室一厅|小区)")
 ZH_WENT_TO = re.compile(r"^(?P<who>.*?)(?:去了|跳到了?|跳去了|进了)(?P<place>[^在]+?)(?:了|呢|啦)?$")
 # Slots whose value is a town a region may follow: "live in Porto, Portugal", "总部在杭州，浙江".
 TOWN_PREDICATES = ("lives_in", "born_in", "hometown", "headquarters", "works_in")
@@ -138,8 +141,9 @@ class WhereaboutsRules:
 
     def _zh_whereabouts(self, clause: str, turn: Turn) -> Found | None:
         """ "现在在成都" (lives_in 成都), "之前在腾讯" after "在百度上班" (works_at 腾讯), "去了字节"
-        after "跳槽了" (works_at 字节)."""
-        m = ZH_PLACED.match(clause) or (ZH_WENT_TO.match(clause) if turn.job_moved else None)
+        after "跳槽了" (works_at 字节), "在武汉租了个单间" (lives_in 武汉)."""
+        rented = ZH_RENTED.match(clause)
+        m = rented or ZH_PLACED.match(clause) or (ZH_WENT_TO.match(clause) if turn.job_moved else None)
         if m is None or not self._on_tokens(clause, m.start("place") - 1, m.start("place")):
             return None
         tokens = self._tokens(m["place"])
@@ -148,7 +152,9 @@ class WhereaboutsRules:
         if not (tokens[-1][1].startswith(PLACE_TAGS)  # an employer may end in a common noun: 安泰 + 保险
                 or turn.placed == "works_at" and tokens[0][1].startswith(PLACE_TAGS)):
             return None
-        if turn.placed:
+        if rented and tokens[-1][1].startswith("ns"):
+            predicate = "lives_in"
+        elif turn.placed:
             predicate = turn.placed
         elif tokens[-1][1].startswith("ns"):
             predicate = "lives_in"
