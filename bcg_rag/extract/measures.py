@@ -34,7 +34,7 @@ EN_MEASURED = re.compile(
 )
 ZH_MEASURED = re.compile(
     rf"^(?P<who>.*?)(?:身高|个子|体重|血型)?(?P<neg>不是|是)?{APPROXIMATELY_ZH}"
-    rf"(?:(?P<height>{ZH_HEIGHT})|(?P<weight>{ZH_WEIGHT})|(?P<blood>{ZH_BLOOD})血?)(?:左右|多|了)?$"
+    rf"(?:(?P<height>{ZH_HEIGHT})|(?P<weight>{ZH_WEIGHT})|(?P<blood>{ZH_BLOOD})血?)(?:左右|多|了)?(?:吧|哦|呢|啦)?$"
 )
 
 

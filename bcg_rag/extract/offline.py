@@ -38,6 +38,7 @@ from .groups_work import GroupWorkRules
 from .lexicon import Lexicon, default_lexicon, stable_name
 from .shapes import ShapeRules
 from .idioms import IdiomRules
+from .in_passing import InPassingRules
 from .measures import MeasureRules
 from .mentions import MentionRules
 from .origins import OriginRules
@@ -55,6 +56,7 @@ from .values import ValueRules
 from .ventures import VentureRules
 from .zh import ChineseRules
 from .zh_belonging import ZhBelongingRules
+from .zh_daily import ZhDailyRules
 from .zh_work import ZhWorkRules
 
 
@@ -107,7 +109,7 @@ class Turn:
 class OfflineExtractor(
     ShapeRules, EnglishRules, ChineseRules, GateRules, SharedRules, SubjectRules, MentionRules, WhereaboutsRules,
     MeasureRules, RoutineRules, IdiomRules, ChangeRules, EverydayRules, EndingRules, ValueRules, VentureRules,
-    PortionRules, TongueRules, OriginRules, OwnerRules, GroupWorkRules, PetHobbyRules, ZhWorkRules, ZhBelongingRules,
+    PortionRules, TongueRules, OriginRules, OwnerRules, GroupWorkRules, PetHobbyRules, ZhWorkRules, ZhBelongingRules, ZhDailyRules, InPassingRules,
 ):
     """Rule-based claims from Chinese and English chat messages; no model, deterministic."""
 
@@ -256,7 +258,7 @@ class OfflineExtractor(
                         claims.append(due)
                         reading.rules.append(f"scheduled/{f.rule}")
                         reading.additive.append(False)
-                presupposed = self._mentions(clause, turn) + self._kept(clause, turn) + venues
+                presupposed = self._mentions(clause, turn) + self._kept(clause, turn) + venues + self._in_passing(clause, turn)
                 venues = []
                 for f in presupposed:  # presupposed by a possessive: no mood applies
                     value = turn.entities.get(f.value.casefold()) or self._canonical(f.predicate, f.value)
@@ -342,9 +344,9 @@ class OfflineExtractor(
     def _parse_clause(self, clause: str, turn: Turn, reported: bool = True) -> list[Found]:
         rules = (
             self._pets_and_hobbies, self._groups_and_work,  # first: "new obsession:" reads the clause after it
-            self._zh_work, self._everyday, self._venture, self._portion, self._tongue, self._origin, self._company_owner,
+            self._zh_work, self._everyday, self._said_in_passing, self._venture, self._portion, self._tongue, self._origin, self._company_owner,
             self._shape, self._idiom, self._measure, self._zh_belonging, self._change, self._change_from_to, self._job, self._attribute, self._verb, self._routine, self._copula,
-            self._relation, self._english_relation, self._whereabouts, self._ending,
+            self._relation, self._english_relation, self._whereabouts, self._ending, self._zh_daily,
         )
         for rule in rules:
             found = rule(clause, turn)

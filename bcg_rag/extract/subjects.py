@@ -17,6 +17,8 @@ if TYPE_CHECKING:
 
 # Before a kin word, these say which one, not who: "my old manager Priya" is Priya.
 EN_AND_I = re.compile(r"(?:(?:my|our)\s+[a-z-]+(?:\s+[a-z-]+)?|[a-z]+)\s+and\s+i(?:\s+both)?|me\s+and\s+(?:my\s+)?[a-z-]+(?:\s+both)?")
+# "我大学室友", "我高中的同学": the school where they met, before a kin word.
+ZH_KIN_SCHOOL = re.compile(r"^(?:大学|高中|初中|小学|研究生|读研|大学时的?|高中时的?|大学的|高中的|初中的)")
 EN_KIN_MODIFIER = re.compile(r"^(?:old|former|new|current|previous)\s+(?=[a-z])", re.IGNORECASE)
 
 
@@ -69,6 +71,8 @@ class SubjectRules:
         rest = text[owner.end():]
         if former := (EN_KIN_MODIFIER.match(rest) if owner.group() else None):
             rest = rest[former.end():]  # "my old manager Priya", "my former boss": the same kin word
+        if (school := ZH_KIN_SCHOOL.match(rest)) and owner.group() and lex.relative_regex.match(rest[school.end():]):
+            rest = rest[school.end():]  # "我大学室友", "我高中同学": where they met says which one, not who
         m = lex.relative_regex.match(rest)
         if m is None:
             return None

@@ -1,0 +1,140 @@
+"""What English chat says in passing, while talking of something else:
+
+* a pet named by its kind after "my" / "our": "walking my corgi before work", "my cat knocked
+  over my plant again" (has corgi, has cat). Like a named pet (``mentions.py``) the possessive
+  presupposes it whatever the clause says; not "my old dog", "my future dog", "my friend's dog";
+* a partner named after "my": "my wife Sarah and I are celebrating 10 years" (married_to
+  Sarah; dating a girlfriend or boyfriend). Other kin named in passing ("my nephew Leo") are
+  not read: measured, such claims were mostly not what annotators store (``mentions.py``);
+* an office in a town: "the drive to my office in Burbank takes forever", "our office in
+  Leeds is closing" (works_in);
+* how often said by a count: "I've been running 3x a week", "I swim 4 times a week", "I lift
+  five days a week" read as the routines rule reads "every week";
+* a practice kept up: "I've been doing yoga for years", "been practicing pilates lately" (habit);
+* an ability never learned or learned: "never learned to drive", "I learned to swim last year"
+  (can, denied or said);
+* what one has none of: "I don't have any pets", "I have no kids", "we don't have a car"
+  (has, denied).
+
+Said only by the user ("my" is the speaker's), never in a question or a request (those
+clauses are silent before any rule reads them). A wish or a plan keeps the presupposition of
+a possessive ("can't wait to see my nephew Leo") but not the clause's own claim.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import TYPE_CHECKING
+
+from .shared import Found
+from .text import collapse, has_cjk, phrase_pattern
+
+if TYPE_CHECKING:
+    from .lexicon import Lexicon
+    from .offline import Turn
+
+# Before the pet word, these say it is not one kept now: "my old dog", "my future cat".
+NOT_KEPT = r"(?<!\bold\s)(?<!\blate\s)(?<!\bfuture\s)(?<!\bdream\s)(?<!\bfirst\s)(?<!\bnext\s)(?<!\bchildhood\s)(?<!\bformer\s)"
+# A pet no longer kept, or a word after the pet word that makes it no pet: "lost my cat", "my cat allergy".
+PET_GONE = re.compile(r"\b(?:lost|los(?:e|ing)|died|dies|passed|put\s+down|rehom\w*|gave\s+away|miss(?:ed|ing)?|rip|used\s+to"
+                      r"|had|allerg\w*|borrow\w*|sitting|watching|neighbou?r's)\b", re.IGNORECASE)
+# Kin whose name is a partner's: married to a spouse, dating a girlfriend or boyfriend.
+PARTNER_PREDICATES = {"wife": "married_to", "husband": "married_to", "girlfriend": "dating", "boyfriend": "dating"}
+EN_OFFICE_IN = re.compile(
+    r"(?<![\w'])(?:my|our)\s+(?:new\s+)?(?:office|workplace)\s+(?:is\s+|'s\s+)?(?:in|over\s+in|down\s+in|up\s+in)\s+"
+    r"(?P<place>(?-i:[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}))(?![\w'-])", re.IGNORECASE)
+# "3x a week", "4 times a week", "five days a week", "twice a day": how often, by a count.
+EN_COUNT_PER = re.compile(
+    r"\b(?:\d{1,2}\s*x|\d{1,2}(?:-\d{1,2})?\s+(?:times|days|nights|mornings|evenings)"
+    r"|(?:two|three|four|five|six|seven|a\s+few|several)\s+(?:times|days|nights|mornings|evenings))"
+    r"\s+(?:a|per|each|every)\s+(?:week|month|day)\b", re.IGNORECASE)
+# Practices said as a noun after "doing": "doing yoga", "practicing tai chi".
+PRACTICES = ("yoga", "pilates", "crossfit", "tai chi", "meditation", "karate", "judo", "jiu jitsu", "jiu-jitsu",
+             "taekwondo", "kickboxing", "boxing", "ballet", "zumba", "barre", "calisthenics", "parkour", "spin")
+EN_DOING = re.compile(
+    r"^(?P<who>.*?)\b(?:(?:have|'ve|has|'s)\s+)?been\s+(?:doing|practicing|practising)\s+"
+    rf"(?P<what>{'|'.join(re.escape(p) for p in PRACTICES)})\b(?P<rest>.*)$", re.IGNORECASE)
+EN_KEPT_UP = re.compile(r"\b(?:for\s+(?:years|ages|months|a\s+while|(?:a\s+few|several|\d+|two|three|four|five|ten)\s+"
+                        r"(?:years|months))|lately|recently|these\s+days|since\s+\w+)\b", re.IGNORECASE)
+EN_LEARNED = re.compile(
+    r"^(?P<who>.*?)\b(?P<neg>never\s+|didn't\s+|did\s+not\s+|still\s+haven't\s+|haven't\s+|have\s+not\s+)?"
+    r"(?:learned|learnt|learn)\s+(?:how\s+)?to\s+(?P<verb>[a-z]+(?:\s+out)?)(?P<rest>.*)$", re.IGNORECASE)
+# What a "learned to" clause may end with: a time, "finally", "as a kid".
+EN_LEARNED_TAIL = re.compile(r"^(?:\s*,?\s*(?:last\s+\w+|this\s+\w+|in\s+(?:19|20)\d\d|(?:\w+\s+)?(?:years?|months?)\s+ago"
+                             r"|at\s+\d+|as\s+an?\s+(?:kid|child|adult|teen(?:ager)?)|finally|yet|either|properly|tbh|lol|haha"
+                             r"|over\s+the\s+summer|in\s+college|in\s+school))*\s*[.!]*\s*$", re.IGNORECASE)
+EN_NONE_OF = re.compile(
+    r"^(?P<who>i|we)\s+(?:(?:don't|do\s+not|dont|never)\s+(?:have|own)\s+(?:any\s+|a\s+|an\s+)|have\s+no\s+)"
+    r"(?P<what>[a-z]+(?:\s+[a-z]+)?)(?:\s+(?:anymore|any\s+more|yet|either|at\s+the\s+moment|right\s+now))?\s*$",
+    re.IGNORECASE)
+# What one may have none of and be asked about: pets, children, a vehicle, siblings.
+NONE_OF_THINGS = frozenset(
+    "pets pet kids kid children child car cars siblings sibling brothers sisters dog dogs cat cats tv "
+    "bike motorcycle license licence tattoos tattoo roommates roommate".split())
+
+
+@functools.lru_cache(maxsize=8)
+def pet_word_pattern(lexicon: Lexicon) -> re.Pattern[str]:
+    """ "my <pet>" with no name after it (a name is ``mentions.py``'s)."""
+    pets = [w for w in lexicon.words("mentions", "pets") if w.isascii()]
+    return re.compile(
+        rf"(?<![\w'])(?:my|our)\s+(?:(?:little|baby|big|sweet|rescue|two|three|[a-z]+-year-old)\s+)?{NOT_KEPT}"
+        rf"(?P<word>{phrase_pattern(pets)})(?P<plural>s)?(?![\w'-])(?!\s*,?\s+(?-i:[A-Z][a-z]))", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=8)
+def kin_named_pattern(lexicon: Lexicon) -> re.Pattern[str]:
+    """ "my <kin> <Name>": "my nephew Leo", "my coworker Dana"."""
+    kin = [w for w in lexicon.relatives if w.isascii()]
+    return re.compile(
+        rf"(?<![\w'])my\s+(?P<kin>{phrase_pattern(kin)})\s*,?\s+(?P<name>(?-i:[A-Z][a-z][\w'-]*))(?![\w'-])(?!\s+(?-i:[A-Z]))",
+        re.IGNORECASE)
+
+
+class InPassingRules:
+    lexicon: Lexicon
+
+    def _in_passing(self, clause: str, turn: Turn) -> list[Found]:
+        """What a possessive presupposes: a pet by its kind, a relative by name, an office's town."""
+        if not turn.user_is_speaker or has_cjk(clause):
+            return []
+        lex, me = self.lexicon, turn.speaker_id
+        found: list[Found] = []
+        for m in pet_word_pattern(lex).finditer(clause) if not PET_GONE.search(clause) else ():
+            if not clause[:m.start()].strip() and re.match(r"\s*(?:is|'s|was|are)\b", clause[m.end():]):
+                continue  # "my dog is old": what is said of it is read, or nothing (``mentions.py``)
+            found.append(Found(me, "has", collapse(m["word"]).casefold()))
+        for m in kin_named_pattern(lex).finditer(clause):
+            relation = lex.relatives[collapse(m["kin"]).casefold()]
+            if m["name"].casefold() in lex.not_names or not clause[:m.start()].strip() and re.match(
+                    r"\s*(?:$|and\s+I\b)", clause[m.end():]) is None:
+                continue  # "my wife Ines is a dentist": the clause is about her (an alias, ``Reading.kin``)
+            if predicate := PARTNER_PREDICATES.get(relation):  # other kin named in passing: not what annotators store
+                found.append(Found(me, predicate, m["name"]))
+        if (m := EN_OFFICE_IN.search(clause)) and m["place"].casefold() not in lex.not_names:
+            found.append(Found(me, "works_in", self._clean_value(m["place"])))
+        return [f for f in found if self._usable(f.value)]
+
+    def _said_in_passing(self, clause: str, turn: Turn) -> Found | None:
+        """A clause rule: a habit by a count, a practice kept up, an ability learned, none of a thing."""
+        if has_cjk(clause):
+            return None
+        if EN_COUNT_PER.search(clause):  # "I've been running 3x a week": how often, said by a count
+            found = self._en_routine(EN_COUNT_PER.sub("every week", clause), turn)
+            if found and found.predicate == "habit":
+                return found
+        if (m := EN_DOING.match(clause)) and (EN_KEPT_UP.search(m["rest"]) or EN_COUNT_PER.search(m["rest"])):
+            return self._habit(m["who"], "habit", collapse(m["what"]).casefold(), turn)
+        if (m := EN_LEARNED.match(clause)) and EN_LEARNED_TAIL.match(m["rest"]):
+            if m["verb"] and not m["neg"] and not re.search(r"\blearn(?:ed|t)\b", m.group(), re.IGNORECASE):
+                return None  # "I learn to ski", a wish's "learn to": not yet an ability
+            doing = self.lexicon.activity_doing.get(m["verb"].casefold())
+            who = m["who"].strip()
+            if doing is None or re.search(r"\b(?:to|want|wanna|should|could|would|will|gonna|going|need|trying|try)\s*$", who, re.I):
+                return None  # "I want to learn to ski": a wish, not an ability
+            found = self._habit(who, "can", doing, turn)
+            return Found(found.subject, "can", doing, found.negated or bool(m["neg"])) if found else None
+        if (m := EN_NONE_OF.match(clause)) and m["what"].casefold() in NONE_OF_THINGS:
+            return Found(turn.speaker_id, "has", m["what"].casefold(), True)
+        return None

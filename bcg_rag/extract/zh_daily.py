@@ -1,0 +1,176 @@
+"""Chinese daily life said in passing: what a routine, a chore or a skill never learned tells.
+
+* A commute: "我一般骑车上班", "平时都是坐公交上班" (commutes_by 骑车 / 公交); with where it goes,
+  "每天挤地铁去望京上班" also says where the work is (works_in 望京: a place jieba tags one) or
+  for whom ("每天坐地铁去华为上班": works_at, an organisation). Without a way of travel, "去X上班"
+  needs a word of how often ("每天去望京上班"): "明天去国贸上班" is one day.
+* Exercise counted: "每周跑三次步", "每天晚上都要跑5公里", "一周游两次泳" (habit 跑步 / 游泳), only with
+  a word of how often.
+* Care that says who one has: "早上遛完柯基再去上班", "回家还得给我家二哈铲屎" (has 柯基 / 二哈: an
+  animal the lexicon lists, or a breed below); "周末去看我外甥", "每天送女儿去幼儿园", "带儿子去上
+  游泳课" (has 外甥 / 女儿 / 儿子: a child or a sibling's child, not a parent everyone has).
+  Only the speaker's, said with nothing but times and adverbs before the verb: "帮邻居遛狗" is not.
+* A skill never learned: "一直没学会开车", "还没学会游泳" (can, denied); "学会了游泳" (can).
+* An exam passed: "我弟今年考上了浙大" (studies_at, a change); "考上了公务员" (job_title).
+* An intolerance: "我好像有点乳糖不耐" (intolerant_to 乳糖; the hedge is the mood's).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from .gate import ZH_SPECIFIC_TIME
+from .routines import routine_patterns
+from .shared import Found
+from .text import CJK
+
+if TYPE_CHECKING:
+    from .lexicon import Lexicon
+    from .offline import Turn
+
+# The way of travel, as said -> the value kept.
+ZH_MODES = {"骑车": "骑车", "骑自行车": "骑车", "骑单车": "骑车", "骑共享单车": "骑车", "骑电动车": "电动车",
+            "骑电瓶车": "电动车", "开车": "开车", "自驾": "开车", "坐地铁": "地铁", "挤地铁": "地铁", "搭地铁": "地铁",
+            "坐公交": "公交", "坐公交车": "公交", "挤公交": "公交", "挤公交车": "公交", "打车": "打车", "走路": "步行",
+            "步行": "步行", "坐班车": "班车", "坐高铁": "高铁"}
+ZH_MODE = "|".join(sorted(ZH_MODES, key=len, reverse=True))
+# "<who>(一般|平时都是)<way>(去<where>)上班" / "<who>每天去<where>上班" / "现在改坐地铁上班"
+ZH_COMMUTE = re.compile(rf"^(?P<who>.*?)(?P<change>改成|换成|改|换)?(?P<mode>{ZH_MODE})?(?:去|到)?(?P<where>(?<=[去到])[{CJK}A-Za-z]{{2,6}}?)?"
+                        r"(?P<goal>上班|上学|通勤)(?:呢|哦|哈|啊|的)?$")
+ZH_HABITUAL = re.compile(r"(?:都是|就是|是)$")  # "平时都是坐公交上班": the 是 of a habit said
+# "跑三次步", "跑5公里", "游两次泳", "游1000米"
+ZH_NUM = r"[0-9一二三四五六七八九十两几半百千]+"
+ZH_COUNTED = re.compile(rf"^(?P<who>.*?)(?P<verb>跑|游)(?:个)?(?:{ZH_NUM}(?:次|回|趟|公里|千米|km|KM|圈|米|个?小时|分钟))+"
+                        r"(?P<tail>步|泳)?(?:左右)?$")
+ZH_COUNTED_ACT = {"跑": "跑步", "游": "游泳"}
+# Pets said by breed or nickname beside the lexicon's ([mentions] pets).
+ZH_MORE_PETS = ("二哈", "哈士奇", "边牧", "比熊", "博美", "萨摩", "萨摩耶", "英短", "美短", "橘猫", "狸花猫", "加菲猫",
+                "布偶", "法斗", "拉布拉多", "阿拉斯加", "德牧", "雪纳瑞", "猫主子", "主子")
+ZH_MINE = r"(?:我家的?|我们家的?|家里的?|我的)?"
+# Children and siblings' children: who one visits, takes or sees off says one has them.
+ZH_YOUNG_KIN = ("外甥女", "外甥", "侄女", "侄子", "外孙女", "外孙", "孙女", "孙子", "儿子", "女儿", "闺女")
+ZH_KIN_CARE = re.compile(rf"^(?P<who>.*?)(?P<verb>去看望|去探望|看望|探望|去看|陪|带|接|送)(?:完|了)?(?P<mine>我家的?|我的|我)?"
+                         rf"(?P<kin>{'|'.join(ZH_YOUNG_KIN)})(?P<rest>.*)$")
+ZH_KIN_REST = re.compile(r"^(?:$|去|回|上|出去|玩|逛|放学|下课|到|过来|吃|看|一起|了|啦|呢|[\u4e00-\u9fff]{0,2}[班课]|.{0,8}(?:学校|幼儿园|小学|班))")
+# Never learned: "一直没学会开车"; learned: "学会了游泳".
+ZH_NOT_LEARNED = re.compile(r"^(?P<who>.*?)(?P<neg>没|没有|还没|还没有|一直没|一直没有|到现在都没|至今没|始终没|都没)学会(?P<act>[\u4e00-\u9fff]{2,3})$")
+ZH_LEARNED = re.compile(r"^(?P<who>.*?)(?:终于|总算|已经)?学会了(?P<act>[\u4e00-\u9fff]{2,3})(?:了|啦)?$")
+ZH_PASSED = re.compile(rf"^(?P<who>.*?)考(?:上|进|到|取)了?(?P<what>[{CJK}A-Za-z]{{2,10}}?)(?:了|啦)?$")
+ZH_SCHOOLISH = re.compile(r"(?:大学|学院|中学|小学|高中|初中|一中|二中|三中|附中|附小|[^老])大$|^(?:清华|北大|复旦|交大|浙大|南大|人大)$")
+ZH_INTOLERANT = re.compile(rf"^(?P<body>[{CJK}]{{2,10}}?)不耐受?(?:吧|哦|呢)?$")
+
+
+class ZhDailyRules:
+    lexicon: Lexicon
+
+    def _zh_daily(self, clause: str, turn: Turn) -> Found | list[Found] | None:
+        if not re.search(f"[{CJK}]", clause) or ZH_SPECIFIC_TIME.search(clause):
+            return None  # "今天又在国贸加班", "昨天骑车上班": one day, no routine
+        return (self._zh_commute(clause, turn) or self._zh_counted(clause, turn) or self._zh_cared_for(clause, turn)
+                or self._zh_learned(clause, turn) or self._zh_passed(clause, turn) or self._zh_intolerant(clause, turn))
+
+    def _zh_who(self, region: str, turn: Turn, speaker_only: bool = False) -> tuple[str | None, bool]:
+        """Whom the words before the verb name, once times, adverbs and 是 are peeled; None
+        when a verb or anything else stands there."""
+        region, negated = self._clean_before_verb(ZH_HABITUAL.sub("", self._zh_before_chores(region.strip())))
+        tokens = self._tokens(region)
+        while tokens and (tokens[-1][1] == "t" or tokens[-1][0].startswith("每")):  # "我每天晚上": when
+            tokens = tokens[:-1]
+        region = region[: tokens[-1][2] + len(tokens[-1][0])] if tokens else ""
+        region, more = self._clean_before_verb(ZH_HABITUAL.sub("", region))
+        subject = self._subject(region, turn)
+        if speaker_only and subject != turn.speaker_id:
+            return None, False
+        return subject, negated or more
+
+    def _often(self, clause: str) -> bool:
+        return bool(routine_patterns(self.lexicon)[2].search(clause)) or "一般" in clause or "基本" in clause
+
+    # ---- commutes
+    def _zh_commute(self, clause: str, turn: Turn) -> list[Found] | None:
+        if not (m := ZH_COMMUTE.match(clause)) or not (m["mode"] or m["where"] and self._often(m["who"])):
+            return None
+        subject, negated = self._zh_who(m["who"], turn)
+        if subject is None or negated:
+            return None  # "我不开车上班": how then is not said
+        # "现在改坐地铁上班": a new way instead of the old one
+        found = [Found(subject, "commutes_by", ZH_MODES[m["mode"]], changed=bool(m["change"]))] if m["mode"] else []
+        if where := m["where"] and self._clean_value(m["where"]):
+            if m["goal"] != "上班":
+                return found or None
+            tokens = self._tokens(where)
+            if self._zh_place(where):
+                found.append(Found(subject, "works_in", where))
+            elif len(tokens) == 1 and tokens[0][1] == "nt" or self._zh_organisation(where):
+                found.append(Found(subject, "works_at", where))
+        return found or None
+
+    # ---- exercise counted
+    def _zh_counted(self, clause: str, turn: Turn) -> Found | None:
+        if not (m := ZH_COUNTED.match(clause)) or not self._often(m["who"]):
+            return None
+        if m["verb"] == "游" and not (m["tail"] or re.search("米|公里", clause)):
+            return None
+        subject, negated = self._zh_who(m["who"], turn)
+        return Found(subject, "habit", ZH_COUNTED_ACT[m["verb"]], negated) if subject else None
+
+    # ---- who one cares for
+    def _zh_cared_for(self, clause: str, turn: Turn) -> Found | None:
+        pets = sorted({*(p for p in self.lexicon.pets if re.fullmatch(f"[{CJK}]+", p)), *ZH_MORE_PETS}, key=len, reverse=True)
+        pet = "|".join(pets)
+        care = re.search(rf"(?:(?<![帮替])(?:遛|喂|撸)(?:完|了)?{ZH_MINE}(?P<a>{pet})|给{ZH_MINE}(?P<b>{pet})(?:铲屎|洗澡|喂饭|剪指甲|打疫苗|梳毛)"
+                         rf"|(?:带|陪){ZH_MINE}(?P<c>{pet})(?:去|出去|散步|玩))", clause)
+        if care and not self._zh_said_of_other(clause[: care.start()]):
+            subject, negated = self._zh_who(clause[: care.start()], turn, speaker_only=True)
+            if subject and not negated:
+                return Found(subject, "has", care["a"] or care["b"] or care["c"])
+        if (m := ZH_KIN_CARE.match(clause)) and ZH_KIN_REST.match(m["rest"]) and not self._zh_said_of_other(m["who"]):
+            subject, negated = self._zh_who(m["who"], turn, speaker_only=True)
+            if subject and not negated:
+                return Found(subject, "has", m["kin"])
+        return None
+
+    @staticmethod
+    def _zh_said_of_other(region: str) -> bool:
+        return bool(re.search(r"[他她你]|帮|替|别人|朋友|邻居|同事|要是|如果|想|打算", region))
+
+    @staticmethod
+    def _zh_before_chores(region: str) -> str:
+        """ "下班回家还得", "早上": the errands before the chore say when, not who."""
+        region = re.sub(r"^(?:每天|平时|周末|早上|晚上|下班|下班后|下班以后|回家|下班回家|到家)+", "", region)
+        return re.sub(r"(?:还得|得|要|都要|都得|还要|会|都会|就)$", "", region)
+
+    # ---- skills
+    def _zh_learned(self, clause: str, turn: Turn) -> Found | None:
+        m = ZH_NOT_LEARNED.match(clause) or ZH_LEARNED.match(clause)
+        if not m or m["act"] not in self.lexicon.words("habits", "activities"):
+            return None
+        subject, negated = self._zh_who(m["who"], turn)
+        if subject is None or negated:
+            return None
+        return Found(subject, "can", m["act"], bool(m.groupdict().get("neg")), True)
+
+    # ---- exams
+    def _zh_passed(self, clause: str, turn: Turn) -> Found | None:
+        if not (m := ZH_PASSED.match(clause)):
+            return None
+        what = self._clean_value(m["what"])
+        subject, negated = self._zh_who(m["who"], turn)
+        if subject is None or negated:
+            return None  # "没考上浙大": not there, and where then is not said
+        if what == "公务员":
+            return Found(subject, "job_title", what, False, True)
+        if not ZH_SCHOOLISH.search(what) or re.search(r"[的了个]", what):
+            return None
+        return Found(subject, "studies_at", what, False, True)
+
+    # ---- intolerances
+    def _zh_intolerant(self, clause: str, turn: Turn) -> Found | None:
+        if not (m := ZH_INTOLERANT.match(clause)) or not (tokens := self._tokens(m["body"])):
+            return None
+        what, flag, at = tokens[-1]
+        if not flag.startswith("n") or len(what) < 2:
+            return None  # "有点不耐烦" is impatience
+        subject, negated = self._zh_who(re.sub(r"(?:有点|有些|有一点|有)$", "", m["body"][:at]), turn)
+        return Found(subject, "intolerant_to", what, negated) if subject else None

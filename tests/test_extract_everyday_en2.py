@@ -1,0 +1,94 @@
+"""Everyday English said in passing (``bcg_rag/extract/in_passing.py``): pets by their kind, a partner by name, an office's town, habits said by
+a count, practices kept up, abilities learned or never learned, what one has none of; and
+the near misses that stay silent: questions, wishes, hypotheticals, other people's pets."""
+
+from __future__ import annotations
+
+import pytest
+
+from bcg_rag.extract import OfflineExtractor
+from claims import USER, triples
+
+
+@pytest.fixture(scope="module")
+def extractor() -> OfflineExtractor:
+    return OfflineExtractor()
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # a pet presupposed by "my <kind>"
+        ("walking my corgi before work", (USER, "has", "corgi", 1.0)),
+        ("my cat knocked over my plant again 😩", (USER, "has", "cat", 1.0)),
+        ("I walk my dog twice a day", (USER, "has", "dog", 1.0)),
+        ("taking my golden retriever to the vet tomorrow", (USER, "has", "golden retriever", 1.0)),
+        # a partner named in passing
+        ("my wife Sarah and I are celebrating 10 years", (USER, "married_to", "Sarah", 1.0)),
+        ("date night with my boyfriend Theo tonight", (USER, "dating", "Theo", 1.0)),
+        # an office's town
+        ("the drive to my office in Burbank takes forever", (USER, "works_in", "Burbank", 1.0)),
+        ("my office is in Midtown so lunch options are great", (USER, "works_in", "Midtown", 1.0)),
+        ("my commute to the Denver office is brutal", (USER, "works_at", "Denver", 1.0)),
+        # habits said by a count, practices kept up
+        ("I've been running 3x a week", (USER, "habit", "running", 1.0)),
+        ("i swim 4 times a week", (USER, "habit", "swimming", 1.0)),
+        ("I've been swimming three times a week", (USER, "habit", "swimming", 1.0)),
+        ("I've been doing yoga for years", (USER, "habit", "yoga", 1.0)),
+        ("been doing pilates for a few months now", (USER, "habit", "pilates", 1.0)),
+        ("I usually bike to work", (USER, "habit", "biking", 1.0)),
+        # abilities learned or not, things one has none of
+        ("never learned to drive", (USER, "can", "driving", -0.8)),
+        ("I never learned how to swim tbh", (USER, "can", "swimming", -0.8)),
+        ("I learned to drive last year", (USER, "can", "driving", 1.0)),
+        ("i don't have any pets", (USER, "has", "pets", -0.8)),
+        ("I have no kids", (USER, "has", "kids", -0.8)),
+        ("we don't have a car anymore", (USER, "has", "car", -0.8)),
+        ("I don't eat pork", (USER, "eats", "pork", -0.8)),
+        ("I'm not on instagram anymore", (USER, "does", "instagram", -0.8)),
+        # third persons: a named person's kin, friends and coworkers
+        ("my coworker Dana just moved to Austin", ("Dana", "lives_in", "Austin", 1.0)),
+        ("my buddy from college is a pilot now", (f"{USER}'s friend", "job_title", "pilot", 1.0)),
+        ("my grandpa still lives in Ohio", (f"{USER}'s grandfather", "lives_in", "Ohio", 1.0)),
+    ],
+)
+def test_reads_in_passing(extractor, text, expected):
+    assert expected in triples(extractor, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "should I learn to drive?",
+        "can you recommend a gym near me?",
+        "if I had a dog I'd name it Max",
+        "i want to learn to ski",
+        "I wish I could swim",
+        "my old dog used to love the beach",
+        "my friend's dog is huge",
+        "I miss my dog so much",
+        "my cat allergy is acting up",
+        "do you think I should quit coffee?",
+        "I'm dog sitting my neighbor's puppy this week",
+        "what if I moved to Seattle",
+    ],
+)
+def test_near_misses_stay_silent(extractor, text):
+    assert triples(extractor, text) == []
+
+
+@pytest.mark.parametrize(
+    "text, absent",
+    [
+        ("can't wait to see my nephew Leo this weekend", "has_nephew"),  # kin named in passing: an alias, not a claim
+        ("my sister wants to become a pilot", "job_title"),  # her plan, not her job
+    ],
+)
+def test_no_claim_of_the_kind(extractor, text, absent):
+    assert all(t[1] != absent for t in triples(extractor, text))
+
+
+def test_other_peoples_plans_are_plans(extractor):
+    claims = triples(extractor, "my coworker Dana is planning to move to Austin")
+    assert ("Dana", "plan:lives_in", "Austin", 0.5) in claims
+    assert all(not p.startswith("lives_in") for _, p, *_ in claims)

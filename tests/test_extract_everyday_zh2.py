@@ -1,0 +1,113 @@
+"""Everyday Chinese chat, said in passing (``bcg_rag/extract/zh_daily.py`` and the small edits
+beside it): commutes, counted exercise, the pets and children one cares for, skills never
+learned, exams passed, intolerances, kin named by where one met them ("我大学室友"), 基本 /
+通常 before a verb; and, as near misses, one day's episodes, questions, wishes, hypotheticals,
+other people's pets and children, and chores done for someone else."""
+
+from __future__ import annotations
+
+import pytest
+
+from bcg_rag.extract import OfflineExtractor
+from claims import USER, triples
+
+ROOMMATE, BROTHER, SISTER, PARTNER, HUSBAND, COLLEAGUE, CLASSMATE = (
+    f"{USER}'s {r}" for r in ("roommate", "brother", "sister", "partner", "husband", "colleague", "classmate"))
+
+
+@pytest.fixture(scope="module")
+def extractor() -> OfflineExtractor:
+    return OfflineExtractor()
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # commutes, and where the work is
+        ("我一般骑车上班", [(USER, "commutes_by", "骑车", 1.0)]),
+        ("平时都是坐公交上班", [(USER, "commutes_by", "公交", 1.0)]),
+        ("每天挤地铁去望京上班", [(USER, "commutes_by", "地铁", 1.0), (USER, "works_in", "望京", 1.0)]),
+        ("每天坐地铁去中关村上班😮‍💨", [(USER, "commutes_by", "地铁", 1.0), (USER, "works_in", "中关村", 1.0)]),
+        ("我每天去华为上班", [(USER, "works_at", "华为", 1.0)]),
+        ("我同事每天坐地铁上班", [(COLLEAGUE, "commutes_by", "地铁", 1.0)]),
+        ("我姐每天挤地铁去国贸上班", [(SISTER, "commutes_by", "地铁", 1.0)]),
+        # exercise counted
+        ("每周跑三次步", [(USER, "habit", "跑步", 1.0)]),
+        ("我每天晚上都要跑5公里", [(USER, "habit", "跑步", 1.0)]),
+        ("我老公每周游两次泳", [(HUSBAND, "habit", "游泳", 1.0)]),
+        # care that says who one has
+        ("早上遛完柯基再去上班", [(USER, "has", "柯基", 1.0)]),
+        ("下班回家还得给我家二哈铲屎", [(USER, "has", "二哈", 1.0)]),
+        ("周末去看我外甥", [(USER, "has", "外甥", 1.0)]),
+        ("每天送完女儿去幼儿园再去上班", [(USER, "has", "女儿", 1.0)]),
+        ("周末带儿子去上游泳课", [(USER, "has", "儿子", 1.0)]),
+        ("周末陪女儿去上钢琴课", [(USER, "has", "女儿", 1.0)]),
+        # skills never learned, and learned
+        ("一直没学会开车", [(USER, "can", "开车", -0.8)]),
+        ("一直没学会游泳😂", [(USER, "can", "游泳", -0.8)]),
+        ("我还没学会做饭", [(USER, "can", "做饭", -0.8)]),
+        ("我学会了游泳", [(USER, "can", "游泳", 1.0)]),
+        # exams passed
+        ("我弟今年考上了浙大", [(BROTHER, "studies_at", "浙大", 1.0)]),
+        ("我考上了公务员", [(USER, "job_title", "公务员", 1.0)]),
+        # intolerances, hedged or not
+        ("我好像有点乳糖不耐", [(USER, "intolerant_to", "乳糖", 0.5)]),
+        ("我有点乳糖不耐受", [(USER, "intolerant_to", "乳糖", 1.0)]),
+        ("我对象乳糖不耐", [(PARTNER, "intolerant_to", "乳糖", 1.0)]),
+        # kin named by where one met them; 基本 before a verb
+        ("我大学室友现在在当飞行员", [(ROOMMATE, "job_title", "飞行员", 1.0)]),
+        ("我高中同学在腾讯上班", [(CLASSMATE, "works_at", "腾讯", 1.0)]),
+        ("我基本每天都喝一杯美式", [(USER, "prefers_coffee_type", "americano", 1.0)]),
+        # already read, kept so
+        ("我不吃猪肉", [(USER, "eats", "猪肉", -0.8)]),
+        ("我好像对芒果过敏", [(USER, "allergic_to", "芒果", 0.5)]),
+        ("我应该是O型血吧", [(USER, "attr:blood_type", "O型", 0.5)]),
+        ("我同事小王上个月搬去成都了", [("小王", "lives_in", "成都", 1.0)]),
+    ],
+)
+def test_everyday_zh(extractor, text, expected):
+    assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "今天又在国贸加班到十点",  # one evening
+        "昨天骑车上班",  # one day
+        "我今天跑了5公里",
+        "明天去国贸上班",
+        "我不开车上班",  # how then is not said
+        "他一般骑车上班",  # who he is is not said
+        "要是能骑车上班就好了",  # a wish
+        "你平时怎么上班？",  # a question
+        "帮邻居遛狗",  # someone else's dog
+        "我朋友每天遛柯基",  # the friend's
+        "如果有柯基我天天遛",  # a hypothetical
+        "我去看朋友的儿子",  # the friend's son
+        "带孩子真累",
+        "我妈每周去看我外甥",  # said of the mother: not read
+        "今天送儿子去医院",  # one day: not read (conservative)
+        "我没考上浙大",
+        "他考上了北大",  # who he is is not said
+        "考上研究生了",
+        "你学会开车了吗",
+        "她好像有点不耐烦",  # impatience
+        "你喜欢吃猪肉吗",
+        "要是我会开车就好了",
+        "帮我查一下去成都的机票",
+        "我朋友下个月要去日本玩",
+        "如果有时间我想学吉他",
+        "我骑车上班你呢",
+        "我不想上班😭",
+    ],
+)
+def test_everyday_zh_near_misses(extractor, text):
+    assert triples(extractor, text) == []
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("车卖了，不开了，现在改坐地铁上班", [(USER, "commutes_by", "地铁", 1.0)]),
+    ("改天上班", []),
+])
+def test_a_new_way_to_work_said_as_a_change(extractor, text, expected):
+    assert triples(extractor, text) == expected
