@@ -36,7 +36,7 @@ class BeliefGroup:
     functional: bool = False  # a single-valued slot: one current value, the others outdated or in conflict
     predicate_fit: float | None = None  # how near the predicate is to what the query asks (relevance.predicate_similarity)
     # whether the slot holds the kind of answer the query's words ask for (asked.answer_kind:
-    # a place, a job); None when they ask for no particular kind
+    # a place, an organisation, a job, a pet, a breed); None when they ask for no particular kind
     of_asked_kind: bool | None = None
 
     def to_dict(self) -> dict:
