@@ -272,3 +272,15 @@ def test_a_pet_that_died(extractor, text, expected):
 ])
 def test_pet_death_near_misses(extractor, text):
     assert [t for t in triples(extractor, text) if t[1] in ("has", "pet_name") and t[3] < 0] == []
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a title alone, from a date, is the speaker's new one; not when someone else was named before
+    ("GUESS WHO GOT PROMOTED 🥳 senior designer as of today. drinks on me", [(USER, "job_title", "senior designer", 1.0)]),
+    ("officially team lead starting monday", [(USER, "job_title", "team lead", 1.0)]),
+    ("my sister got promoted, senior analyst as of today", []),
+    ("closed as of today", []),
+    ("the new menu starting tomorrow", []),
+])
+def test_a_title_from_a_date(extractor, text, expected):
+    assert triples(extractor, text) == expected

@@ -92,6 +92,12 @@ TITLE = re.compile(
 EN_NOW_TITLE = re.compile(
     r"^(?P<who>.+?)(?:'m|'s|\s+am|\s+is)\s+(?:now|officially)\s+(?:the\s+)?(?:new\s+)?(?P<title>[a-z][\w\s&-]+)$", re.IGNORECASE
 )
+# "senior designer as of today", "officially team lead starting monday": a title alone, from a date
+# (after "GUESS WHO GOT PROMOTED"): the speaker's, when no one else was named before.
+EN_TITLE_FROM = re.compile(
+    r"^(?:officially\s+)?(?:(?:the|a|an)\s+)?(?:new\s+)?(?P<title>[a-z][\w\s&-]+?)\s+(?:as\s+of|starting|effective|from)\s+"
+    r"(?:today|now|tomorrow|monday|next\s+week|this\s+week|immediately)$", re.IGNORECASE
+)
 DIETS = r"vegan|vegetarian|veggie|pescatarian|pescetarian|keto|paleo|gluten-free|dairy-free|plant-based|carnivore|raw vegan"
 EN_WENT_DIET = re.compile(
     rf"^(?P<who>.*?)\b(?:went|gone|go|going|goes|turned|become|became|becoming|switched\s+to|'ve\s+gone)\s+(?:full\s+|fully\s+)?(?P<diet>{DIETS})\b",
@@ -222,8 +228,10 @@ class ChangeRules:
     # ---- titles
     def _en_promoted(self, clause: str, turn: Turn) -> Found | None:
         """ "got bumped up to team lead", "was made head of sales", "I'm now head of sales", "they
-        made me team lead"."""
+        made me team lead", "senior designer as of today"."""
         m = EN_PROMOTED.search(clause) or EN_NOW_TITLE.match(clause) or EN_MADE_ME.match(clause)
+        if m is None and turn.other is None:
+            m = EN_TITLE_FROM.match(clause)
         if m is None:
             return None
         title = self._clean_value(m["title"])

@@ -61,7 +61,7 @@ EN_EPISODE_VERB = re.compile(r"\b(?:ate|eaten|drank|drunk|had|played|watched)\b"
 # "My (college) roommate (Marcus) is …", "Marcus is …": who an English clause is about.
 EN_LEAD = re.compile(
     r"^(?:(?:[Mm]y|[Oo]ur)\s+(?:[a-z]+\s+){0,2}?(?P<rel>[a-z-]+)(?:\s+(?P<name>[A-Z][a-z]+))?|(?P<lone>[A-Z][a-z]+))"
-    r"\s+(?:is|was|'s|has|had|just|now|still|finally|recently|also)\b"
+    r"\s+(?:is|was|'s|has|had|got|just|now|still|finally|recently|also)\b"
 )
 # Chinese: episodes (a meal today, "吃了/喝过") are not habits.
 ZH_SPECIFIC_TIME = re.compile(r"今天|昨天|前天|今晚|昨晚|刚才|刚刚|中午|这顿|那天|上次|这次")
