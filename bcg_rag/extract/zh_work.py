@@ -48,7 +48,7 @@ ZH_FIRST_DAY_AT = re.compile(
 ZH_LEFT_FROM = re.compile(rf"^(?P<who>.*?)从(?P<org>[{CJK}A-Za-z]{{2,10}}?)(?:出来|裸辞|辞职出来)了$")
 ZH_JUST_NOW = re.compile(r"(?:刚刚|刚|才|正)$")  # "刚从启航教育出来": out of the building, not the job
 # The last words of a company's name beside the lexicon's ([organisations] suffixes).
-ZH_COMPANY_ENDS = ("资本", "基金", "证券", "投资", "事务所", "研究院", "研究所", "集团", "银行", "出版社")
+ZH_COMPANY_ENDS = ("事务所", "研究院", "研究所", "出版社")  # 资本, 银行, 集团... are the lexicon's
 # Where people go for other things than work: a name ending so is no employer one "came out of".
 ZH_VISITED_ENDS = ("银行", "医院", "酒店", "餐厅", "商场", "店", "超市", "出版社")
 # Words before a suffix that name no organisation: "新公司", "一家咨询", "这家银行", "别的公司".
