@@ -16,6 +16,7 @@ names (``endings.py``), from either side, like the restatement pairs.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Sequence
 
@@ -198,7 +199,10 @@ def _link(memory: "BeliefMemory", c: Claim, user_id: str, predicates: list[str])
     predicate = c.predicate
     # An ending's predicate is the endings rule's word, no slot's name: "does" is near "has".
     predicates = [p for p in predicates if p != ENDED]
-    if predicate not in predicates and predicates and predicate != ENDED:
+    # A predicate the lexicon names is canonical already: mapped onto a near one the user
+    # happens to have ("works_in" onto "works_at"), the slot would depend on which was said
+    # first, and beliefs on arrival order.
+    if predicate not in predicates and predicates and predicate != ENDED and predicate not in _vocabulary(memory):
         match, _ = _nearest(
             memory, predicate, predicates, memory.policy.section("linking").get("predicate_similarity", 0.86),
             humanise=True, margin=AMBIGUITY_MARGIN,
@@ -208,6 +212,16 @@ def _link(memory: "BeliefMemory", c: Claim, user_id: str, predicates: list[str])
     if (subject, predicate) == (c.subject, c.predicate):
         return c, note
     return dataclasses.replace(c, subject=subject, predicate=predicate), note  # keeps additive, starts_in_days
+
+
+def _vocabulary(memory: "BeliefMemory") -> frozenset[str]:
+    return _lexicon_vocabulary(memory_lexicon(memory))
+
+
+@functools.lru_cache(maxsize=8)
+def _lexicon_vocabulary(lexicon) -> frozenset[str]:
+    """The predicates and slots a lexicon defines."""
+    return lexicon.predicate_names() | frozenset(lexicon.tables.get("slots", {}))
 
 
 def _org_form(memory: "BeliefMemory", user_id: str, name: str) -> str | None:

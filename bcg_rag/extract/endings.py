@@ -66,7 +66,7 @@ EN_NOT_A_THING = re.compile(r"^(?:by|at|in|to|for|from|off|over|into|on|the\s+(?
 # is named: "left early", "quit it", "left the house" say nothing here.
 NAMED_ONLY = frozenset({"left", "leaving", "quit", "quitting", "sold", "deleted", "uninstalled"})
 ZH_ENDED = re.compile(
-    rf"^(?P<who>.*?)(?:把)?(?P<what>[{CJK}A-Za-z]{{2,8}}?)(?:也|就|都|只能|只好|已经|早就|现在|暂时)*"
+    rf"^(?P<who>.*?)(?:把)?(?P<what>(?:(?!把)[{CJK}A-Za-z]){{2,8}}?)(?:也|就|都|只能|只好|已经|早就|现在|暂时)*"
     r"(?:不(?:打|上|学|弹|练|玩|去|做|跳|跑|学了|练了|搞|弄|用)了|坚持不下去了|戒了|停了|退了|卖了|送人了|送走了|卸载了|删了)"
     r"(?:(?:[0-9一二三四五六七八九十两俩几半]+|好几)个?(?:月|年|天|周|星期|礼拜)了?)?$"
     rf"|^(?P<who2>.*?)(?:放弃了|戒了|退了|不再去)(?P<what2>[{CJK}A-Za-z]{{2,8}})了?$"

@@ -58,6 +58,7 @@ ZH_COUNTS_AS = re.compile(r"^(?P<before>.*?)(?P<neg>不算|算)(?P<value>.+)$") 
 ZH_CITIES = ("大连", "大理", "海口", "合肥", "石家庄", "烟台", "桂林", "拉萨", "银川", "唐山", "保定", "嘉兴", "金华",
              "遵义", "岳阳")
 NOUN_TAGS = ("n", "nr", "ns", "nt", "nz", "nrt", "nrfg", "eng", "vn", "an")
+NAME_START_NOT = ("v", "p", "d", "c", "u")  # a one-character word no name starts with: a verb, preposition, adverb...
 NOT_NAME_TAGS = ("v", "d", "p", "c", "u", "t", "r", "m", "q", "f", "y", "e", "ad", "ul", "uj", "uz")
 
 _LOCK = threading.Lock()
@@ -174,7 +175,10 @@ class ChineseRules:
         """A Chinese name: 2-4 characters, no pronoun first, no 的, no function word inside."""
         if not re.fullmatch(f"[{CJK}]{{2,4}}", text) or text[0] in CJK_NON_NAME_START or "的" in text:
             return None
-        for word, flag, _ in self._tokens(text):
+        tokens = self._tokens(text)
+        if len(tokens) > 1 and len(tokens[0][0]) == 1 and tokens[0][1].startswith(NAME_START_NOT):
+            return None  # "我老公说新老板…": 说 (a verb) + 新 is not his name; 小 (a) in 小陈 is
+        for word, flag, _ in tokens:
             if len(word) > 1 and flag.startswith(NOT_NAME_TAGS) and not flag.startswith(("nr", "vn")):
                 return None  # "今天" (t), "这个" (r), "已经" (d): not a name
         return text
