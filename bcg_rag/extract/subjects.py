@@ -83,8 +83,8 @@ class SubjectRules:
         if not name:
             return f"{turn.user_id}'s {relation}"
         if has_cjk(name):
-            if not owner.group() and not self._zh_named(name):
-                return None  # bare kin word + a name: only a name read as one ("室友小陈"), not "同事说用户"
+            if not self._zh_named(name):
+                return None  # kin word + a name: only a name read as one ("室友小陈"), not "同事说用户", "我弟吉他班"
             named_as = self._name(name, turn)
         else:
             named_as = (found := EN_NAME_AFTER.match(name)) and found.group(1)
