@@ -156,6 +156,9 @@ JOB_PREDICATES = frozenset({"job_title", "occupation"})
 # (asked before "where": "which school is in Leeds?" still names one); "what pets do I
 # have?", "我养的啥宠物": an animal kept; "what are my pets called?": their names.
 ORG_PREDICATES = frozenset({"works_at", "studies_at", "attends", "member_of", "employer"})
+# "Which city / district / country ...?", "哪个区", "哪个城市": a place on a map, not the
+# organisation one is at ("我老公在哪个区上班？": 番禺, where he works, not 越秀's employer slot).
+GEO_PREDICATES = PLACE_PREDICATES - ORG_PREDICATES
 _EN_ORGS = r"company|employer|firm|hospital|clinic|school|college|university|bank|band|team|club|studio|startup|agency|lab"
 _ZH_ORGS = r"公司|单位|学校|大学|医院|银行|乐队|团队|队|俱乐部|机构"
 ANSWER_KINDS = (
@@ -164,8 +167,9 @@ ANSWER_KINDS = (
     (re.compile(r"\bbreeds?\b|品种", re.IGNORECASE), frozenset({"breed"})),  # "what breed is my dog?": no name, no "has dog"
     (re.compile(r"\bpets?\b.*\b(?:called|named?|names)\b|宠物.*(?:叫|名字)", re.IGNORECASE), frozenset({"pet_name"})),
     (re.compile(r"\bpets?\b|宠物", re.IGNORECASE), frozenset({"has"})),
-    (re.compile(r"\bwhere\b|\bwhich (?:city|town|country|state|place|neighbou?rhood)\b|哪里|哪儿|哪个城市|哪座城市|"
-                r"哪个国家|什么地方|在哪", re.IGNORECASE), PLACE_PREDICATES),
+    (re.compile(r"\b(?:which|what)\s+(?:city|town|country|state|province|district|neighbou?rhood|area|part of town)\b"
+                r"|(?:哪|什么)(?:个|座)?(?:城市|国家|省|区|县|镇|片区)", re.IGNORECASE), GEO_PREDICATES),
+    (re.compile(r"\bwhere\b|\bwhich place\b|哪里|哪儿|什么地方|在哪", re.IGNORECASE), PLACE_PREDICATES),
     (re.compile(r"\bwhat does .{1,40}? do\b(?! for (?!a living|work))|\b(?:job|occupation|profession|work as)\b|做什么工作|是做什么的|干什么的|"
                 r"干啥的|什么职业|职业是", re.IGNORECASE), JOB_PREDICATES),
 )

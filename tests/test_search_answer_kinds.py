@@ -61,16 +61,18 @@ def test_a_slot_left_empty_is_filled_only_by_a_statement_that_names_something(me
 @pytest.mark.parametrize("question, kind", [
     ("What does the user do for a living?", "job"), ("What does Kat do?", "job"), ("What does my mom do for work?", "job"),
     ("用户是做什么工作的？", "job"), ("What does the user do for exercise?", None), ("What does she do for fun?", None),
-    ("Where does Bobby live?", "place"), ("用户的姐姐住在哪个城市？", "place"), ("用户喜欢喝什么？", None),
+    ("Where does Bobby live?", "place"), ("用户的姐姐住在哪个城市？", "map"), ("用户喜欢喝什么？", None),
+    ("我老公在哪个区上班？", "map"), ("which city does the user work in?", "map"), ("Where does my sister work?", "place"),
     ("which hospital do I work at?", "org"), ("who does my sister work for?", "org"), ("我在哪家公司上班？", "org"),
-    ("what band am i in now?", "org"), ("which city is my wife's company in?", "place"),
+    ("what band am i in now?", "org"), ("which city is my wife's company in?", "map"),
     ("what pets do i have?", "pet"), ("我养的啥宠物来着？", "pet"), ("what are my pets called?", "pet name"),
     ("我的宠物叫什么名字？", "pet name"), ("what breed is my dog?", "breed"), ("用户的狗是什么品种？", "breed"),
 ])
 def test_the_kind_of_answer_is_read_from_the_questions_words(question, kind):
-    from bcg_rag.asked import JOB_PREDICATES, ORG_PREDICATES, PLACE_PREDICATES, answer_kind
+    from bcg_rag.asked import GEO_PREDICATES, JOB_PREDICATES, ORG_PREDICATES, PLACE_PREDICATES, answer_kind
 
-    kinds = {"job": JOB_PREDICATES, "place": PLACE_PREDICATES, "org": ORG_PREDICATES, "pet": {"has"},
+    # "map": a city, district or country is a place on a map, not the organisation one is at
+    kinds = {"job": JOB_PREDICATES, "place": PLACE_PREDICATES, "map": GEO_PREDICATES, "org": ORG_PREDICATES, "pet": {"has"},
              "pet name": {"pet_name"}, "breed": {"breed"}, None: frozenset()}
     assert answer_kind(question) == kinds[kind]
 
@@ -115,3 +117,9 @@ def test_a_group_called_by_its_kind_is_the_group_joined(mem):
     from bcg_rag.extract.lexicon import default_lexicon, org_forms
 
     assert "腰鼓队" in org_forms("彩虹腰鼓队", default_lexicon()) and "鼓队" not in org_forms("彩虹腰鼓队", default_lexicon())
+
+
+def test_a_district_asked_for_is_where_one_works_not_the_employer_slot(mem):
+    say(mem, "我们家住天河，老公在越秀那边上班", "我老公换工作了，现在在番禺上班")
+    result = mem.search("我老公在哪个区上班？", user_id=U)
+    assert (result[0].predicate, result[0].current.value) == ("works_in", "番禺")
