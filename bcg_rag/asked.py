@@ -165,6 +165,9 @@ ANSWER_KINDS = (
     (re.compile(rf"\b(?:which|what)\s+(?:[a-z-]+\s+)?(?:{_EN_ORGS})s?\b|\bwho\s+(?:do|does|did)\s+.{{1,40}}?\bwork\s+for\b"
                 rf"|(?:哪|什么|啥)(?:一|个|家|所|间)?(?:{_ZH_ORGS})", re.IGNORECASE), ORG_PREDICATES),
     (re.compile(r"\bbreeds?\b|品种", re.IGNORECASE), frozenset({"breed"})),  # "what breed is my dog?": no name, no "has dog"
+    # "what kind of dog does Jess have?": the breed, or the animal kept (a corgi), not its name
+    (re.compile(r"\b(?:what|which)\s+(?:kind|type|sort)s?\s+of\s+(?:dog|cat|pet|bird|fish|snake|lizard|rabbit|horse)s?\b"
+                r"|(?:什么|哪种|啥)(?:样的)?(?:狗|猫)", re.IGNORECASE), frozenset({"breed", "has"})),
     (re.compile(r"\bpets?\b.*\b(?:called|named?|names)\b|宠物.*(?:叫|名字)", re.IGNORECASE), frozenset({"pet_name"})),
     (re.compile(r"\bpets?\b|宠物", re.IGNORECASE), frozenset({"has"})),
     (re.compile(r"\b(?:which|what)\s+(?:city|town|country|state|province|district|neighbou?rhood|area|part of town)\b"

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from .extract.grammar import clauses, sentences
 from .hop_words import template, words
 from .models import SUPPORTS
 from .relevance import memory_lexicon
@@ -36,13 +37,21 @@ def load_templates(memory: Any, hops: list, as_of: str | None) -> None:
         if rows:
             ev = max(rows, key=lambda r: (r["timestamp"], r["id"]))
             h.evidence_id = ev["id"]
-            h.template = template(ev["text"], [h.subject, h.row["value"], *h.aliases])
+            h.template = template(_stating(ev["text"], h.row["value"]), [h.subject, h.row["value"], *h.aliases])
         # The predicate is what the hop says even where the statement words it otherwise
         # ("Halcyon's HQ is in San Diego" is headquartered_in), and so are the words a
         # question asks for its slot with (the lexicon's [slots]: "which town" for located_in);
         # they tell apart hops that one message states together.
         predicate = h.row["predicate"]
         h.template |= words(" ".join([predicate.replace("_", " "), *lexicon.words("slots", predicate.removeprefix("attr:"))]))
+
+
+def _stating(text: str, value: str) -> str:
+    """The clauses of a message that name the value, else the whole message: in "我老公在青禾
+    科技上班，他们总部在合肥" the employer's hop says 上班, not 总部 (the next hop's word)."""
+    folded = value.casefold()
+    said = [c for sentence in sentences(text) for c in clauses(sentence.text) if folded in c.casefold()]
+    return " ".join(said) or text
 
 
 def load_vectors(memory: Any, user_id: str, hops: list) -> None:

@@ -169,6 +169,7 @@ def _newer_unread(memory: Any, user_id: str, group: Any, rows: list[dict], relev
         return set()
     newest = max(str(s["timestamp"]) for s in shown)
     # A statement about someone other than the user names them; the user's own need not.
+    # (Naming a relative by the relation too, "my sis", was tried: +1 read question, -3 never read.)
     named = None if group.subject == user_id else str(group.subject).casefold()
     floor = min(relevance.values())
     near = max(relevance.get(s["evidence_id"], floor) for s in shown) - margin
@@ -182,11 +183,19 @@ def _newer_unread(memory: Any, user_id: str, group: Any, rows: list[dict], relev
         # names something may be it ("在家躺平的第二周" names nothing: the slot stays empty);
         # the vectors' test is for a value still standing.
         return {u["id"] for u in later if _names_something(memory, u["text"])}
+    # A later text that names the stated value and says a change speaks of it, in whatever
+    # words ("left halden & rowe!!! now at Cobalt Legal" after "i'm a paralegal at Halden &
+    # Rowe": the vectors of the two messages are far apart); one that only names it ("brindlecove's
+    # headquarters is in Rotterdam") is no update. A number is named by too many texts to count.
+    value, lexicon = str(group.current.value), memory_lexicon(memory)
+    naming = {u["id"] for u in later if not value.replace(" ", "").isdigit() and named_in_question(u["text"], {"v": value})
+              and lexicon.change_markers.anywhere.search(u["text"])}
     ids = [s["evidence_id"] for s in shown] + [u["id"] for u in later]
     vecs = memory.index.vectors(user_id, ids)
     unit = {i: np.asarray(v) / max(float(np.linalg.norm(v)), 1e-12) for i, v in vecs.items()}
     own = [unit[s["evidence_id"]] for s in shown if s["evidence_id"] in unit]
-    return {u["id"] for u in later if u["id"] in unit and own and max(float(o @ unit[u["id"]]) for o in own) >= threshold}
+    return naming | {u["id"] for u in later
+                     if u["id"] in unit and own and max(float(o @ unit[u["id"]]) for o in own) >= threshold}
 
 
 @lru_cache(maxsize=8)

@@ -59,10 +59,12 @@ EN_PROGRESSIVE = re.compile(r"(?:'m|'re|'s|\b(?:am|are|is))\s+(?:\w+ly\s+)?(?:ea
 ZH_PROGRESSIVE = re.compile(r"(?:正在|(?<![现实存所自])在)(?:吃|喝|玩|看)")  # not the 在 of 现在
 EN_EPISODE_VERB = re.compile(r"\b(?:ate|eaten|drank|drunk|had|played|watched)\b", re.IGNORECASE)
 # "My (college) roommate (Marcus) is …", "Marcus is …": who an English clause is about.
-EN_LEAD = re.compile(
-    r"^(?:(?:[Mm]y|[Oo]ur)\s+(?:[a-z]+\s+){0,2}?(?P<rel>[a-z-]+)(?:\s+(?P<name>[A-Z][a-z]+))?|(?P<lone>[A-Z][a-z]+))"
+EN_LEAD = re.compile(  # after a discourse word ("so my sister finally did it, she moved to Lisbon")
+    r"^(?:(?:so|ok|okay|well|and|but|yeah|oh|omg|anyway|btw)\b[,!]?\s+)?(?:(?:[Mm]y|[Oo]ur)\s+(?:[a-z]+\s+){0,2}?(?P<rel>[a-z-]+)(?:\s+(?P<name>[A-Z][a-z]+))?|(?P<lone>[A-Z][a-z]+))"
     r"\s+(?:is|was|'s|has|had|got|just|now|still|finally|recently|also)\b"
 )
+# What happens to a person, after their name ("小雨跳槽了，去了米境": the next clause is hers).
+ZH_LIFE_EVENT = re.compile(r"(?:跳槽|辞职|离职|退休|换(?:了(?:份|个)?)?工作|搬家|毕业|结婚|离婚|升职)")
 # Chinese: episodes (a meal today, "吃了/喝过") are not habits.
 ZH_SPECIFIC_TIME = re.compile(r"今天|昨天|前天|今晚|昨晚|刚才|刚刚|中午|这顿|那天|上次|这次")
 ZH_PERFECTIVE = re.compile(r"(?:吃|喝)(?:了|完|过|到)")
@@ -277,7 +279,8 @@ class GateRules:
         for size in (3, 2):
             if len(clause) > size and self._zh_named(clause[:size]) and not self._zh_named(clause[: size + 1]):
                 rest = clause[size:]  # "老王上个月从中石化退休了": a name, then what it did
-                if rest[0] in "是在叫从也都已刚" or self.lexicon.time.lead.match(rest) or self.lexicon.verb_regex.match(rest):
+                if rest[0] in "是在叫从也都已刚" or self.lexicon.time.lead.match(rest) or self.lexicon.verb_regex.match(rest) \
+                        or ZH_LIFE_EVENT.match(rest):
                     return clause[:size]
         return None
 

@@ -1,8 +1,8 @@
 """``OfflineExtractor``: rule-based claims from Chinese and English chat; no model, deterministic.
 
 The code knows sentence shapes; the lexicon (``lexicon.toml``) knows the words. A message
-has the apostrophes chat leaves out restored ("im" -> "I'm", ``text.restore_apostrophes``),
-then is cut into sentences and clauses (``grammar.py``); questions, requests and small talk
+has the apostrophes chat leaves out restored ("im" -> "I'm") and stretched words unstretched
+("sooo"; ``text.chat_text``), then is cut into sentences and clauses (``grammar.py``); questions, requests and small talk
 are skipped; each remaining clause is read by the rules below (shared), ``shapes.py``
 and ``idioms.py`` (everyday shapes of both languages), ``measures.py`` (heights, weights,
 blood types), ``routines.py`` (habits, abilities), ``whereabouts.py`` (being somewhere),
@@ -50,7 +50,7 @@ from .shared import Found, SharedRules
 from .subjects import SubjectRules
 from .whereabouts import (EN_REGION, PLACING_PREDICATES, TOWN_PREDICATES, VENUE_PREDICATES, ZH_JOB_CHANGED, WhereaboutsRules,
                           is_region)
-from .text import EDGE_PUNCTUATION, collapse, has_cjk, restore_apostrophes
+from .text import EDGE_PUNCTUATION, chat_text, collapse, has_cjk
 from .tongues import TongueRules
 from .values import ValueRules
 from .ventures import VentureRules
@@ -122,7 +122,7 @@ class OfflineExtractor(
     def states_something(self, text: str) -> bool:
         """Whether a message states anything (some clause is neither a question, a request
         to the assistant, nor small talk): raw evidence worth showing when no claim covers it."""
-        for sentence in sentences(collapse(restore_apostrophes(text))):
+        for sentence in sentences(collapse(chat_text(text))):
             parts = [c.strip(EDGE_PUNCTUATION) for c in clauses(sentence.text)]
             if any(c and not silent for c, silent in zip(parts, self.grammar.silent(sentence, parts))):
                 return True
@@ -169,7 +169,7 @@ class OfflineExtractor(
         seen: set[tuple[str, str, str]] = set()
         reading = Reading()
         parsed: dict[tuple, tuple[list[Found], str | None]] = {}
-        for sentence in sentences(collapse(restore_apostrophes(text))):
+        for sentence in sentences(collapse(chat_text(text))):
             turn.other = None if sentence.question else turn.other
             turn.introduced = turn.introduced and not sentence.question  # "我叫小林。你见过我儿子吗？5岁了": not hers
             # Chinese keeps its topic across a sentence end ("老公跳槽了！现在在安泰保险"), not past a question

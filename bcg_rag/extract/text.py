@@ -210,3 +210,13 @@ def restore_apostrophes(text: str) -> str:
         said = CHAT_CONTRACTIONS[m["title"].casefold()]
         return said[:1].upper() + said[1:]
     return _CHAT_CONTRACTION.sub(restored, text)
+
+
+# Chat stretches words ("sooo my sister moved", "yesss", "nooo"): no English word holds a
+# letter three times in a row, so a run of three or more lower-case letters is one letter.
+_STRETCHED = re.compile(r"([a-z])\1{2,}")
+
+
+def chat_text(text: str) -> str:
+    """A chat message as the rules read it: stretched words unstretched, apostrophes restored."""
+    return restore_apostrophes(_STRETCHED.sub(r"\1", text))

