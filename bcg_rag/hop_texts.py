@@ -48,10 +48,13 @@ def load_templates(memory: Any, hops: list, as_of: str | None) -> None:
 
 def _stating(text: str, value: str) -> str:
     """The clauses of a message that name the value, else the whole message: in "我老公在青禾
-    科技上班，他们总部在合肥" the employer's hop says 上班, not 总部 (the next hop's word)."""
+    科技上班，他们总部在合肥" the employer's hop says 上班, not 总部 (the next hop's word). Of
+    several, those where the value is no subject ("去了米境互动", not "米境总部在上海": that
+    one is the next hop's statement about it)."""
     folded = value.casefold()
     said = [c for sentence in sentences(text) for c in clauses(sentence.text) if folded in c.casefold()]
-    return " ".join(said) or text
+    told = [c for c in said if not c.casefold().lstrip().startswith(folded)]
+    return " ".join(told or said) or text
 
 
 def load_vectors(memory: Any, user_id: str, hops: list) -> None:

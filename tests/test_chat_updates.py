@@ -29,6 +29,12 @@ def extractor() -> OfflineExtractor:
     ("小雨跳槽了，去了腾讯", [("小雨", "works_at", "腾讯", 1.0)]),
     ("跳槽了，去了腾讯", [(USER, "works_at", "腾讯", 1.0)]),
     ("最近跳槽了，去了腾讯", [(USER, "works_at", "腾讯", 1.0)]),
+    # a new employer jieba does not know (星途互娱: 星途 + a "verb"), then its headquarters; the
+    # value keeps the name's head only (the cleaning drops what jieba calls a verb at its end)
+    ("小雨跳槽啦，去了星途互娱，星途总部在上海", [("小雨", "works_at", "星途", 1.0), ("星途", "headquarters", "上海", 1.0)]),
+    ("跳槽了，去了面试", []),
+    ("跳槽了，去了那边", []),
+    ("跳槽了，去了好几次面试", []),
     ("日语学不下去了，放弃了……五十音都快忘光了", [(USER, "does", "日语", -0.8)]),
     ("我在腾讯上班，他们总部在深圳", [(USER, "works_at", "腾讯", 1.0), ("腾讯", "headquarters", "深圳", 1.0)]),
     ("我老公在青禾科技上班，公司总部在合肥", [(HUSBAND, "works_at", "青禾科技", 1.0), ("青禾科技", "headquarters", "合肥", 1.0)]),

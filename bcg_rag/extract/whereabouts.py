@@ -60,6 +60,7 @@ EN_REGION = re.compile(r"[A-Z][\w'.-]*(?:\s+(?:of\s+)?[A-Z][\w'.-]*){0,2}")
 # Slots whose value is a place one goes to (a school, an employer, a club), and "it's in X"
 # right after one: where that place is ("switched Leo to Riverside Academy, it's over in Cranford").
 VENUE_PREDICATES = ("works_at", "studies_at", "attends", "member_of")
+NOT_IN_A_NAME = ("r", "v", "p", "u", "c", "y", "e", "t", "f", "x")  # pronouns, verbs, particles, time words...
 EN_IT_IS_IN = re.compile(r"^it(?:'s|\s+is)\s+(?:(?:over|right|just|located|based|out)\s+)?in\s+(?-i:(?P<place>"
                          + EN_REGION.pattern + r"))(?![\w'-])", re.IGNORECASE)
 
@@ -118,7 +119,8 @@ class WhereaboutsRules:
     def _venue_in(self, clause: str, venue: str) -> Found | None:
         """ "it's in Cranford" right after a clause that named a school or an employer; "their
         HQ is in Leeds" / "他们总部在合肥" right after one that named an employer."""
-        if (hq := EN_ITS_HQ.match(clause) or ZH_ITS_HQ.match(clause)) and (
+        named = clause[len(venue):] if has_cjk(venue) and clause.startswith(venue) else clause  # "米境总部在上海"
+        if (hq := EN_ITS_HQ.match(clause) or ZH_ITS_HQ.match(named)) and (
                 not has_cjk(hq["place"]) or self._zh_place(hq["place"])):
             return Found(venue, "headquarters", hq["place"], rule="region")
         m = EN_IT_IS_IN.match(clause)
@@ -161,9 +163,14 @@ class WhereaboutsRules:
         if m is None or not self._on_tokens(clause, m.start("place") - 1, m.start("place")):
             return None
         tokens = self._tokens(m["place"])
-        if not tokens or any(not flag.startswith(("n", "eng")) for _, flag, _ in tokens):
+        # After "跳槽了", "去了X" names the new employer even where the dictionary does not know
+        # its name (米境互动: 米 / 境 / 互动, a numeral, a morpheme and an adverb to jieba).
+        unknown_name = (m.re is ZH_WENT_TO and re.fullmatch(r"[\u4e00-\u9fff]{2,6}", m["place"]) is not None
+                        and not tokens[0][1].startswith(NOT_IN_A_NAME)  # 互娱 in 星途互娱 may be a "verb"
+                        and not any(flag.startswith(NOT_IN_A_NAME) and not flag.startswith("v") for _, flag, _ in tokens))
+        if not tokens or not unknown_name and any(not flag.startswith(("n", "eng")) for _, flag, _ in tokens):
             return None  # "在开会", "在这边": no place named
-        if not (tokens[-1][1].startswith(PLACE_TAGS)  # an employer may end in a common noun: 安泰 + 保险
+        if not (unknown_name or tokens[-1][1].startswith(PLACE_TAGS)  # an employer may end in a common noun: 安泰 + 保险
                 or turn.placed == "works_at" and tokens[0][1].startswith(PLACE_TAGS)):
             return None
         if rented and tokens[-1][1].startswith("ns"):
