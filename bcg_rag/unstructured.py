@@ -153,6 +153,10 @@ def _unstructured(memory: Any, hits: list, relevance: dict[str, float], shown: s
     return sorted(rows, key=lambda r: (r["timestamp"], r["id"]), reverse=True)
 
 
+# Place slots that change with a move (where one was born does not).
+MOVABLE_PLACES = frozenset({"lives_in", "works_in", "headquarters", "located_in"})
+
+
 def _newer_unread(memory: Any, user_id: str, group: Any, rows: list[dict], relevance: dict[str, float],
                   threshold: float, margin: float) -> set[str]:
     """Unstructured rows newer than the newest supporter of ``group``'s stated value (of
@@ -190,6 +194,11 @@ def _newer_unread(memory: Any, user_id: str, group: Any, rows: list[dict], relev
     value, lexicon = str(group.current.value), memory_lexicon(memory)
     naming = {u["id"] for u in later if not value.replace(" ", "").isdigit() and named_in_question(u["text"], {"v": value})
               and lexicon.change_markers.anywhere.search(u["text"])}
+    # A place slot ("lives in Rotterdam"): a later text that says a change and names another
+    # place may be the move the extractor could not read ("moved again 🙃 Utrecht this time").
+    if group.predicate in MOVABLE_PLACES:
+        naming |= {u["id"] for u in later if lexicon.change_markers.anywhere.search(u["text"])
+                   and not named_in_question(u["text"], {"v": value}) and _names_something(memory, u["text"])}
     ids = [s["evidence_id"] for s in shown] + [u["id"] for u in later]
     vecs = memory.index.vectors(user_id, ids)
     unit = {i: np.asarray(v) / max(float(np.linalg.norm(v)), 1e-12) for i, v in vecs.items()}

@@ -83,3 +83,13 @@ def test_a_hop_is_worded_by_its_own_clause(mem):
     result = mem.search("用户丈夫所在公司的总部现在在哪个城市？", user_id=USER)
     assert (result[0].predicate, result[0].current.value) == ("headquarters", "杭州")
     assert [v["value"] for v in result[0].via] == ["青禾科技"]
+
+
+def test_a_later_move_to_a_place_unread_is_read_first(mem):
+    say(mem, ("2025-04-01T18:00:00", "we've been in Rotterdam 3 months now and i still can't ride a bike lmao"),
+        ("2025-10-11T17:00:00", "moved again 🙃 Groningen this time. commute to the new job is 20 min by bike"),
+        ("2025-10-12T17:00:00", "the Rijksmuseum was packed today"))
+    result = mem.search("Which city does the user live in?", user_id=USER)
+    marked = [u["text"][:11] for u in result.unstructured if u.get("newer_than_belief")]
+    assert marked == ["moved again"]  # a place named without a change word is no move
+    assert result.unstructured_first
