@@ -183,9 +183,15 @@ def slot_name(predicate: str) -> str:
     return predicate.removeprefix("attr:").removeprefix("plan:")
 
 
+# A question that asks for a place through an organisation ("which city is my company's HQ
+# in?", "用户现在所在公司的总部在哪个城市？"): the organisation's slot is the way to the answer.
+_THROUGH_ORG = re.compile(rf"\b(?:{_EN_ORGS})(?:'s)?\b|{_ZH_ORGS}|\bhq\b|headquarters|总部", re.IGNORECASE)
+
+
 def answer_kind(query: str) -> frozenset[str]:
     """The slots whose values are the kind of answer the question asks for (none: any)."""
-    return next((predicates for pattern, predicates in ANSWER_KINDS if pattern.search(query)), frozenset())
+    kind = next((predicates for pattern, predicates in ANSWER_KINDS if pattern.search(query)), frozenset())
+    return PLACE_PREDICATES if kind == GEO_PREDICATES and _THROUGH_ORG.search(query) else kind
 
 
 def slots_by_predicate(memory: Any, ranked: list, vector: Any, query: str = "") -> list:

@@ -64,7 +64,7 @@ def test_a_slot_left_empty_is_filled_only_by_a_statement_that_names_something(me
     ("Where does Bobby live?", "place"), ("用户的姐姐住在哪个城市？", "map"), ("用户喜欢喝什么？", None),
     ("我老公在哪个区上班？", "map"), ("which city does the user work in?", "map"), ("Where does my sister work?", "place"),
     ("which hospital do I work at?", "org"), ("who does my sister work for?", "org"), ("我在哪家公司上班？", "org"),
-    ("what band am i in now?", "org"), ("which city is my wife's company in?", "map"),
+    ("what band am i in now?", "org"), ("which city is my wife's company in?", "place"),
     ("what pets do i have?", "pet"), ("我养的啥宠物来着？", "pet"), ("what are my pets called?", "pet name"),
     ("我的宠物叫什么名字？", "pet name"), ("what breed is my dog?", "breed"), ("用户的狗是什么品种？", "breed"),
 ])
