@@ -191,14 +191,14 @@ def _newer_unread(memory: Any, user_id: str, group: Any, rows: list[dict], relev
     # words ("left halden & rowe!!! now at Cobalt Legal" after "i'm a paralegal at Halden &
     # Rowe": the vectors of the two messages are far apart); one that only names it ("brindlecove's
     # headquarters is in Rotterdam") is no update. A number is named by too many texts to count.
-    value, lexicon = str(group.current.value), memory_lexicon(memory)
-    naming = {u["id"] for u in later if not value.replace(" ", "").isdigit() and named_in_question(u["text"], {"v": value})
-              and lexicon.change_markers.anywhere.search(u["text"])}
+    value, changes = str(group.current.value), memory_lexicon(memory).change_markers.anywhere
+    says_change = [u for u in later if changes.search(u["text"])]
+    names_it = {u["id"] for u in says_change if not value.replace(" ", "").isdigit() and named_in_question(u["text"], {"v": value})}
+    naming = set(names_it)
     # A place slot ("lives in Rotterdam"): a later text that says a change and names another
     # place may be the move the extractor could not read ("moved again 🙃 Utrecht this time").
     if group.predicate in MOVABLE_PLACES:
-        naming |= {u["id"] for u in later if lexicon.change_markers.anywhere.search(u["text"])
-                   and not named_in_question(u["text"], {"v": value}) and _names_something(memory, u["text"])}
+        naming |= {u["id"] for u in says_change if u["id"] not in names_it and _names_something(memory, u["text"])}
     ids = [s["evidence_id"] for s in shown] + [u["id"] for u in later]
     vecs = memory.index.vectors(user_id, ids)
     unit = {i: np.asarray(v) / max(float(np.linalg.norm(v)), 1e-12) for i, v in vecs.items()}

