@@ -25,6 +25,8 @@ def extractor() -> OfflineExtractor:
     ("so my sister finally did it, she moved to Lisbon", [(SISTER, "lives_in", "Lisbon", 1.0)]),
     ("sooo I moved to Leeds", [(USER, "lives_in", "Leeds", 1.0)]),
     ("my sister moved up to Porto last week", [(SISTER, "lives_in", "Porto", 1.0)]),
+    ("update on jo (my sis): the rent was insane so she moved up to Bilbao last week", [(SISTER, "lives_in", "Bilbao", 1.0)]),
+    ("my sister", []),
     ("I moved down to Brighton in May", [(USER, "lives_in", "Brighton", 1.0)]),
     ("小雨跳槽了，去了腾讯", [("小雨", "works_at", "腾讯", 1.0)]),
     ("跳槽了，去了腾讯", [(USER, "works_at", "腾讯", 1.0)]),

@@ -63,6 +63,7 @@ EN_LEAD = re.compile(  # after a discourse word ("so my sister finally did it, s
     r"^(?:(?:so|ok|okay|well|and|but|yeah|oh|omg|anyway|btw)\b[,!]?\s+)?(?:(?:[Mm]y|[Oo]ur)\s+(?:[a-z]+\s+){0,2}?(?P<rel>[a-z-]+)(?:\s+(?P<name>[A-Z][a-z]+))?|(?P<lone>[A-Z][a-z]+))"
     r"\s+(?:is|was|'s|has|had|got|just|now|still|finally|recently|also)\b"
 )
+EN_KIN_ALONE = re.compile(r"(?:my|our)\s+(?P<rel>[a-z-]+(?:\s+[a-z-]+)?)", re.IGNORECASE)
 # What happens to a person, after their name ("小雨跳槽了，去了米境": the next clause is hers).
 ZH_LIFE_EVENT = re.compile(r"(?:跳槽|辞职|离职|退休|换(?:了(?:份|个)?)?工作|搬家|毕业|结婚|离婚|升职)")
 # Chinese: episodes (a meal today, "吃了/喝过") are not habits.
@@ -285,7 +286,11 @@ class GateRules:
         return None
 
     def _en_lead_subject(self, clause: str, turn: Turn) -> str | None:
-        """ "My college roommate Marcus is in Phoenix" (then ", working at Intel" is his)."""
+        """ "My college roommate Marcus is in Phoenix" (then ", working at Intel" is his); a
+        relative alone, as in an aside ("update on mia (my sis): … she moved up to Porto")."""
+        aside = EN_KIN_ALONE.fullmatch(clause.strip())
+        if aside and (kin := self.lexicon.relative_regex.fullmatch(aside["rel"])):
+            return f"{turn.user_id}'s {self.lexicon.relatives[collapse(kin.group()).casefold()]}"
         m = EN_LEAD.match(clause)
         if m is None:
             return None
