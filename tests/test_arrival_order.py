@@ -1,6 +1,7 @@
 """Same messages, same beliefs, in any order of arrival: the text path end to end (extraction,
 linking, naming relatives, endings, restatements) over conversations written blind
-(eval/datasets/chat_fresh5.jsonl), each sent as given, in time order and newest first, one
+(eval/datasets/chat_fresh2.jsonl: it held one that broke the rule, a company named 云杉 in one
+message and 云杉智能 in another), each sent as given, in time order and newest first, one
 message at a time, and all in one batch (``add_messages``)."""
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from bcg_rag import Policy
 from bcg_rag.evaluation.cases import load_cases
 from bcg_rag.evaluation.systems import SharedEmbeddings, ingest_bcg, observe_kwargs, open_memory
 
-CASES = Path(__file__).parent.parent / "eval" / "datasets" / "chat_fresh5.jsonl"
+CASES = Path(__file__).parent.parent / "eval" / "datasets" / "chat_fresh2.jsonl"
 
 
 def _beliefs(memory, users) -> set[tuple]:
