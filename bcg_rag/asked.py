@@ -159,6 +159,9 @@ ORG_PREDICATES = frozenset({"works_at", "studies_at", "attends", "member_of", "e
 # "Which city / district / country ...?", "哪个区", "哪个城市": a place on a map, not the
 # organisation one is at ("我老公在哪个区上班？": 番禺, where he works, not 越秀's employer slot).
 GEO_PREDICATES = PLACE_PREDICATES - ORG_PREDICATES
+# "What's the user's hobby?", "他有什么爱好？": an activity done for its own sake, whichever
+# verb said it (loves chess, learning the ukulele, plays tennis, runs every morning).
+HOBBY_PREDICATES = frozenset({"hobby", "likes", "studies", "plays", "habit"})
 _EN_ORGS = r"company|employer|firm|hospital|clinic|school|college|university|bank|band|team|club|studio|startup|agency|lab"
 _ZH_ORGS = r"公司|单位|学校|大学|医院|银行|乐队|团队|队|俱乐部|机构"
 ANSWER_KINDS = (
@@ -172,10 +175,16 @@ ANSWER_KINDS = (
     (re.compile(r"\bpets?\b|宠物", re.IGNORECASE), frozenset({"has"})),
     (re.compile(r"\b(?:which|what)\s+(?:city|town|country|state|province|district|neighbou?rhood|area|part of town)\b"
                 r"|(?:哪|什么)(?:个|座)?(?:城市|国家|省|区|县|镇|片区)", re.IGNORECASE), GEO_PREDICATES),
+    (re.compile(r"\bhobb(?:y|ies)\b|\bpastimes?\b|爱好|兴趣爱好", re.IGNORECASE), HOBBY_PREDICATES),
     (re.compile(r"\bwhere\b|\bwhich place\b|哪里|哪儿|什么地方|在哪", re.IGNORECASE), PLACE_PREDICATES),
     (re.compile(r"\bwhat does .{1,40}? do\b(?! for (?!a living|work))|\b(?:job|occupation|profession|work as)\b|做什么工作|是做什么的|干什么的|"
                 r"干啥的|什么职业|职业是", re.IGNORECASE), JOB_PREDICATES),
 )
+
+
+# A question about what is new ("what has she been into lately?", "用户最近迷上的爱好是什么？"):
+# of the slots of the asked kind, the one stated last answers it.
+_RECENT = re.compile(r"\b(?:recently|lately|latest|newest|most recent)\b|最近|近来|最新|新近|这阵子", re.IGNORECASE)
 
 
 def slot_name(predicate: str) -> str:
@@ -210,6 +219,7 @@ def slots_by_predicate(memory: Any, ranked: list, vector: Any, query: str = "") 
         return ranked
     near = predicate_similarity(memory, sorted({g[2][0]["predicate"] for g in ranked}), vector)
     kind = answer_kind(query)
+    recent = bool(kind) and bool(_RECENT.search(query))
     places: dict[str, list[int]] = {}
     for i, g in enumerate(ranked):
         places.setdefault(g[2][0]["subject_id"], []).append(i)
@@ -217,11 +227,17 @@ def slots_by_predicate(memory: Any, ranked: list, vector: Any, query: str = "") 
     for at in places.values():
         if len(at) > 1:
             # "where ...?": a slot whose value is a place before a job or an age, whatever the scores
-            slots = sorted((ranked[i] for i in at), key=lambda g: (slot_name(g[2][0]["predicate"]) not in kind,
-                                                                   -(g[0] + weight * near[g[2][0]["predicate"]])))
+            slots = sorted((ranked[i] for i in at), key=lambda g: -(g[0] + weight * near[g[2][0]["predicate"]]))
+            if recent:  # stable sorts: the slots stated last first, then those of the asked kind
+                slots.sort(key=lambda g: max(r["last_updated"] for r in g[2]) if _of_kind(g, kind) else "", reverse=True)
+            slots.sort(key=lambda g: not _of_kind(g, kind))
             for i, g in zip(at, slots):
                 out[i] = g
     return out
+
+
+def _of_kind(group: Any, kind: frozenset[str]) -> bool:
+    return slot_name(group[2][0]["predicate"]) in kind
 
 
 def speaks_of_unanswered(memory: Any, user_id: str, query: str, subject_ids: list[str]) -> Callable[[str], bool] | None:

@@ -1,7 +1,9 @@
 """Updates said the way chat says them: stretched words and openers ("sooo my sister finally
 did it, she moved to Lisbon"), particle verbs ("moved up to Porto"), a person's news before the
 next clause ("小雨跳槽了，去了腾讯"), "学不下去了", an employer's headquarters in the clause after
-it ("their HQ is in Leeds", "他们总部在合肥"); and what search makes of them: a newer raw
+it ("their HQ is in Leeds", "他们总部在合肥"), a time said before the clause ("前阵子我妈搬去了成都"), the 是…的 of emphasis
+("我是在上海上班的");
+and what search makes of them: a newer raw
 statement that names the stated value with a change word is read first; a hop of a chain is worded by its own clause of a message that says
 two things. Sentences of our own, and near misses."""
 
@@ -12,7 +14,7 @@ import pytest
 from bcg_rag.extract import OfflineExtractor
 from claims import USER, triples
 
-SISTER, HUSBAND = f"{USER}'s sister", f"{USER}'s husband"
+SISTER, HUSBAND, MOTHER = f"{USER}'s sister", f"{USER}'s husband", f"{USER}'s mother"
 
 
 @pytest.fixture(scope="module")
@@ -46,6 +48,20 @@ def extractor() -> OfflineExtractor:
     ("their HQ is in Leeds", []),
     ("I work at Acme, their HQ is huge", [(USER, "works_at", "Acme", 1.0)]),
     ("放弃了……五十音都快忘光了", []),
+    # a time word or span of time before the clause (jieba's time words, the lexicon's spans)
+    ("月初入职了腾讯", [(USER, "works_at", "腾讯", 1.0)]),
+    ("我月初入职了腾讯", [(USER, "works_at", "腾讯", 1.0)]),
+    ("前段时间搬到了杭州", [(USER, "lives_in", "杭州", 1.0)]),
+    ("前阵子我妈搬去了成都", [(MOTHER, "lives_in", "成都", 1.0)]),
+    ("过完年开始学尤克里里了，手指按得好疼🎵", [(USER, "studies", "尤克里里", 1.0)]),  # an instrument jieba cuts apart
+    ("前阵子太忙了", []),
+    ("月底要交房租", []),
+    # the 是…的 of emphasis, a discourse word before the subject, "就要" as a plan
+    ("我是在上海上班的", [(USER, "works_in", "上海", 1.0)]),
+    ("说起来我老公是在华为上班的", [(HUSBAND, "works_at", "华为", 1.0)]),
+    ("对了我搬到杭州了", [(USER, "lives_in", "杭州", 1.0)]),
+    ("我是在等你的", []),
+    ("王总月底就要从华为离职了", [("王总", "plan:works_at", "华为", -0.4)]),
 ])
 def test_chat_updates_are_read(extractor, text, expected):
     assert triples(extractor, text) == expected
@@ -95,3 +111,12 @@ def test_a_later_move_to_a_place_unread_is_read_first(mem):
     marked = [u["text"][:11] for u in result.unstructured if u.get("newer_than_belief")]
     assert marked == ["moved again"]  # a place named without a change word is no move
     assert result.unstructured_first
+
+
+def test_asked_what_is_new_the_slot_of_the_asked_kind_stated_last_comes_first(mem):
+    say(mem, ("2024-01-15T21:00:00", "最近迷上了围棋，每天至少下两盘"),
+        ("2025-02-08T22:00:00", "过完年开始学尤克里里了，手指按得好疼"))
+    recent = mem.search("用户最近迷上的爱好是什么？", user_id=USER)
+    assert [g.current.value for g in recent][:2] == ["尤克里里", "围棋"]
+    # not asked what is new: the nearer slot first, as before
+    assert mem.search("用户迷上的爱好是什么？", user_id=USER)[0].current.value == "围棋"

@@ -67,13 +67,15 @@ def test_a_slot_left_empty_is_filled_only_by_a_statement_that_names_something(me
     ("what band am i in now?", "org"), ("which city is my wife's company in?", "place"),
     ("what pets do i have?", "pet"), ("我养的啥宠物来着？", "pet"), ("what are my pets called?", "pet name"),
     ("我的宠物叫什么名字？", "pet name"), ("what breed is my dog?", "breed"), ("用户的狗是什么品种？", "breed"),
+    ("What are the user's hobbies?", "hobby"), ("用户最近迷上的爱好是什么？", "hobby"),
 ])
 def test_the_kind_of_answer_is_read_from_the_questions_words(question, kind):
-    from bcg_rag.asked import GEO_PREDICATES, JOB_PREDICATES, ORG_PREDICATES, PLACE_PREDICATES, answer_kind
+    from bcg_rag.asked import GEO_PREDICATES, HOBBY_PREDICATES, JOB_PREDICATES, ORG_PREDICATES, PLACE_PREDICATES, answer_kind
 
     # "map": a city, district or country is a place on a map, not the organisation one is at
     kinds = {"job": JOB_PREDICATES, "place": PLACE_PREDICATES, "map": GEO_PREDICATES, "org": ORG_PREDICATES, "pet": {"has"},
-             "pet name": {"pet_name"}, "breed": {"breed"}, None: frozenset()}
+             "pet name": {"pet_name"}, "breed": {"breed"},
+             "hobby": HOBBY_PREDICATES, None: frozenset()}
     assert answer_kind(question) == kinds[kind]
 
 

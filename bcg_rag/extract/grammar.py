@@ -145,6 +145,9 @@ EN_PLEASE_END = re.compile(r"\b(?:please|pls|plz)[\s!.~]*$", re.IGNORECASE)
 # A Chinese clause with no one named that opens with its verb and ends in 吧 / 呗 asks or
 # suggests ("讲个笑话吧", "来首歌吧", "去吃火锅吧"); it states nothing about anyone.
 ZH_SUGGESTION_END = re.compile(r"(?:吧|呗)[\s!！~～。.…]*$")
+# "我是在律所做行政的", "他是从北京搬来的": the 是…的 of emphasis around where or whence something
+# is done says what the clause without them says.
+ZH_SHI_DE = re.compile(r"^(?P<who>[^是，,]{1,8}?)是(?P<what>(?:在|从)[^是]+?)的[了呀啊哦啦]*$")
 ZH_STOPPED = re.compile(r"(?:不再|再也不|不)[\u4e00-\u9fff]{1,4}了[吧啊呀哦]?$")
 SPACE_BETWEEN_CJK = re.compile(rf"(?<=[{CJK}])\s+(?=[{CJK}])")
 
@@ -281,6 +284,7 @@ class Grammar:
         clause = EN_VE_GOT.sub(" have got", clause)  # "we've got two kids": the verb is "have got"
         clause = EN_KNOWN_FROM.sub(r"\g<who> ", clause)
         clause = EN_ADVERB_BEFORE_PREPOSITION.sub("", clause)
+        clause = ZH_SHI_DE.sub(r"\g<who>\g<what>", clause)
         if m := self._marker(lex.hedges.anywhere, clause):
             hedged = True
             while m:

@@ -106,6 +106,7 @@ class Segmenter:
         for phrases in t.get("relatives", {}).values():
             add(phrases, "n")
         add(lexicon.words("habits", "activities"), "v")  # "撸铁" is one word, not 撸 + 铁
+        add(lexicon.words("habits", "instruments"), "n")  # "尤克里里" is one word
         add(lexicon.words("organisations", "names"), "nt")  # "快手" is one name, not 快 + 手
         add(ZH_CITIES, "ns")
         add(lexicon.words("time_phrases", "phrases"), "t")
@@ -153,13 +154,21 @@ class ChineseRules:
 
     def _zh_without_adverbs(self, region: str) -> str:
         """The region without the adverbs of two or more characters jieba tags at its end
-        (正式, 终于, 总算); negations stay for the peel to report."""
+        (正式, 终于, 总算) and the time words it tags at either edge ("我年底就搬了", "去年年底
+        我搬到了杭州"; the lexicon lists only the common ones); negations stay for the peel to
+        report. A region of time words only is left to the lexicon's peel: measured, a clause
+        with such a lead and no subject was more often not the user's."""
         tokens = self._tokens(region)
-        keep = len(tokens)
-        while keep and tokens[keep - 1][1] in ("d", "ad") and len(tokens[keep - 1][0]) > 1 \
-                and tokens[keep - 1][0] not in self.lexicon.negation_words:
+        start, keep = 0, len(tokens)
+        while start < keep and tokens[start][1] == "t" and len(tokens[start][0]) > 1:
+            start += 1
+        while keep > start and len(tokens[keep - 1][0]) > 1 and (
+                tokens[keep - 1][1] == "t" or tokens[keep - 1][1] in ("d", "ad")
+                and tokens[keep - 1][0] not in self.lexicon.negation_words):
             keep -= 1
-        return region[: tokens[keep - 1][2] + len(tokens[keep - 1][0])] if keep else ""
+        if keep <= start and start:  # all time words: the lexicon's peel decides, as before
+            return region
+        return region[tokens[start][2]: tokens[keep - 1][2] + len(tokens[keep - 1][0])] if keep > start else ""
 
     def _zh_splits_word(self, text: str, at: int) -> bool:
         """Cutting ``text`` at ``at`` splits one of jieba's words (智能 in 云杉智能); a pronoun
