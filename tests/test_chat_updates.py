@@ -62,6 +62,12 @@ def extractor() -> OfflineExtractor:
     ("对了我搬到杭州了", [(USER, "lives_in", "杭州", 1.0)]),
     ("我是在等你的", []),
     ("王总月底就要从华为离职了", [("王总", "plan:works_at", "华为", -0.4)]),
+    # one's usual order, and "switched my <thing> to"; a value's head word names its kind
+    ("if you ever need to know, my coffee order is a flat white, always", [(USER, "prefers_coffee_type", "flat white", 1.0)]),
+    ("switched my coffee to oat lattes, flat whites were wrecking my stomach",
+     [(USER, "prefers_coffee_type", "oat latte", 1.0)]),
+    ("my usual order is a cheeseburger", [(USER, "attr:usual_order", "cheeseburger", 1.0)]),
+    ("I speak Brazilian Portuguese", [(USER, "speaks", "Brazilian Portuguese", 1.0)]),
 ])
 def test_chat_updates_are_read(extractor, text, expected):
     assert triples(extractor, text) == expected
@@ -120,3 +126,11 @@ def test_asked_what_is_new_the_slot_of_the_asked_kind_stated_last_comes_first(me
     assert [g.current.value for g in recent][:2] == ["尤克里里", "围棋"]
     # not asked what is new: the nearer slot first, as before
     assert mem.search("用户迷上的爱好是什么？", user_id=USER)[0].current.value == "围棋"
+
+
+def test_switching_ones_coffee_to_another_kind_replaces_the_usual_order(mem):
+    say(mem, ("2025-02-14T13:00:00", "if you ever need to know, my coffee order is a flat white, always"),
+        ("2025-06-18T08:45:00", "switched my coffee to oat lattes, flat whites were wrecking my stomach"))
+    group = mem.search("What is the user's usual coffee order?", user_id=USER)[0]
+    assert group.current.value == "oat latte"
+    assert [a["value"] for a in group.alternatives if a.get("outdated")] == ["flat white"]

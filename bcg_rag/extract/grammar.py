@@ -132,6 +132,10 @@ EN_KNOWN_FROM = re.compile(
     r"(?:work|team|office|job|college|school|high\s+school|grad\s+school|uni|university|class|church|gym|book\s+club"
     r"|choir|yoga|band|lab|department)\s+(?=\w)", re.IGNORECASE)
 # An adverb between a verb and its preposition: "grew up mostly in Toronto" is "grew up in".
+# "switched my coffee to oat lattes", "switching our bank to Monzo": the thing switched names the
+# slot the new value fills (read by the value), so the clause says "switched to".
+# (Not a person: "switched our son to Oak Hill Academy" moves the son.)
+EN_SWITCHED_MY = re.compile(r"\b(?P<verb>switch(?:ed|ing)?)\s+(?:my|our)\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)\s+(?=to\s)", re.IGNORECASE)
 EN_ADVERB_BEFORE_PREPOSITION = re.compile(r"\b(?:mostly|mainly|largely|primarily|partly)\s+(?=(?:in|at|for|from|on|with)\b)",
                                           re.IGNORECASE)
 ZH_FROM_NOW_ON = ("以后", "今后", "往后")
@@ -284,6 +288,8 @@ class Grammar:
         clause = EN_VE_GOT.sub(" have got", clause)  # "we've got two kids": the verb is "have got"
         clause = EN_KNOWN_FROM.sub(r"\g<who> ", clause)
         clause = EN_ADVERB_BEFORE_PREPOSITION.sub("", clause)
+        if (switched := EN_SWITCHED_MY.search(clause)) and not lex.relative_regex.search(switched["thing"]):
+            clause = clause[: switched.start()] + switched["verb"] + " " + clause[switched.end():]
         clause = ZH_SHI_DE.sub(r"\g<who>\g<what>", clause)
         if m := self._marker(lex.hedges.anywhere, clause):
             hedged = True

@@ -289,16 +289,23 @@ class OfflineExtractor(
                 and bool(EN_REGION.fullmatch(found.value)) and clause.endswith(found.value))
 
     def _canonical(self, predicate: str, value: str) -> str:
-        """The lexicon's form of a value ("美式" -> americano); a name stays as said (a corgi
-        called 可乐 is not called "cola")."""
-        return value if predicate.removeprefix("attr:") in NAME_PREDICATES else self.lexicon.value_of(value)
+        """The lexicon's form of a value ("美式" -> americano), or of its head word after a
+        modifier ("oat lattes" -> oat latte); a name stays as said (a corgi called 可乐 is not
+        called "cola")."""
+        if predicate.removeprefix("attr:") in NAME_PREDICATES:
+            return value
+        if (canonical := self.lexicon.value_of(value)) != value or " " not in value or has_cjk(value):
+            return canonical
+        rest, head = value.rsplit(" ", 1)
+        return f"{rest} {self.lexicon.value_of(head)}"
 
     def _claim(self, found: Found, mood: Any, turn: Turn, known_predicates: Sequence[str], context: str | None) -> Claim:
         lex = self.lexicon
         said = self._place_head(found.predicate, found.value)
         value = turn.entities.get(said.casefold()) or self._canonical(found.predicate, said)
         predicate = found.predicate
-        moved = lex.value_predicates.get(value.casefold())
+        # a value's head names its kind too: "oat latte" is a latte
+        moved = lex.value_predicates.get(value.casefold()) or lex.value_predicates.get(value.rsplit(" ", 1)[-1].casefold())
         if moved and predicate in moved[1]:  # "likes americano" -> "prefers_coffee_type"
             predicate = moved[0]
         predicate = stable_name(predicate, known_predicates, lex)
