@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from .extract.endings import ENDED
+from .extract.endings import ENDED, JOB
 from .ids import normalise_key
 from .models import REFUTES, Claim
 from .relevance import memory_lexicon
@@ -61,7 +61,10 @@ def names_value(ended: str, value: str) -> bool:
 
 def names_predicate(memory: Any, ended: str) -> str | None:
     """The predicate whose verb an ending names as an activity ("teaching" -> teaches), if
-    the memory's lexicon has that verb; None for a thing ("spanish", "Northwind")."""
+    the memory's lexicon has that verb, or the employer's for a job ended ("I quit my
+    job"); None for a thing ("spanish", "Northwind")."""
+    if ended == JOB:
+        return "works_at"
     if not re.fullmatch(r"[a-z]+ing", ended.casefold()):
         return None
     kind, predicate = memory_lexicon(memory).verbs.get(ended.casefold(), ("", None))
@@ -82,9 +85,14 @@ def link_endings(memory: BeliefMemory, evidence_id: str) -> list:
         subject_id = memory.resolve_entity(user_id, c["subject"])
         if subject_id is None:  # no filter would mean every subject's beliefs
             continue
+        beliefs = memory.store.find_beliefs(user_id, history=False, subject_id=subject_id)
         doing = names_predicate(memory, c["value"])
-        for b in memory.store.find_beliefs(user_id, history=False, subject_id=subject_id):
-            if endable(b["predicate"]) and (names_value(c["value"], b["value"]) or b["predicate"] == doing):
+        # A slot ended by its verb ("my last day of teaching") ends the values stated before the
+        # ending, not a later one ("new job at NIO" after "I quit my job").
+        begun = memory.store.supporter_types([b["id"] for b in beliefs if b["predicate"] == doing],
+                                             str(ev["timestamp"])) if doing else {}
+        for b in beliefs:
+            if endable(b["predicate"]) and (names_value(c["value"], b["value"]) or b["id"] in begun):
                 changes += _deny(memory, evidence_id, c["subject"], b["predicate"], b["value"], c["stance"])
     stated = [c for c in claims if c["stance"] > 0 and endable(c["predicate"])]
     if not stated or ENDED not in memory.store.known_predicates(user_id):
@@ -96,14 +104,16 @@ def link_endings(memory: BeliefMemory, evidence_id: str) -> list:
         if not ended:
             continue
         sources = sorted({e.src for e in memory.store.edges_to([b["id"] for b in ended], [REFUTES])})
+        times = {i: str(r["timestamp"]) for i, r in memory.store.get_nodes("evidence", sources).items()}
         for e in memory.store.claims_for_evidence(sources):
-            if e["predicate"] == ENDED and e["stance"] < 0 and _ends(memory, e["value"], c):
+            if e["predicate"] == ENDED and e["stance"] < 0 and (names_value(e["value"], c["value"]) or (
+                    names_predicate(memory, e["value"]) == c["predicate"] and str(ev["timestamp"]) < times.get(e["evidence_id"], ""))):
                 changes += _deny(memory, e["evidence_id"], c["subject"], c["predicate"], c["value"], e["stance"])
     return changes
 
 
 def _ends(memory: Any, ended: str, claim: dict) -> bool:
-    """Whether an ending's thing ends a stated claim: it names its value or its verb."""
+    """Whether an ending's thing may end a stated claim: it names its value or its verb."""
     return names_value(ended, claim["value"]) or names_predicate(memory, ended) == claim["predicate"]
 
 

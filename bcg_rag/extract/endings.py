@@ -22,6 +22,9 @@ if TYPE_CHECKING:
 
 # The predicate of an ending read without its slot: "the user no longer does X".
 ENDED = "does"
+# What "I quit my job" or "我辞职了" ends, naming no employer: the employer's slot, whatever
+# its value (``bcg_rag.endings.names_predicate``).
+JOB = "job"
 # Verbs that end something: no relation of the generic "<Name> <verb> <value>" rule.
 ENDING_VERBS = frozenset({"left", "quit", "quitting", "sold", "stopped", "gave", "rehomed", "re-homed"})
 
@@ -72,6 +75,17 @@ ZH_ENDED = re.compile(
     r"(?:(?:[0-9一二三四五六七八九十两俩几半]+|好几)个?(?:月|年|天|周|星期|礼拜)了?)?$"
     rf"|^(?P<who2>.*?)(?:放弃了|戒了|退了|不再去)(?P<what2>[{CJK}A-Za-z]{{2,8}})了?$"
 )
+# "I quit my job", "finally handed in my notice", "I resigned today": a job ends, its employer
+# unnamed ("quit my job at Acme" names it: the employer rule reads that, and a message that
+# names the employer ended keeps only that, ``OfflineExtractor.read``).
+EN_QUIT_JOB = re.compile(
+    r"^(?P<who>.*?)\b(?:(?:quit|quitting|left|leaving)\s+(?:my|his|her|their)\s+(?:day\s+|full-?time\s+)?job"
+    r"|handed\s+in\s+(?:my|his|her|their)\s+(?:notice|resignation)|resigned)(?!\s+(?:at|with|from|in|for)\b)"
+    r"(?:\s+(?:today|yesterday|this\s+week|last\s+week|lol|haha|finally|officially))*$",
+    re.IGNORECASE,
+)
+# "我辞职了", "裸辞了", "老公离职了": the same in Chinese, nothing named before the verb.
+ZH_QUIT_UNNAMED = re.compile(r"^(?P<who>[^，,]{0,6}?)(?:已经|刚|刚刚|今天|终于|正式|昨天)*(?:裸辞|辞职|离职|辞工)了")
 ZH_QUIT_JOB = re.compile(
     rf"^(?P<org>[{CJK}A-Za-z]{{2,8}}?)(?:那边|那儿|这边)?(?P<who>我|他|她)?(?:已经|刚|刚刚|早就)?(?:离职|辞职)了$"
 )
@@ -94,6 +108,8 @@ class EndingRules:
         if over := EN_OVER.match(clause):
             what = self._clean_value(over["what"])
             return Found(turn.speaker_id, ENDED, what, True, True) if self._usable(what) else None
+        if (job := EN_QUIT_JOB.match(clause)) and (subject := self._who(job["who"], turn)):
+            return Found(subject, ENDED, JOB, True, True)
         if not (m := EN_ENDED.search(clause) or EN_NOT_ANYMORE.search(clause)):
             return None
         what = EN_WHAT_END.sub("", m["what"]).strip()
@@ -110,6 +126,8 @@ class EndingRules:
         return Found(subject, predicate, what, True, True) if subject else None
 
     def _zh_ending(self, clause: str, turn: Turn) -> Found | None:
+        if (job := ZH_QUIT_UNNAMED.match(clause)) and (subject := self._who(job["who"], turn)):
+            return Found(subject, ENDED, JOB, True, True)  # before the employer's rule: 我老公 is no employer
         if (m := ZH_QUIT_JOB.match(clause)) and (org := self._clean_value(m["org"])):
             subject = self._subject(m["who"] or "", turn)
             return Found(subject, "works_at", org, True, True) if subject and self._usable(org) else None

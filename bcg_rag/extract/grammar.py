@@ -52,7 +52,7 @@ CLAUSE_BREAK = re.compile(
     rf"\s+(?={PURPOSE_START})|,\s+(?!{LEGAL_FORM})|[，、：]+|\s*[()]\s*|(?<!\d):+|:+(?!\d)|\s+(?:but|though|although|because|so|and then|whereas|while)\s+|\s*[-–—]{{1,2}}\s+"
     r"|但是|不过|可是|而且|因为|所以|然后|但"
     r"|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])"  # a space between Chinese words is a pause, like a comma
-    r"|(?<=[\u4e00-\u9fff])(?:…+|\.{2,})(?=[\u4e00-\u9fff])",  # so is an ellipsis ("放弃了……五十音都快忘光了")
+    r"|(?<=[\u4e00-\u9fff])(?:…+|\.{2,}|[～~]+)(?=[\u4e00-\u9fff])",  # so is an ellipsis ("放弃了……五十音都快忘光了"), a tilde
     re.IGNORECASE,
 )
 # "..., and I live in Paris": "and" starts a new clause only before a subject.

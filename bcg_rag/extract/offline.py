@@ -29,7 +29,7 @@ from typing import Any, Protocol, Sequence, runtime_checkable
 from ..errors import InvalidInputError
 from ..models import Claim
 from .changes import ChangeRules
-from .endings import EndingRules
+from .endings import ENDED, JOB, EndingRules
 from .everyday import EverydayRules
 from .en import EnglishRules
 from .gate import EPISODIC_PREDICATES, NAME_PREDICATES, GateRules
@@ -45,6 +45,7 @@ from .origins import OriginRules
 from .owners import OwnerRules
 from .pets_hobbies import PetHobbyRules
 from .portions import PortionRules
+from .reading import Reading
 from .routines import RoutineRules
 from .shared import Found, SharedRules
 from .subjects import SubjectRules
@@ -270,8 +271,12 @@ class OfflineExtractor(
                         reading.rules.append("mention")
                         reading.additive.append(False)
         reading.kin = sorted(turn.kin)
+        # "辞职了，不在那家银行干了": the job that ended is named; the unnamed ending says no more
+        named_jobs = {c.subject for c in claims if c.predicate == "works_at" and c.stance < 0}
         out, rules, additive = [], [], []  # per claim, as read: a Chinese place may make two
         for claim, rule, added in zip(claims, reading.rules, reading.additive):
+            if claim.subject in named_jobs and (claim.predicate, claim.value) == (ENDED, JOB):
+                continue
             for placed in self._zh_places(claim, text):
                 out.append(placed)
                 rules.append(rule)
@@ -374,28 +379,3 @@ class OfflineExtractor(
             found = self._reported(clause, turn)
             return [replace(found, rule="reported/" + found.rule)] if found else []
         return []
-
-
-@dataclass
-class Reading:
-    """How a message was read: clauses that state something, those parsed, those skipped."""
-
-    statements: int = 0
-    parsed: int = 0
-    silent: int = 0  # questions, requests, small talk
-    unread: list[str] = field(default_factory=list)  # statements no rule read
-    rules: list[str] = field(default_factory=list)  # per claim, the rule that read it
-    # Per claim: said as an addition ("I also work at Globex", "我也养了只狗"). Such a claim
-    # supports its value without refuting the other values of a single-valued slot.
-    additive: list[bool] = field(default_factory=list)
-    # The user's relatives the message named, (relation, name): "my sister Ana" is who "my
-    # sister" means. Not claims: who someone is to the user is a name, kept as an alias.
-    kin: list[tuple[str, str]] = field(default_factory=list)
-
-    def additive_claims(self, claims: Sequence[Claim]) -> list[Claim]:
-        return [c for c, added in zip(claims, self.additive) if added]
-
-    @property
-    def confident(self) -> bool:
-        """Every clause that states something gave claims (or nothing stated anything)."""
-        return self.parsed >= self.statements
