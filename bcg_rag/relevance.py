@@ -33,7 +33,6 @@ from typing import Any
 
 import numpy as np
 
-from . import revision
 from .models import REFUTES, SUPPORTS
 
 CLAIM_WEIGHT = 0.5  # of a claim sentence's similarity, when siblings of one message are compared

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 
 from bcg_rag import Policy
 from bcg_rag.evaluation.cases import load_cases

@@ -50,7 +50,7 @@ ZH_OUR = r"(?:我们|咱们|我们的|咱们的|咱|我)"
 ZH_OUR_UNITS = {"公司": None, "单位": None, "司": None, "组": "team", "小组": "team", "部门": "department",
                 "队": "team", "球队": "team", "团": "group", "社": "club", "班": "class", "科室": "department"}
 # Someone else's unit, pointed at: "她们队", "我妈那个队" (the team the message named before).
-ZH_THEIR_UNIT = re.compile(rf"^(?P<owner>.*?)(?:她们|他们|那个|这个|她们那个|他们那个)(?P<unit>队|团|社|班|组|合唱团|俱乐部|协会)$")
+ZH_THEIR_UNIT = re.compile(r"^(?P<owner>.*?)(?:她们|他们|那个|这个|她们那个|他们那个)(?P<unit>队|团|社|班|组|合唱团|俱乐部|协会)$")
 # A pet that died or went missing: "仓鼠走了", "我家狗狗去世了", "猫咪没了", "我的猫前几天病死了".
 ZH_GONE = re.compile(r"^(?P<before>.+?)(?:走了|去世了|过世了|死了|病死了|老死了|没了|丢了|去了?(?:喵星|汪星|天堂)了?)"
                      r"(?:呜+|唉+|哎+|啊+|[.。…]+)?$")
