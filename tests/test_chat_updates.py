@@ -68,6 +68,15 @@ def extractor() -> OfflineExtractor:
      [(USER, "prefers_coffee_type", "oat latte", 1.0)]),
     ("my usual order is a cheeseburger", [(USER, "attr:usual_order", "cheeseburger", 1.0)]),
     ("I speak Brazilian Portuguese", [(USER, "speaks", "Brazilian Portuguese", 1.0)]),
+    # a hobby taken up, said as a gerund or a listed pastime; things picked up or got into are none
+    ("picked up watercolor painting, it's harder than it looks", [(USER, "habit", "watercolor painting", 1.0)]),
+    ("I picked up pottery last month", [(USER, "habit", "pottery", 1.0)]),
+    ("my sister took up knitting", [(SISTER, "habit", "knitting", 1.0)]),
+    ("I never got into running", [(USER, "habit", "running", -0.8)]),
+    ("picked up the kids", []),
+    ("got into Stanford", []),
+    ("got into an argument with my boss", []),
+    ("I picked up a wedding invitation", []),
     # a stop verb before a light verb: the light verb's predicate (this raised before)
     ("I stopped playing football", [(USER, "plays", "football", -0.8)]),
     ("不再打篮球了", [(USER, "plays", "篮球", -0.8)]),

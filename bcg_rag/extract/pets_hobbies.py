@@ -6,6 +6,10 @@
   (``[mentions] pets``), owned ("my", "our", "my sister's"), and only when nothing but a
   time follows: "I lost my keys", "lost my dog's leash", "lost my dog in the park for an
   hour", "my cat nearly died" stay silent;
+* a hobby taken up: "took up running", "picked up watercolor painting", "got into climbing",
+  "picked up the ukulele again" (habit, as "took up cycling" is): an activity said as a gerund, or one the lexicon lists
+  as an activity, a practice or an instrument; "picked up the kids", "got into Stanford", "got
+  into an argument" name none;
 * a hobby said as an obsession: "new obsession: pickleball", "my latest obsession is
   sourdough", "ok new hobby: pottery", "bouldering is my new obsession" (likes). "new
   obsession" may end its clause, the thing being the next one ("new obsession: pickleball"
@@ -72,6 +76,16 @@ EN_NEW_TASTE = re.compile(
     rf"^{LEAD_FILLERS}(?P<owner>my|his|her|our)?\s*{NEW}\s+{TASTE}(?:\s*(?:is|=|-|–|—)\s+(?P<thing>.+))?$", re.IGNORECASE
 )
 EN_TASTE_IS_MY = re.compile(rf"^{LEAD_FILLERS}(?P<thing>.+?)\s+is\s+(?P<owner>my|his|her)\s+{NEW}\s+{TASTE}$", re.IGNORECASE)
+EN_TOOK_UP = re.compile(
+    r"^(?P<who>.*?)\b(?:took|take|takes|taking|picked|pick|picks|picking|got|get|gets|getting)\s+(?:back\s+)?(?:up|into)\s+"
+    r"(?:(?:the|a|some)\s+)?(?P<thing>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2}?)"
+    r"(?:\s+(?:again|lately|recently|this\s+\w+|last\s+\w+|over\s+the\s+\w+|during\s+\w+|for\s+fun|lol|haha|finally))*$",
+    re.IGNORECASE,
+)
+# Words in -ing that name no activity: "picked up a wedding invitation", "got into the building".
+NOT_ACTIVITIES = frozenset("thing something nothing anything everything morning evening building wedding ceiling clothing "
+                           "meeting feeling bring string king spring ring wing sibling pudding earring outing stuffing "
+                           "filling icing housing parking lightning shopping".split())
 # Not a thing liked: a pointer ("this song"), a question's filler, "none".
 NOT_TASTES = frozenset("this that these those the my his her our their your it none nothing idk everything something".split())
 
@@ -98,7 +112,21 @@ class PetHobbyRules:
         labelled, turn.label = turn.label, None
         if has_cjk(clause):
             return None
-        return self._new_taste(clause, turn, labelled) or self._pet_died(clause, turn)
+        return self._new_taste(clause, turn, labelled) or self._pet_died(clause, turn) or self._took_up(clause, turn)
+
+    def _took_up(self, clause: str, turn: Turn) -> Found | None:
+        """ "took up running", "picked up the ukulele again": a hobby begun."""
+        if not (m := EN_TOOK_UP.match(clause)):
+            return None
+        thing = collapse(m["thing"]).casefold()
+        last = thing.rsplit(" ", 1)[-1]
+        listed = (thing in self.lexicon.words("habits", "activities") or thing in self.lexicon.words("habits", "instruments")
+                  or thing in self.lexicon.words("habits", "hobbies"))
+        if not (listed or len(last) > 4 and last.endswith("ing") and last not in NOT_ACTIVITIES):
+            return None
+        region, negated = self._clean_before_verb(m["who"])
+        subject = self._subject(region, turn)
+        return Found(subject, "habit", thing, negated) if subject is not None and self._usable(thing) else None
 
     def _pet_died(self, clause: str, turn: Turn) -> list[Found] | None:
         """ "our cat passed away last night", "we lost our dog Max": the animal is kept no more."""
