@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from .extract.endings import ENDED, JOB
+from .extract.endings import ENDED, SLOT_ENDINGS
 from .ids import normalise_key
 from .models import REFUTES, Claim
 from .relevance import memory_lexicon
@@ -59,16 +59,17 @@ def names_value(ended: str, value: str) -> bool:
     return following.casefold() in CONTINUES or (ended[:1].isupper() and following[:1].isupper())
 
 
-def names_predicate(memory: Any, ended: str) -> str | None:
-    """The predicate whose verb an ending names as an activity ("teaching" -> teaches), if
-    the memory's lexicon has that verb, or the employer's for a job ended ("I quit my
-    job"); None for a thing ("spanish", "Northwind")."""
-    if ended == JOB:
-        return "works_at"
+def names_predicates(memory: Any, ended: str) -> tuple[str, ...]:
+    """The slots an ending names by what they are rather than by a value: the employer's for
+    a job ended ("I quit my job"), the partner's for an engagement, relationship or marriage
+    ended, the slot of a verb the memory's lexicon knows, named as an activity ("teaching" ->
+    teaches); none for a thing ("spanish", "Northwind")."""
+    if ended in SLOT_ENDINGS:
+        return SLOT_ENDINGS[ended]
     if not re.fullmatch(r"[a-z]+ing", ended.casefold()):
-        return None
+        return ()
     kind, predicate = memory_lexicon(memory).verbs.get(ended.casefold(), ("", None))
-    return predicate if kind == "verb" and predicate and endable(predicate) else None
+    return (predicate,) if kind == "verb" and predicate and endable(predicate) else ()
 
 
 def link_endings(memory: BeliefMemory, evidence_id: str) -> list:
@@ -86,11 +87,11 @@ def link_endings(memory: BeliefMemory, evidence_id: str) -> list:
         if subject_id is None:  # no filter would mean every subject's beliefs
             continue
         beliefs = memory.store.find_beliefs(user_id, history=False, subject_id=subject_id)
-        doing = names_predicate(memory, c["value"])
+        slots = names_predicates(memory, c["value"])
         # A slot ended by its verb ("my last day of teaching") ends the values stated before the
         # ending, not a later one ("new job at NIO" after "I quit my job").
-        begun = memory.store.supporter_types([b["id"] for b in beliefs if b["predicate"] == doing],
-                                             str(ev["timestamp"])) if doing else {}
+        begun = memory.store.supporter_types([b["id"] for b in beliefs if b["predicate"] in slots],
+                                             str(ev["timestamp"])) if slots else {}
         for b in beliefs:
             if endable(b["predicate"]) and (names_value(c["value"], b["value"]) or b["id"] in begun):
                 changes += _deny(memory, evidence_id, c["subject"], b["predicate"], b["value"], c["stance"])
@@ -107,14 +108,14 @@ def link_endings(memory: BeliefMemory, evidence_id: str) -> list:
         times = {i: str(r["timestamp"]) for i, r in memory.store.get_nodes("evidence", sources).items()}
         for e in memory.store.claims_for_evidence(sources):
             if e["predicate"] == ENDED and e["stance"] < 0 and (names_value(e["value"], c["value"]) or (
-                    names_predicate(memory, e["value"]) == c["predicate"] and str(ev["timestamp"]) < times.get(e["evidence_id"], ""))):
+                    c["predicate"] in names_predicates(memory, e["value"]) and str(ev["timestamp"]) < times.get(e["evidence_id"], ""))):
                 changes += _deny(memory, e["evidence_id"], c["subject"], c["predicate"], c["value"], e["stance"])
     return changes
 
 
 def _ends(memory: Any, ended: str, claim: dict) -> bool:
     """Whether an ending's thing may end a stated claim: it names its value or its verb."""
-    return names_value(ended, claim["value"]) or names_predicate(memory, ended) == claim["predicate"]
+    return names_value(ended, claim["value"]) or claim["predicate"] in names_predicates(memory, ended)
 
 
 def _deny(memory: Any, evidence_id: str, subject: str, predicate: str, value: str, stance: float) -> list:

@@ -77,6 +77,12 @@ def extractor() -> OfflineExtractor:
     ("got into Stanford", []),
     ("got into an argument with my boss", []),
     ("I picked up a wedding invitation", []),
+    # a partnership ended, whoever of the two is named: the partner's slot ends (endings.SLOT_ENDINGS)
+    ("marco and I called off the engagement", [(USER, "does", "engagement", -0.8), (USER, "relationship_status", "engaged", -0.8)]),
+    ("我和男朋友分手了", [(USER, "does", "relationship", -0.8)]),
+    ("my sister and her husband got divorced", [(SISTER, "does", "marriage", -0.8), (SISTER, "relationship_status", "divorced", 1.0)]),
+    ("we split the bill", []),
+    ("the band broke up", []),
     # a stop verb before a light verb: the light verb's predicate (this raised before)
     ("I stopped playing football", [(USER, "plays", "football", -0.8)]),
     ("不再打篮球了", [(USER, "plays", "篮球", -0.8)]),

@@ -36,7 +36,6 @@ def extractor() -> OfflineExtractor:
         "my teacher is very patient",
         "my forearms are destroyed",
         "our HQ is in Denver but I'm fully remote",
-        "marco and I called off the engagement",
         "moved out to the suburbs",
         # episodes and passing wishes are no habits
         "I just ate way too much pizza",

@@ -23,8 +23,22 @@ if TYPE_CHECKING:
 # The predicate of an ending read without its slot: "the user no longer does X".
 ENDED = "does"
 # What "I quit my job" or "我辞职了" ends, naming no employer: the employer's slot, whatever
-# its value (``bcg_rag.endings.names_predicate``).
+# its value (``bcg_rag.endings.names_predicate``); likewise a broken engagement, a breakup and
+# a divorce end the slots of the partner they name no more.
 JOB = "job"
+SLOT_ENDINGS = {JOB: ("works_at",), "engagement": ("engaged_to",), "relationship": ("dating", "engaged_to"),
+                "marriage": ("married_to",)}
+# "marco and I called off the engagement", "we broke up", "he and Lena split up", "we got divorced"
+EN_COUPLE_ENDED = re.compile(
+    r"^(?P<who>.*?)\b(?:(?P<engagement>(?:called|call|calling|broke|break)\s+off|cancell?ed)\s+(?:the|our|their)\s+"
+    r"(?:engagement|wedding)|(?P<relationship>broke\s+up|split\s+up|split|separated)(?!\s+(?:with|from)\b)"
+    r"|(?P<marriage>got\s+divorced|are\s+divorced|divorced))"
+    r"(?:\s+(?:last\s+\w+|this\s+\w+|yesterday|today|recently|finally|officially|lol))*$",
+    re.IGNORECASE,
+)
+# "the engagement's off", "wedding's cancelled": said of no one; a couple named first ("X and I")
+EN_COUPLE = re.compile(r"^(?P<one>.+?)\s+and\s+(?P<other>.+?)$", re.IGNORECASE)
+ZH_COUPLE_ENDED = re.compile(r"^(?P<who>[^，,]{0,8}?)(?:已经|刚|刚刚|终于|正式|上个月|上周)*(?:(?P<relationship>分手)|(?P<marriage>离婚)|(?P<engagement>退婚))了")
 # Verbs that end something: no relation of the generic "<Name> <verb> <value>" rule.
 ENDING_VERBS = frozenset({"left", "quit", "quitting", "sold", "stopped", "gave", "rehomed", "re-homed"})
 
@@ -94,7 +108,7 @@ ZH_QUIT_JOB = re.compile(
 class EndingRules:
     lexicon: Lexicon
 
-    def _ending(self, clause: str, turn: Turn) -> Found | None:
+    def _ending(self, clause: str, turn: Turn) -> Found | list[Found] | None:
         """The thing said to be over, denied, under ``ENDED`` (or ``works_at`` where
         离职 names the employer)."""
         if has_cjk(clause):
@@ -110,6 +124,8 @@ class EndingRules:
             return Found(turn.speaker_id, ENDED, what, True, True) if self._usable(what) else None
         if (job := EN_QUIT_JOB.match(clause)) and (subject := self._who(job["who"], turn)):
             return Found(subject, ENDED, JOB, True, True)
+        if (couple := EN_COUPLE_ENDED.match(clause)) and (subject := self._partner(couple["who"], turn)):
+            return self._partnership_ended(subject, couple)
         if not (m := EN_ENDED.search(clause) or EN_NOT_ANYMORE.search(clause)):
             return None
         what = EN_WHAT_END.sub("", m["what"]).strip()
@@ -125,9 +141,32 @@ class EndingRules:
         predicate = "works_at" if m.groupdict().get("last") else ENDED  # "last day at Accenture": the job ends
         return Found(subject, predicate, what, True, True) if subject else None
 
-    def _zh_ending(self, clause: str, turn: Turn) -> Found | None:
+    @staticmethod
+    def _partnership_ended(subject: str, couple: re.Match[str]) -> list[Found]:
+        """The partner's slots end; an engagement called off is no status of "engaged" any
+        more, a divorce is one of "divorced" ("我们离婚了", "I'm divorced now")."""
+        kind = next(k for k in ("engagement", "relationship", "marriage") if couple[k])
+        status = {"engagement": [Found(subject, "relationship_status", "engaged", True, True)],
+                  "marriage": [Found(subject, "relationship_status", "divorced", False, True)]}.get(kind, [])
+        return [Found(subject, ENDED, kind, True, True), *status]
+
+    def _partner(self, who: str, turn: Turn) -> str | None:
+        """Whose partnership ended: "marco and I", "我和男朋友", "we" -> the speaker; "he and Lena"
+        -> him; "my sister and her husband" -> her."""
+        who = re.sub(r"^(?:so|ok|okay|well|and|yeah|anyway|update)\b[\s,:]*", "", who.strip(), flags=re.IGNORECASE)
+        if couple := EN_COUPLE.match(who) or re.match(r"^(?P<one>.+?)(?:和|跟)(?P<other>.+)$", who):
+            one, other = couple["one"].strip(), couple["other"].strip()
+            # the speaker's partnership when the speaker is one of the two, else the first one's
+            who = "we" if {one.casefold(), other.casefold()} & {"i", "me", "我"} else one
+        if who.casefold() in ("we", "我们", "咱们", "咱俩", "我俩"):
+            return turn.speaker_id
+        return self._who(who, turn)
+
+    def _zh_ending(self, clause: str, turn: Turn) -> Found | list[Found] | None:
         if (job := ZH_QUIT_UNNAMED.match(clause)) and (subject := self._who(job["who"], turn)):
             return Found(subject, ENDED, JOB, True, True)  # before the employer's rule: 我老公 is no employer
+        if (couple := ZH_COUPLE_ENDED.match(clause)) and (subject := self._partner(couple["who"], turn)):
+            return self._partnership_ended(subject, couple)
         if (m := ZH_QUIT_JOB.match(clause)) and (org := self._clean_value(m["org"])):
             subject = self._subject(m["who"] or "", turn)
             return Found(subject, "works_at", org, True, True) if subject and self._usable(org) else None
