@@ -42,8 +42,8 @@ def endable(predicate: str) -> bool:
 
 def names_value(ended: str, value: str) -> bool:
     """Whether an ending's thing names a stated value: the same words; the value's first
-    words, then a preposition ("spanish" / "Spanish on Babbel") or more of a name
-    ("Northwind" / "Northwind Traders"); in Chinese, one the start or the end of the other
+    words, then a preposition ("spanish" / "Spanish on Babbel"), more of a name
+    ("Northwind" / "Northwind Traders") or a model number ("iphone" / "iPhone 12"); in Chinese, one the start or the end of the other
     ("吉他课" / "吉他", "朗逸" / "大众朗逸": a model without its make, "老卡罗拉" / "卡罗拉")."""
     e, v = normalise_key(ended), normalise_key(value)
     if not e or not v:
@@ -56,7 +56,9 @@ def names_value(ended: str, value: str) -> bool:
     if len(vw) <= len(ew) or vw[: len(ew)] != ew or len(shown) != len(vw):
         return False
     following = shown[len(ew)]
-    return following.casefold() in CONTINUES or (ended[:1].isupper() and following[:1].isupper())
+    # "iphone" names "iPhone 12": a model number goes on with the name
+    return (following.casefold() in CONTINUES or (ended[:1].isupper() and following[:1].isupper())
+            or bool(re.fullmatch(r"\d+[a-z]?", following, re.IGNORECASE)))
 
 
 def names_predicates(memory: Any, ended: str) -> tuple[str, ...]:

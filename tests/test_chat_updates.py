@@ -83,6 +83,12 @@ def extractor() -> OfflineExtractor:
     ("my sister and her husband got divorced", [(SISTER, "does", "marriage", -0.8), (SISTER, "relationship_status", "divorced", 1.0)]),
     ("we split the bill", []),
     ("the band broke up", []),
+    # a thing owned or a sport ended is no consumption: the endings rule links it by name
+    ("ditched the iphone and got a pixel 8", [(USER, "does", "iphone", -0.8), (USER, "owns", "pixel 8", 1.0)]),
+    ("I quit tennis", [(USER, "does", "tennis", -0.8)]),
+    ("I quit sugar", [(USER, "consumes", "sugar", -0.8)]),
+    ("got a flat tire", []),
+    ("got a b12 shot", []),
     # a stop verb before a light verb: the light verb's predicate (this raised before)
     ("I stopped playing football", [(USER, "plays", "football", -0.8)]),
     ("不再打篮球了", [(USER, "plays", "篮球", -0.8)]),

@@ -60,6 +60,7 @@ def test_a_visit_or_an_unnamed_leaving_is_no_ending(extractor, text):
 
 
 @pytest.mark.parametrize("ended, value, named", [
+    ("iphone", "iPhone 12", True), ("pixel", "Pixel 8a", True),  # a model number goes on with the name
     ("spanish", "Spanish on Babbel", True),
     ("Northwind", "Northwind Traders", True),
     ("YMCA", "YMCA", True),

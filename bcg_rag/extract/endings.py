@@ -13,15 +13,13 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from .shared import Found
+from .shared import ENDED, Found
 from .text import CJK, has_cjk
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
     from .offline import Turn
 
-# The predicate of an ending read without its slot: "the user no longer does X".
-ENDED = "does"
 # What "I quit my job" or "我辞职了" ends, naming no employer: the employer's slot, whatever
 # its value (``bcg_rag.endings.names_predicate``); likewise a broken engagement, a breakup and
 # a divorce end the slots of the partner they name no more.

@@ -81,6 +81,9 @@ EN_ITS_NAME = re.compile(
 EN_BOUGHT = re.compile(
     r"^(?P<who>.*?)\b(?P<verb>bought|buy|sold|sell|got)\s+(?P<thing>(?:a|an|the|my|our)\s+.+)$", re.IGNORECASE
 )
+# A product by its model, said in lower case: "got a pixel 8", "bought an iphone 15 pro", "got a ps5".
+EN_MODEL = re.compile(r"[a-z]{3,}(?:\s+[a-z]+)?\s+[a-z]?\d{1,4}(?:\s+(?:pro|max|plus|ultra|mini|lite|se))?|[a-z]{2,}\d{1,4}",
+                      re.IGNORECASE)
 DURABLE_GOODS = frozenset(
     "house home apartment condo flat car truck van suv bike bicycle motorcycle scooter boat piano guitar".split()
 )
@@ -252,7 +255,8 @@ class ShapeRules:
         if not (m := EN_BOUGHT.match(clause)):
             return None
         thing = self._clean_value(m["thing"])
-        if not thing or not (len(thing) > 1 and thing[:1].isupper() or thing.split()[-1].casefold() in DURABLE_GOODS):
+        if not thing or not (len(thing) > 1 and thing[:1].isupper() or thing.split()[-1].casefold() in DURABLE_GOODS
+                             or EN_MODEL.fullmatch(thing)):
             return None  # "got a cold", "got an A": neither a name nor a thing kept
         region, negated = self._clean_before_verb(m["who"])
         subject = self._subject(region, turn)

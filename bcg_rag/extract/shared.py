@@ -73,6 +73,13 @@ class Found:
     rule: str = ""  # which rule read it (for measuring each rule's precision)
 
 
+# The predicate of an ending read without its slot: "the user no longer does X" (endings.py).
+ENDED = "does"
+# Devices one owns and may ditch ("ditched the iphone"): an ending of what is owned, not consumed.
+DEVICES = frozenset("iphone ipad android pixel galaxy macbook laptop kindle fitbit smartwatch phone tablet "
+                    "playstation xbox switch console".split())
+
+
 class SharedRules:
     lexicon: Lexicon
 
@@ -234,8 +241,10 @@ class SharedRules:
             else:
                 predicate = lex.verbs[collapse(inner.group()).casefold()][1]
                 value = self._clean_value(value[inner.end():])
-        elif kind == "stop":
-            predicate = predicate or lex.cessation_predicate
+        elif kind == "stop" and not predicate:
+            # "quit sugar" stops consuming it; "ditched the iphone", "quit tennis" end a thing of
+            # another slot, which the endings rule finds by its name (``bcg_rag.endings``)
+            predicate = ENDED if not has_cjk(value) and self._kept_or_done(value) else lex.cessation_predicate
         if kind == "stop" and gone:
             predicate = "habit"
         if kind == "stop":
@@ -283,6 +292,16 @@ class SharedRules:
         return Found(subject, lex.relations[collapse(m.group()).casefold()], value, negated)
 
     # ---- pieces the rules share
+
+    def _kept_or_done(self, value: str) -> bool:
+        """A thing one owns or does rather than consumes: a pastime, sport or instrument of the
+        lexicon's, a device ("the iphone", "my pixel 8"); "quit sugar", "no more steak" consume."""
+        words = self._clean_value(value).casefold().split()
+        if not words:
+            return False
+        lex, thing = self.lexicon, " ".join(words)
+        return (any(w in lex.words("habits", "hobbies") or w in lex.words("habits", "instruments") for w in (thing, words[-1]))
+                or words[0] in DEVICES or words[-1] in DEVICES or bool(re.fullmatch(r"[a-z]+\s+\d{1,4}\w*", thing)))
 
     def _time_spans(self, text: str) -> list[tuple[int, int]]:
         return [m.span() for m in self.lexicon.time.anywhere.finditer(text)]
