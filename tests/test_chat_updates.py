@@ -77,6 +77,9 @@ def extractor() -> OfflineExtractor:
     ("got into Stanford", []),
     ("got into an argument with my boss", []),
     ("I picked up a wedding invitation", []),
+    ("signed up for a wheel-throwing pottery class, my first bowl looks like a hat lol", [(USER, "habit", "pottery", 1.0)]),
+    ("my daughter started swimming lessons", [(f"{USER}'s daughter", "habit", "swimming", 1.0)]),
+    ("signed up for a fitness class", []),
     # a partnership ended, whoever of the two is named: the partner's slot ends (endings.SLOT_ENDINGS)
     ("marco and I called off the engagement", [(USER, "does", "engagement", -0.8), (USER, "relationship_status", "engaged", -0.8)]),
     ("我和男朋友分手了", [(USER, "does", "relationship", -0.8)]),

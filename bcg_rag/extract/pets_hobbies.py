@@ -82,6 +82,14 @@ EN_TOOK_UP = re.compile(
     r"(?:\s+(?:again|lately|recently|this\s+\w+|last\s+\w+|over\s+the\s+\w+|during\s+\w+|for\s+fun|lol|haha|finally))*$",
     re.IGNORECASE,
 )
+# "signed up for a wheel-throwing pottery class", "taking salsa lessons", "started pottery classes":
+# the pastime is what the class teaches.
+EN_CLASS_OF = re.compile(
+    r"^(?P<who>.*?)\b(?:signed\s+up\s+for|sign\s+up\s+for|enrolled\s+in|joined|taking|take|takes|started|start|starting)\s+"
+    r"(?:a|an|some|the|my)?\s*(?P<thing>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2}?)\s+(?:class|classes|lessons|course|workshop)"
+    r"(?:\s+(?:downtown|again|lately|recently|this\s+\w+|last\s+\w+|on\s+\w+days?|every\s+\w+|at\s+the\s+\w+|lol|haha))*$",
+    re.IGNORECASE,
+)
 # Words in -ing that name no activity: "picked up a wedding invitation", "got into the building".
 NOT_ACTIVITIES = frozenset("thing something nothing anything everything morning evening building wedding ceiling clothing "
                            "meeting feeling bring string king spring ring wing sibling pudding earring outing stuffing "
@@ -115,10 +123,14 @@ class PetHobbyRules:
         return self._new_taste(clause, turn, labelled) or self._pet_died(clause, turn) or self._took_up(clause, turn)
 
     def _took_up(self, clause: str, turn: Turn) -> Found | None:
-        """ "took up running", "picked up the ukulele again": a hobby begun."""
-        if not (m := EN_TOOK_UP.match(clause)):
+        """ "took up running", "picked up the ukulele again", "signed up for a pottery class": a
+        hobby begun (the class's subject by its last word: "wheel-throwing pottery" is pottery)."""
+        if m := EN_CLASS_OF.match(clause):
+            thing = collapse(m["thing"]).casefold().rsplit(" ", 1)[-1]
+        elif m := EN_TOOK_UP.match(clause):
+            thing = collapse(m["thing"]).casefold()
+        else:
             return None
-        thing = collapse(m["thing"]).casefold()
         last = thing.rsplit(" ", 1)[-1]
         listed = (thing in self.lexicon.words("habits", "activities") or thing in self.lexicon.words("habits", "instruments")
                   or thing in self.lexicon.words("habits", "hobbies"))
