@@ -36,6 +36,9 @@ EN_COUPLE_ENDED = re.compile(
 )
 # "the engagement's off", "wedding's cancelled": said of no one; a couple named first ("X and I")
 EN_COUPLE = re.compile(r"^(?P<one>.+?)\s+and\s+(?P<other>.+?)$", re.IGNORECASE)
+# Devices one owns and may ditch ("ditched the iphone"): an ending of what is owned, not consumed.
+DEVICES = frozenset("iphone ipad android pixel galaxy macbook laptop kindle fitbit smartwatch phone tablet "
+                    "playstation xbox switch console".split())
 ZH_COUPLE_ENDED = re.compile(r"^(?P<who>[^，,]{0,8}?)(?:已经|刚|刚刚|终于|正式|上个月|上周)*(?:(?P<relationship>分手)|(?P<marriage>离婚)|(?P<engagement>退婚))了")
 # Verbs that end something: no relation of the generic "<Name> <verb> <value>" rule.
 ENDING_VERBS = frozenset({"left", "quit", "quitting", "sold", "stopped", "gave", "rehomed", "re-homed"})
@@ -138,6 +141,16 @@ class EndingRules:
         subject = self._who(m["who"], turn)
         predicate = "works_at" if m.groupdict().get("last") else ENDED  # "last day at Accenture": the job ends
         return Found(subject, predicate, what, True, True) if subject else None
+
+    def _kept_or_done(self, value: str) -> bool:
+        """A thing one owns or does rather than consumes: a pastime, sport or instrument of the
+        lexicon's, a device ("the iphone", "my pixel 8"); "quit sugar", "no more steak" consume."""
+        words = self._clean_value(value).casefold().split()
+        if not words:
+            return False
+        lex, thing = self.lexicon, " ".join(words)
+        return (any(w in lex.words("habits", "hobbies") or w in lex.words("habits", "instruments") for w in (thing, words[-1]))
+                or words[0] in DEVICES or words[-1] in DEVICES or bool(re.fullmatch(r"[a-z]+\s+\d{1,4}\w*", thing)))
 
     @staticmethod
     def _partnership_ended(subject: str, couple: re.Match[str]) -> list[Found]:

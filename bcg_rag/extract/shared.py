@@ -32,9 +32,6 @@ EN_TITLE_NAME = re.compile(r"[A-Z][a-z][\w'-]*(?:\s+[A-Z][a-z][\w'-]*){0,3}")
 # "a golden retriever named Biscuit", "一只柯基叫旺财": the pet's name after the thing owned.
 PET_NAMED = re.compile(r"\s+(?:named|called)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\b.*$|(?<=[\u4e00-\u9fff])叫([\u4e00-\u9fffA-Za-z]{1,4})$")
 ZH_COMPANION = re.compile(r"(?:和|跟|与)[\u4e00-\u9fff]{1,4}(?:一起)?$")
-REPORT_MODAL = re.compile(r"\b(?:would|wouldn't|could|might|may|should)\b|不会|不能|不敢", re.IGNORECASE)
-SAID_PRONOUN = re.compile(r"(?:he|she)\b|[他她](?![们])", re.IGNORECASE)
-SAID_ADVICE = re.compile(r"\b(?:should|shouldn't|ought to|need to|needs to|have to|has to)\b|应该|得|要不", re.IGNORECASE)
 CLUB_WORDS = re.compile(
     r"\b(?:club|league|team|gym|society|association|union|party|choir|band|group|community|church|ymca|program)\b",
     re.IGNORECASE,
@@ -75,32 +72,10 @@ class Found:
 
 # The predicate of an ending read without its slot: "the user no longer does X" (endings.py).
 ENDED = "does"
-# Devices one owns and may ditch ("ditched the iphone"): an ending of what is owned, not consumed.
-DEVICES = frozenset("iphone ipad android pixel galaxy macbook laptop kindle fitbit smartwatch phone tablet "
-                    "playstation xbox switch console".split())
 
 
 class SharedRules:
     lexicon: Lexicon
-
-    def _reported(self, clause: str, turn: Turn) -> Found | None:
-        """The clause after a reporting verb ("says", "told me", "说"), when the reporter is short."""
-        for m in self.lexicon.reporting.finditer(clause):
-            if has_cjk(clause) and not self._on_tokens(clause, m.start(), m.end()):
-                continue  # "小说" holds 说
-            reporter, said = clause[: m.start()].strip(), clause[m.end():].strip(EDGE_PUNCTUATION)
-            said = re.sub(r"^that\s+", "", said, flags=re.IGNORECASE)
-            if len(reporter.split()) > 4 or len(CJK_CHAR.findall(reporter)) > 6 or not said:
-                continue
-            if self.lexicon.negation.anywhere.search(reporter) or REPORT_MODAL.search(reporter):
-                return None  # "I wouldn't say I love running", "我没说…": not what was said
-            if REPORT_MODAL.search(said) or SAID_ADVICE.search(said):
-                return None  # "my mom says I should move to Denver": advice, not a fact
-            if SAID_PRONOUN.match(said) and (who := self._subject(self._clean_before_verb(reporter)[0], turn)):
-                turn.other = who  # "my friend said she's moving to Lyon": "she" is the friend
-            if found := self._parse_clause(said, turn, reported=False):
-                return found[0]
-        return None
 
     def _attribute_claim(
         self, owner: str, personal: bool, attr: str, value: str, negated: bool, known_only: bool = True
@@ -292,16 +267,6 @@ class SharedRules:
         return Found(subject, lex.relations[collapse(m.group()).casefold()], value, negated)
 
     # ---- pieces the rules share
-
-    def _kept_or_done(self, value: str) -> bool:
-        """A thing one owns or does rather than consumes: a pastime, sport or instrument of the
-        lexicon's, a device ("the iphone", "my pixel 8"); "quit sugar", "no more steak" consume."""
-        words = self._clean_value(value).casefold().split()
-        if not words:
-            return False
-        lex, thing = self.lexicon, " ".join(words)
-        return (any(w in lex.words("habits", "hobbies") or w in lex.words("habits", "instruments") for w in (thing, words[-1]))
-                or words[0] in DEVICES or words[-1] in DEVICES or bool(re.fullmatch(r"[a-z]+\s+\d{1,4}\w*", thing)))
 
     def _time_spans(self, text: str) -> list[tuple[int, int]]:
         return [m.span() for m in self.lexicon.time.anywhere.finditer(text)]

@@ -7,8 +7,8 @@ import re
 from typing import TYPE_CHECKING
 
 from .mentions import pet_named_pattern
-from .shared import EN_NAME_AFTER
-from .text import collapse, has_cjk
+from .shared import EN_NAME_AFTER, Found
+from .text import CJK_CHAR, EDGE_PUNCTUATION, collapse, has_cjk
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
@@ -20,10 +20,33 @@ EN_AND_I = re.compile(r"(?:(?:my|our)\s+[a-z-]+(?:\s+[a-z-]+)?|[a-z]+)\s+and\s+i
 # "我大学室友", "我高中的同学": the school where they met, before a kin word.
 ZH_KIN_SCHOOL = re.compile(r"^(?:大学|高中|初中|小学|研究生|读研|大学时的?|高中时的?|大学的|高中的|初中的)")
 EN_KIN_MODIFIER = re.compile(r"^(?:old|former|new|current|previous)\s+(?=[a-z])", re.IGNORECASE)
+# Reported speech: a modal or advice says what was said is no fact; a pronoun after the verb is the reporter.
+REPORT_MODAL = re.compile(r"\b(?:would|wouldn't|could|might|may|should)\b|不会|不能|不敢", re.IGNORECASE)
+SAID_PRONOUN = re.compile(r"(?:he|she)\b|[他她](?![们])", re.IGNORECASE)
+SAID_ADVICE = re.compile(r"\b(?:should|shouldn't|ought to|need to|needs to|have to|has to)\b|应该|得|要不", re.IGNORECASE)
 
 
 class SubjectRules:
     lexicon: Lexicon
+
+    def _reported(self, clause: str, turn: Turn) -> Found | None:
+        """The clause after a reporting verb ("says", "told me", "说"), when the reporter is short."""
+        for m in self.lexicon.reporting.finditer(clause):
+            if has_cjk(clause) and not self._on_tokens(clause, m.start(), m.end()):
+                continue  # "小说" holds 说
+            reporter, said = clause[: m.start()].strip(), clause[m.end():].strip(EDGE_PUNCTUATION)
+            said = re.sub(r"^that\s+", "", said, flags=re.IGNORECASE)
+            if len(reporter.split()) > 4 or len(CJK_CHAR.findall(reporter)) > 6 or not said:
+                continue
+            if self.lexicon.negation.anywhere.search(reporter) or REPORT_MODAL.search(reporter):
+                return None  # "I wouldn't say I love running", "我没说…": not what was said
+            if REPORT_MODAL.search(said) or SAID_ADVICE.search(said):
+                return None  # "my mom says I should move to Denver": advice, not a fact
+            if SAID_PRONOUN.match(said) and (who := self._subject(self._clean_before_verb(reporter)[0], turn)):
+                turn.other = who  # "my friend said she's moving to Lyon": "she" is the friend
+            if found := self._parse_clause(said, turn, reported=False):
+                return found[0]
+        return None
 
     def _subject(self, region: str, turn: Turn) -> str | None:
         """Whom the words before the verb name: the speaker, the user, a relative, a named entity."""
