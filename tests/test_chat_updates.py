@@ -56,6 +56,9 @@ def extractor() -> OfflineExtractor:
     ("过完年开始学尤克里里了，手指按得好疼🎵", [(USER, "studies", "尤克里里", 1.0)]),  # an instrument jieba cuts apart
     ("前阵子太忙了", []),
     ("月底要交房租", []),
+    # "老家X的": where one is from, said without a verb
+    ("我老家西安的，在重庆上班三年了", [(USER, "hometown", "西安", 1.0), (USER, "works_in", "重庆", 1.0)]),
+    ("老家的房子卖了", []),
     # the 是…的 of emphasis, a discourse word before the subject, "就要" as a plan
     ("我是在上海上班的", [(USER, "works_in", "上海", 1.0)]),
     ("说起来我老公是在华为上班的", [(HUSBAND, "works_at", "华为", 1.0)]),
