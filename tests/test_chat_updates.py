@@ -83,6 +83,8 @@ def extractor() -> OfflineExtractor:
     ("signed up for a wheel-throwing pottery class, my first bowl looks like a hat lol", [(USER, "habit", "pottery", 1.0)]),
     ("my daughter started swimming lessons", [(f"{USER}'s daughter", "habit", "swimming", 1.0)]),
     ("signed up for a fitness class", []),
+    ("跟阿哲分了。三年，说散就散了", [(USER, "dating", "阿哲", -0.8)]),  # 分了 for 分手了, with a partner named
+    ("跟同事分了蛋糕", []),
     # a partnership ended, whoever of the two is named: the partner's slot ends (endings.SLOT_ENDINGS)
     ("marco and I called off the engagement", [(USER, "does", "engagement", -0.8), (USER, "relationship_status", "engaged", -0.8)]),
     ("我和男朋友分手了", [(USER, "does", "relationship", -0.8)]),

@@ -146,7 +146,7 @@ ZH_BACK_TO_WORK = re.compile(rf"^(?P<who>.*?)(?:又|重新)?(?:回到|回|重回
 ZH_GENERIC_PLACES = frozenset(
     "公司 单位 学校 家 家里 老家 办公室 岗位 工位 厂 厂里 店里 医院 工地 部门 宿舍 国 国内 大陆 内地 原单位 老东家 工作 上班".split()
 )
-ZH_BROKE_UP = re.compile(rf"^(?P<who>.*?)(?:和|跟|与)(?P<name>[{CJK}A-Za-z]{{2,6}}?)分手了?$")
+ZH_BROKE_UP = re.compile(rf"^(?P<who>.*?)(?:和|跟|与)(?P<name>[{CJK}A-Za-z]{{2,6}}?)(?:分手了?|分了)$")  # "跟阿哲分了" too
 ZH_DIET = re.compile(r"^(?P<who>.*?)(?P<neg>不再|不|没)?(?:开始|改成?|改为|已经|一直|都|也|还|又)*吃(?:全)?素(?:了|啦|呢)?$")
 # 腾讯把总部搬到了深圳 / 腾讯总部搬到了深圳
 # The speaker's employer, unnamed: "公司总部搬到南京了" (search reads it as the employer's).
