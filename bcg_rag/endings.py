@@ -3,11 +3,11 @@
 "gave up on spanish" or "left Northwind" says that something is over without naming its
 slot; the extractor reads it as the subject's ``ENDED`` value, denied. This rule links
 such a statement to the same subject's stated values that it names ("Spanish on
-Babbel" being learnt, "Northwind Traders" as employer), or to every value of the slot
-whose verb it names ("my last day of teaching" ends what the user teaches, ``teaches``
-chemistry): the ending statement gets a
-denying claim on each of them, and the fold refutes the value at the ending's time, so a
-value stated again later holds again. Pairs are found from both sides (an ending finds the
+Babbel" being learnt, "Northwind Traders" as employer), or, when it names a slot by what
+it is (a job without its employer, an engagement, a relationship, a marriage, an activity by
+its verb: "my last day of teaching"), to that slot's values stated before it: the ending
+statement gets a denying claim on each of them, and the fold refutes the value at the
+ending's time, so a value stated again later holds again. Pairs are found from both sides (an ending finds the
 values already stored; a new value finds the endings already stored), so the claims, and
 so the beliefs, are the same in any order of arrival. No belief is created here: an ending
 that names nothing known stays a statement about ``ENDED`` only.
@@ -43,8 +43,8 @@ def endable(predicate: str) -> bool:
 def names_value(ended: str, value: str) -> bool:
     """Whether an ending's thing names a stated value: the same words; the value's first
     words, then a preposition ("spanish" / "Spanish on Babbel"), more of a name
-    ("Northwind" / "Northwind Traders") or a model number ("iphone" / "iPhone 12"); in Chinese, one the start or the end of the other
-    ("吉他课" / "吉他", "朗逸" / "大众朗逸": a model without its make, "老卡罗拉" / "卡罗拉")."""
+    ("Northwind" / "Northwind Traders") or a model number ("iphone" / "iPhone 12"); in
+    Chinese, one the start or the end of the other ("吉他课" / "吉他", "朗逸" / "大众朗逸": a model without its make, "老卡罗拉" / "卡罗拉")."""
     e, v = normalise_key(ended), normalise_key(value)
     if not e or not v:
         return False
@@ -109,8 +109,9 @@ def link_endings(memory: BeliefMemory, evidence_id: str) -> list:
         sources = sorted({e.src for e in memory.store.edges_to([b["id"] for b in ended], [REFUTES])})
         times = {i: str(r["timestamp"]) for i, r in memory.store.get_nodes("evidence", sources).items()}
         for e in memory.store.claims_for_evidence(sources):
+            earlier = str(ev["timestamp"]) < times.get(e["evidence_id"], "")  # stated before the ending
             if e["predicate"] == ENDED and e["stance"] < 0 and (names_value(e["value"], c["value"]) or (
-                    c["predicate"] in names_predicates(memory, e["value"]) and str(ev["timestamp"]) < times.get(e["evidence_id"], ""))):
+                    earlier and c["predicate"] in names_predicates(memory, e["value"]))):
                 changes += _deny(memory, e["evidence_id"], c["subject"], c["predicate"], c["value"], e["stance"])
     return changes
 

@@ -131,11 +131,11 @@ EN_KNOWN_FROM = re.compile(
     r"^(?P<who>(?:(?:my|our)\s+[a-z-]+(?:\s+[A-Z][\w'-]*)?|[A-Z][\w'-]*))\s+from\s+(?:my\s+|our\s+|the\s+)?"
     r"(?:work|team|office|job|college|school|high\s+school|grad\s+school|uni|university|class|church|gym|book\s+club"
     r"|choir|yoga|band|lab|department)\s+(?=\w)", re.IGNORECASE)
-# An adverb between a verb and its preposition: "grew up mostly in Toronto" is "grew up in".
 # "switched my coffee to oat lattes", "switching our bank to Monzo": the thing switched names the
 # slot the new value fills (read by the value), so the clause says "switched to".
 # (Not a person: "switched our son to Oak Hill Academy" moves the son.)
 EN_SWITCHED_MY = re.compile(r"\b(?P<verb>switch(?:ed|ing)?)\s+(?:my|our)\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)\s+(?=to\s)", re.IGNORECASE)
+# An adverb between a verb and its preposition: "grew up mostly in Toronto" is "grew up in".
 EN_ADVERB_BEFORE_PREPOSITION = re.compile(r"\b(?:mostly|mainly|largely|primarily|partly)\s+(?=(?:in|at|for|from|on|with)\b)",
                                           re.IGNORECASE)
 ZH_FROM_NOW_ON = ("以后", "今后", "往后")
