@@ -14,14 +14,14 @@ import re
 from typing import TYPE_CHECKING
 
 from .shared import ENDED, Found
-from .text import CJK, has_cjk
+from .text import CJK, EN_MODEL, has_cjk
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
     from .offline import Turn
 
 # What "I quit my job" or "我辞职了" ends, naming no employer: the employer's slot, whatever
-# its value (``bcg_rag.endings.names_predicate``); likewise a broken engagement, a breakup and
+# its value (``bcg_rag.endings.names_predicates``); likewise a broken engagement, a breakup and
 # a divorce end the slots of the partner they name no more.
 JOB = "job"
 SLOT_ENDINGS = {JOB: ("works_at",), "engagement": ("engaged_to",), "relationship": ("dating", "engaged_to"),
@@ -34,7 +34,7 @@ EN_COUPLE_ENDED = re.compile(
     r"(?:\s+(?:last\s+\w+|this\s+\w+|yesterday|today|recently|finally|officially|lol))*$",
     re.IGNORECASE,
 )
-# "the engagement's off", "wedding's cancelled": said of no one; a couple named first ("X and I")
+# The two of a couple: "marco and I", "he and Lena" (whose partnership it is: ``_partner``)
 EN_COUPLE = re.compile(r"^(?P<one>.+?)\s+and\s+(?P<other>.+?)$", re.IGNORECASE)
 # Devices one owns and may ditch ("ditched the iphone"): an ending of what is owned, not consumed.
 DEVICES = frozenset("iphone ipad android pixel galaxy macbook laptop kindle fitbit smartwatch phone tablet "
@@ -148,9 +148,9 @@ class EndingRules:
         words = self._clean_value(value).casefold().split()
         if not words:
             return False
-        lex, thing = self.lexicon, " ".join(words)
-        return (any(w in lex.words("habits", "hobbies") or w in lex.words("habits", "instruments") for w in (thing, words[-1]))
-                or words[0] in DEVICES or words[-1] in DEVICES or bool(re.fullmatch(r"[a-z]+\s+\d{1,4}\w*", thing)))
+        thing = " ".join(words)
+        return (thing in self.lexicon.pastimes or words[-1] in self.lexicon.pastimes
+                or words[0] in DEVICES or words[-1] in DEVICES or bool(EN_MODEL.fullmatch(thing)))
 
     @staticmethod
     def _partnership_ended(subject: str, couple: re.Match[str]) -> list[Found]:

@@ -182,6 +182,8 @@ class Lexicon:
         self.user_lead = re.compile(rf"^(?:{phrase_pattern(self.words('subjects', 'user'))})(?=\s|'|$)", re.IGNORECASE)
         self.not_names = {w.casefold() for w in self.words("subjects", "not_names")}
         self.pets = frozenset(w.casefold() for w in self.words("mentions", "pets"))  # animals one keeps
+        # pastimes named as a noun ("pottery", "tennis", "ukulele"): a hobby taken up, a thing one stops doing
+        self.pastimes = frozenset(w.casefold() for w in self.words("habits", "hobbies") + self.words("habits", "instruments"))
         self.surnames = frozenset(w for w in self.words("subjects", "surnames") if len(w) == 1)
         self.pronoun_values = {w.casefold() for w in self.words("subjects", "pronoun_values")}
         self.relation_verbs = {w.casefold() for w in self.words("grammar", "relation_verbs")}

@@ -7,9 +7,9 @@
   time follows: "I lost my keys", "lost my dog's leash", "lost my dog in the park for an
   hour", "my cat nearly died" stay silent;
 * a hobby taken up: "took up running", "picked up watercolor painting", "got into climbing",
-  "picked up the ukulele again" (habit, as "took up cycling" is): an activity said as a gerund, or one the lexicon lists
-  as an activity, a practice or an instrument; "picked up the kids", "got into Stanford", "got
-  into an argument" name none;
+  "picked up the ukulele again", "signed up for a pottery class" (habit, as "took up cycling"
+  is): an activity said as a gerund, or one the lexicon lists as an activity, a pastime or an
+  instrument; "picked up the kids", "got into Stanford", "got into an argument" name none;
 * a hobby said as an obsession: "new obsession: pickleball", "my latest obsession is
   sourdough", "ok new hobby: pottery", "bouldering is my new obsession" (likes). "new
   obsession" may end its clause, the thing being the next one ("new obsession: pickleball"
@@ -132,8 +132,7 @@ class PetHobbyRules:
         else:
             return None
         last = thing.rsplit(" ", 1)[-1]
-        listed = (thing in self.lexicon.words("habits", "activities") or thing in self.lexicon.words("habits", "instruments")
-                  or thing in self.lexicon.words("habits", "hobbies"))
+        listed = thing in self.lexicon.pastimes or thing in self.lexicon.words("habits", "activities")
         if not (listed or len(last) > 4 and last.endswith("ing") and last not in NOT_ACTIVITIES):
             return None
         region, negated = self._clean_before_verb(m["who"])

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from .pets_hobbies import pet_noun
 from .shared import CLUB_WORDS, Found
-from .text import CJK, collapse, has_cjk
+from .text import CJK, EN_MODEL, collapse, has_cjk
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
@@ -81,9 +81,6 @@ EN_ITS_NAME = re.compile(
 EN_BOUGHT = re.compile(
     r"^(?P<who>.*?)\b(?P<verb>bought|buy|sold|sell|got)\s+(?P<thing>(?:a|an|the|my|our)\s+.+)$", re.IGNORECASE
 )
-# A product by its model, said in lower case: "got a pixel 8", "bought an iphone 15 pro", "got a ps5".
-EN_MODEL = re.compile(r"[a-z]{3,}(?:\s+[a-z]+)?\s+[a-z]?\d{1,4}(?:\s+(?:pro|max|plus|ultra|mini|lite|se))?|[a-z]{2,}\d{1,4}",
-                      re.IGNORECASE)
 DURABLE_GOODS = frozenset(
     "house home apartment condo flat car truck van suv bike bicycle motorcycle scooter boat piano guitar".split()
 )

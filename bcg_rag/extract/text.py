@@ -14,6 +14,9 @@ CONTRACTED_COPULAS = {"isn't": "is", "aren't": "are", "wasn't": "was", "weren't"
 EDGE_PUNCTUATION = " \t.,!?;:。，！？；：、…~\"“”‘’()（）[]【】"
 # A Chinese subject other than a name: pronouns and demonstratives start with these.
 CJK_NON_NAME_START = "我你您他她它这那谁哪"
+# A product by its model, said in lower case: "got a pixel 8", "bought an iphone 15 pro", "got a ps5".
+EN_MODEL = re.compile(r"[a-z]{3,}(?:\s+[a-z]+)?\s+[a-z]?\d{1,4}(?:\s+(?:pro|max|plus|ultra|mini|lite|se))?|[a-z]{2,}\d{1,4}",
+                      re.IGNORECASE)
 
 
 # --------------------------------------------------------------------------- text helpers
