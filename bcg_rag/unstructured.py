@@ -68,7 +68,10 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
     if further:
         rows = [dict(u, continues_chain=True) if u["id"] in further else u for u in rows]
         first = True
-    newer = _newer_unread(memory, user_id, groups[0], not_read, relevance, *unread) if groups and not nearest_first else set()
+    # An update of the best belief answers nothing when that belief is not about whom the
+    # question asks (``speaks``): asked "where do i work?", Kofi's new employer is no answer.
+    newer = (_newer_unread(memory, user_id, groups[0], not_read, relevance, *unread)
+             if groups and not nearest_first and speaks is None else set())
     if newer:
         rows = [dict(u, newer_than_belief=True) if u["id"] in newer else u for u in rows]
         first = True
@@ -153,8 +156,9 @@ def _unstructured(memory: Any, hits: list, relevance: dict[str, float], shown: s
     return sorted(rows, key=lambda r: (r["timestamp"], r["id"]), reverse=True)
 
 
-# Place slots that change with a move (where one was born does not).
-MOVABLE_PLACES = frozenset({"lives_in", "works_in", "headquarters", "located_in"})
+# Slots whose new value a change names by its name: a place one moves to (where one was born
+# does not move), an employer one moves to.
+NAMED_BY_A_MOVE = frozenset({"lives_in", "works_in", "headquarters", "located_in", "works_at"})
 
 
 def _newer_unread(memory: Any, user_id: str, group: Any, rows: list[dict], relevance: dict[str, float],
@@ -195,9 +199,9 @@ def _newer_unread(memory: Any, user_id: str, group: Any, rows: list[dict], relev
     says_change = [u for u in later if changes.search(u["text"])]
     names_it = {u["id"] for u in says_change if not value.replace(" ", "").isdigit() and named_in_question(u["text"], {"v": value})}
     naming = set(names_it)
-    # A place slot ("lives in Rotterdam"): a later text that says a change and names another
-    # place may be the move the extractor could not read ("moved again 🙃 Utrecht this time").
-    if group.predicate in MOVABLE_PLACES:
+    # A place or an employer ("lives in Rotterdam"): a later text that says a change and names
+    # another may be the move the extractor could not read ("moved again 🙃 Utrecht this time").
+    if group.predicate in NAMED_BY_A_MOVE:
         naming |= {u["id"] for u in says_change if u["id"] not in names_it and _names_something(memory, u["text"])}
     ids = [s["evidence_id"] for s in shown] + [u["id"] for u in later]
     vecs = memory.index.vectors(user_id, ids)

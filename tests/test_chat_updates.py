@@ -182,3 +182,24 @@ def test_every_verb_before_a_light_verb_and_an_object_reads_without_error(extrac
     for text in english + chinese:
         for claim in extractor.extract(text, user_id=USER):
             assert claim.predicate and claim.value, text
+
+
+def test_a_later_change_of_employer_unread_is_read_first(mem):
+    say(mem, ("2025-02-01T18:00:00", "I work at Brindle Labs, we test sensors all day"),
+        ("2025-09-20T17:00:00", "switched jobs again 🙃 Quillfeather this time, way shorter commute"),
+        ("2025-09-21T17:00:00", "Brindle Labs had a nice logo though"))
+    result = mem.search("Where does the user work?", user_id=USER)
+    assert result[0].current.value == "Brindle Labs"  # the belief stands; the unread change is read before it
+    marked = [u["text"][:14] for u in result.unstructured if u.get("newer_than_belief")]
+    assert marked == ["switched jobs "]  # naming the old employer without a change word is no change
+    assert result.unstructured_first
+
+
+def test_an_update_of_someone_else_is_no_answer_about_the_user(mem):
+    say(mem, ("2025-01-25T19:00:00", "my friend Kofi works at Ashgrove Bank in Accra, he hates wearing suits lol"),
+        ("2025-02-15T12:00:00", "i'm at Ashgrove too actually, different branch, that's how we met"),
+        ("2025-07-30T20:00:00", "kofi finally escaped banking 😂 he's lecturing economics at Tamsin University now"))
+    result = mem.search("where do i work?", user_id=USER)
+    assert not any(u.get("newer_than_belief") for u in result.unstructured)  # Kofi's move, asked about the user
+    assert result.unstructured_first
+    assert [u["text"][:15] for u in result.unstructured if u.get("about_asked")] == ["i'm at Ashgrove"]

@@ -57,6 +57,14 @@ def extractor() -> OfflineExtractor:
         ("I'm on the keto diet", [(USER, "diet", "keto", 1.0)]),
         ("done with keto, carbs are back", [(USER, "diet", "keto", -0.8)]),
         ("maybe I'll go vegan", [(USER, "plan:diet", "vegan", 0.5)]),
+        ("i'm doing keto rn", [(USER, "diet", "keto", 1.0)]),
+        ("been on intermittent fasting since May", [(USER, "diet", "intermittent fasting", 1.0)]),
+        ("my sister is doing keto", [(f"{USER}'s sister", "diet", "keto", 1.0)]),
+        ("i'm allergic to shellfish, lactose intolerant, and doing keto rn",
+         [(USER, "allergic_to", "shellfish", 1.0), (USER, "is", "lactose intolerant", 1.0), (USER, "diet", "keto", 1.0)]),
+        ("keto is over. i missed bread way too much", [(USER, "diet", "keto", -0.8)]),
+        ("ditched paleo last month", [(USER, "diet", "paleo", -0.8)]),
+        ("I tried keto once", []),  # a past try, no diet now
         # switching someone to a school, one's money to a bank
         ("switched our son to Oak Hill Academy", [(f"{USER}'s son", "studies_at", "Oak Hill Academy", 1.0)]),
         ("moved my savings over to Fernbank", [(USER, "banks_with", "Fernbank", 1.0)]),
@@ -129,6 +137,14 @@ def extractor() -> OfflineExtractor:
         ("我妈一直吃素", [(f"{USER}'s mother", "diet", "素食", 1.0)]),
         ("我不吃素了", [(USER, "diet", "素食", -0.8)]),
         ("我想吃素", [(USER, "plan:diet", "素食", 0.5)]),
+        ("最近在搞16+8轻断食", [(USER, "diet", "轻断食", 1.0)]),  # 16+8 is the fast's schedule
+        ("我妈在搞生酮", [(f"{USER}'s mother", "diet", "生酮", 1.0)]),
+        ("轻断食坚持不下去了，放弃", [(USER, "diet", "轻断食", -0.8)]),
+        ("生酮我放弃了", [(USER, "diet", "生酮", -0.8)]),
+        ("我放弃了轻断食", [(USER, "diet", "轻断食", -0.8)]),
+        ("我没在搞生酮", [(USER, "diet", "生酮", -0.8)]),
+        ("想试试轻断食", []),
+        ("轻断食期间喝黑咖啡算破戒吗", []),  # a question
         # Chinese: switching and ending
         ("改学日语了", [(USER, "studies", "日语", 1.0)]),
         ("改用安卓了", [(USER, "switched_to", "android", 1.0)]),

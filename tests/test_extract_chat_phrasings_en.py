@@ -129,6 +129,12 @@ def test_group_near_misses(extractor, text):
      [(USER, "works_at", "Greenfield Middle School", 1.0), (USER, "teaches", "7th grade math", 1.0)]),
     ("bartending at Joe's on weekends", [(USER, "works_at", "Joe's", 1.0)]),
     ("I used to teach at Greenfield High", [(USER, "works_at", "Greenfield High", NO)]),
+    # by a task verb at a company (a capitalised name, or a company's last word in lower case)
+    ("i process claims at thistledown insurance and today someone claimed a raccoon stole their car keys",
+     [(USER, "works_at", "Thistledown Insurance", 1.0)]),
+    ("i do payroll at acme corp", [(USER, "works_at", "Acme Corp", 1.0)]),
+    ("my sister writes code at Stripe", [(f"{USER}'s sister", "works_at", "Stripe", 1.0)]),
+    ("I sell insurance for State Farm", [(USER, "works_at", "State Farm", 1.0)]),
 ])
 def test_work_said_by_a_trade_at_an_organisation(extractor, text, expected):
     assert triples(extractor, text) == expected
@@ -148,6 +154,14 @@ def test_work_said_by_a_trade_at_an_organisation(extractor, text, expected):
     "my mom is nursing my dad at home",
     "I was teaching at Greenfield High when we met",  # once, and maybe still
     "Mr Jones taught at Greenfield High",
+    "I file claims at Geico Insurance",  # a customer's verb
+    "I do my taxes at H&R Block",
+    "I wrote code at Stripe",  # maybe over
+    "I answer phones at a dental office",  # which one is not said
+    "i run errands at Target",  # chores: only with a company's last word
+    "I do laundry at Mom's",
+    "we do brunch at Tartine",
+    "I process claims for a living",
 ])
 def test_work_near_misses(extractor, text):
     assert [t for t in triples(extractor, text) if t[1] == "works_at"] == []

@@ -23,6 +23,13 @@ def extractor() -> OfflineExtractor:
         ("my cat knocked over my plant again 😩", (USER, "has", "cat", 1.0)),
         ("I walk my dog twice a day", (USER, "has", "dog", 1.0)),
         ("taking my golden retriever to the vet tomorrow", (USER, "has", "golden retriever", 1.0)),
+        # a car by its make or model after "my"; in Chinese too
+        ("my 2016 mazda 3 makes a clicking noise when i turn left", (USER, "owns", "Mazda 3", 1.0)),
+        ("my civic needs new tires", (USER, "owns", "Civic", 1.0)),
+        ("my Tesla Model Y is amazing", (USER, "owns", "Tesla Model Y", 1.0)),
+        ("我那台本田飞度开了六年了", (USER, "owns", "本田飞度", 1.0)),
+        ("我的卡罗拉该保养了", (USER, "owns", "卡罗拉", 1.0)),
+        ("提了辆特斯拉Model Y，第一次开电车还不太习惯", (USER, "owns", "特斯拉Model Y", 1.0)),
         # a partner named in passing
         ("my wife Sarah and I are celebrating 10 years", (USER, "married_to", "Sarah", 1.0)),
         ("date night with my boyfriend Theo tonight", (USER, "dating", "Theo", 1.0)),
@@ -71,6 +78,12 @@ def test_reads_in_passing(extractor, text, expected):
         "do you think I should quit coffee?",
         "I'm dog sitting my neighbor's puppy this week",
         "what if I moved to Seattle",
+        "sold my civic last week",  # a car no longer kept
+        "my old civic was better",
+        "my dad's civic",
+        "my golf swing is off",  # a word that is also a model's
+        "我以前的飞度",
+        "is my tesla worth fixing?",
     ],
 )
 def test_near_misses_stay_silent(extractor, text):

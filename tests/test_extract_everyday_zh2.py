@@ -54,6 +54,12 @@ def extractor() -> OfflineExtractor:
         ("我好像有点乳糖不耐", [(USER, "intolerant_to", "乳糖", 0.5)]),
         ("我有点乳糖不耐受", [(USER, "intolerant_to", "乳糖", 1.0)]),
         ("我对象乳糖不耐", [(PARTNER, "intolerant_to", "乳糖", 1.0)]),
+        # allergies said without 对
+        ("我芒果过敏", [(USER, "allergic_to", "芒果", 1.0)]),
+        ("我老公海鲜过敏", [(HUSBAND, "allergic_to", "海鲜", 1.0)]),
+        ("我有点花粉过敏", [(USER, "allergic_to", "花粉", 1.0)]),
+        ("皮肤过敏了", []),  # where it shows
+        ("我过敏了", []),  # no allergen named
         # kin named by where one met them; 基本 before a verb
         ("我大学室友现在在当飞行员", [(ROOMMATE, "job_title", "飞行员", 1.0)]),
         ("我高中同学在腾讯上班", [(CLASSMATE, "works_at", "腾讯", 1.0)]),

@@ -237,8 +237,9 @@ def test_a_clause_ends_before_and_a_new_subject_and_咋_asks(extractor, text, ex
 
 
 @pytest.mark.parametrize("text, expected", [
-    ("ok I caved, the vegetarian thing is over lol", [(USER, "does", "vegetarian", -0.8)]),
-    ("the keto phase is officially over", [(USER, "does", "keto", -0.8)]),
+    ("ok I caved, the vegetarian thing is over lol", [(USER, "diet", "vegetarian", -0.8)]),  # a diet's slot
+    ("the keto phase is officially over", [(USER, "diet", "keto", -0.8)]),
+    ("the marathon training thing is over", [(USER, "does", "marathon training", -0.8)]),
     ("is the vegetarian thing over?", []),  # a question
     ("my sister's vegan phase is over", []),  # whose is not read here
 ])
@@ -304,6 +305,13 @@ def test_what_a_request_is_for_states_nothing(extractor, text, states):
 
 def test_a_request_to_keep_what_follows_keeps_its_facts(extractor):
     assert (USER, "attr:blood_type", "O型", 1.0) in triples(extractor, "帮我记一下：我身高180，O型血")
+
+
+def test_after_a_request_clauses_after_one_that_names_the_user_go_on_about_them(extractor):
+    assert triples(extractor, "给我配个一周食谱吧：我芒果过敏，不太能吃辣，最近在搞16+8轻断食") == [
+        (USER, "allergic_to", "芒果", 1.0), (USER, "diet", "轻断食", 1.0)]
+    assert triples(extractor, "给我配个一周食谱吧：最近在搞16+8轻断食") == []  # what the request is for
+    assert triples(extractor, "帮我想几个slogan吧，客户要的急") == []
 
 
 @pytest.mark.parametrize("text, expected", [

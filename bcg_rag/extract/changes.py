@@ -8,8 +8,7 @@ Each shape names its slot by its grammar, and every claim it reads is marked ``c
   reads as an organisation), "back at work at Oracle"; "回到百度上班了", "又回华为了";
   leaving one employer for another: "left Oracle for Salesforce";
 * a new title: "got bumped up to team lead", "I'm now head of sales"; 升职成了主管;
-* a diet taken up or dropped: "went vegan", "gone keto", "on the keto diet", "done with
-  keto"; 开始吃素了, 不吃素了 (diet 素食);
+* a diet taken up or dropped (``diets.py``);
 * switching someone to a school ("switched our daughter to Oak Hill Elementary"), one's
   savings to a bank ("moved my savings over to Ally"); 改学法语了 (studies), 换成了特斯拉;
 * ending: "cancelled my gym membership at Equinox" (member_of), "broke up with Sam",
@@ -98,13 +97,6 @@ EN_TITLE_FROM = re.compile(
     r"^(?:officially\s+)?(?:(?:the|a|an)\s+)?(?:new\s+)?(?P<title>[a-z][\w\s&-]+?)\s+(?:as\s+of|starting|effective|from)\s+"
     r"(?:today|now|tomorrow|monday|next\s+week|this\s+week|immediately)$", re.IGNORECASE
 )
-DIETS = r"vegan|vegetarian|veggie|pescatarian|pescetarian|keto|paleo|gluten-free|dairy-free|plant-based|carnivore|raw vegan"
-EN_WENT_DIET = re.compile(
-    rf"^(?P<who>.*?)\b(?:went|gone|go|going|goes|turned|become|became|becoming|switched\s+to|'ve\s+gone)\s+(?:full\s+|fully\s+)?(?P<diet>{DIETS})\b",
-    re.IGNORECASE,
-)
-EN_ON_DIET = re.compile(rf"^(?P<who>.*?)(?:'m|'re|\s+am|\s+is|\s+are|\s+been|\bbeen)\s+(?:now\s+)?on\s+(?:a|the)\s+(?P<diet>{DIETS})\s+diet\b", re.IGNORECASE)
-EN_OFF_DIET = re.compile(rf"^(?P<who>.*?)\b(?:done\s+with|off|quit|gave\s+up|stopped)\s+(?:the\s+)?(?P<diet>{DIETS})(?:\s+diet)?\b", re.IGNORECASE)
 # "switched our daughter to Oak Hill Elementary": someone moved to another school.
 EN_SCHOOL_SWITCH = re.compile(
     r"^(?P<who>.*?)\b(?:switched|moved|transferred|changed)\s+(?P<kid>(?:my|our)\s+[a-z-]+(?:\s+[A-Z][\w'-]*)?|[A-Z][\w'-]*)\s+"
@@ -147,7 +139,6 @@ ZH_GENERIC_PLACES = frozenset(
     "公司 单位 学校 家 家里 老家 办公室 岗位 工位 厂 厂里 店里 医院 工地 部门 宿舍 国 国内 大陆 内地 原单位 老东家 工作 上班".split()
 )
 ZH_BROKE_UP = re.compile(rf"^(?P<who>.*?)(?:和|跟|与)(?P<name>[{CJK}A-Za-z]{{2,6}}?)(?:分手了?|分了)$")  # "跟阿哲分了" too
-ZH_DIET = re.compile(r"^(?P<who>.*?)(?P<neg>不再|不|没)?(?:开始|改成?|改为|已经|一直|都|也|还|又)*吃(?:全)?素(?:了|啦|呢)?$")
 # 腾讯把总部搬到了深圳 / 腾讯总部搬到了深圳
 # The speaker's employer, unnamed: "公司总部搬到南京了" (search reads it as the employer's).
 ZH_EMPLOYER = frozenset("公司 我们公司 咱们公司 咱公司 我司 单位 我们单位".split())
@@ -239,25 +230,6 @@ class ChangeRules:
             return None  # "was made redundant", "I'm now tired", "made me laugh": no title
         subject = self._who(m["who"], turn) if "who" in m.re.groupindex else turn.speaker_id
         return Found(subject, "job_title", title, False, True) if subject else None
-
-    # ---- diets
-    def _en_diet(self, clause: str, turn: Turn) -> Found | None:
-        """ "went vegan", "gone keto", "on the keto diet" (diet); "done with keto" (denied)."""
-        off = EN_OFF_DIET.search(clause)
-        m = off or EN_WENT_DIET.search(clause) or EN_ON_DIET.search(clause)
-        if m is None:
-            return None
-        subject = self._who(m["who"], turn)
-        diet = m["diet"].casefold().replace("veggie", "vegetarian").replace("pescetarian", "pescatarian")
-        return Found(subject, "diet", diet, bool(off), True) if subject else None
-
-    def _zh_diet(self, clause: str, turn: Turn) -> Found | None:
-        """ "开始吃素了", "我们全家都吃素" (diet 素食); "不吃素了" (denied)."""
-        if not (m := ZH_DIET.match(clause)):
-            return None
-        region, negated = self._clean_before_verb(m["who"])
-        subject = self._subject(region, turn)
-        return Found(subject, "diet", "素食", negated or bool(m["neg"]), True) if subject else None
 
     # ---- switching, ending, dating
     def _en_switched_someone(self, clause: str, turn: Turn) -> Found | None:

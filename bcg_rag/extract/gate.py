@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from .en import EN_CLASS_OF
 from .grammar import ZH_DURATION, ZH_PLACE_CALLED
+from .in_passing import zh_car_pattern
 from .shapes import ZH_EMPLOYER_WORDS
 from .shared import Found
 from .text import CJK, CJK_CHAR, NAME_JOINS, collapse, has_cjk
@@ -90,7 +91,8 @@ class GateRules:
         """
         if (not has_cjk(value) or self.lexicon.value_of(value) != value or value.casefold() in self.lexicon.value_predicates
                 or predicate.removeprefix("attr:") in NAME_PREDICATES | DATE_PREDICATES | MEASURE_PREDICATES
-                or self._listed_title(value, predicate) or self._employer_name(value, predicate)):
+                or self._listed_title(value, predicate) or self._employer_name(value, predicate)
+                or zh_car_pattern(self.lexicon).fullmatch(value)):  # "特斯拉Model Y": a make and its model
             return value
         if called := ZH_PLACE_CALLED.match(value):  # "一家叫星辰科技的小公司": the place is named
             return called["name"]

@@ -250,14 +250,18 @@ class Grammar:
         """Per clause of a sentence, whether it says nothing. A question mark makes the whole
         sentence a question, except that clauses before a last clause that asks by its own
         words are statements: "I live in Leeds, where should I go running?". After a request
-        or a question, a Chinese clause that names no one of the user's (no 我, no relative)
-        says what the request is for ("帮我想几个slogan吧，客户要的急"), unless the request is to
-        keep what follows ("帮我记一下：…，O型血")."""
+        or a question, a Chinese clause that names no one of the user's (no 我, no relative),
+        nor follows one that does, says what the request is for ("帮我想几个slogan吧，客户要的急"),
+        unless the request is to keep what follows ("帮我记一下：…，O型血")."""
         asked_last = sentence.question and len(parts) > 1 and self.asks(parts[-1])
         silent = [self.says_nothing(sentence, clause, stated=asked_last and i < len(parts) - 1)
                   for i, clause in enumerate(parts)]
         if parts and parts[0] and silent[0] and not self.lex.small_talk_full(parts[0]) and not NOTE_THIS.search(parts[0]):
-            silent = [s or (i > 0 and has_cjk(c) and not ZH_FIRST_PERSON.search(c) and not self.lex.relative_regex.search(c))
+            # Once a clause after the request names the user ("给我配个食谱吧：我芒果过敏，…，最近在搞
+            # 轻断食"), the clauses after it go on about them.
+            named = [i > 0 and (bool(ZH_FIRST_PERSON.search(c)) or bool(self.lex.relative_regex.search(c)))
+                     for i, c in enumerate(parts)]
+            silent = [s or (i > 0 and has_cjk(c) and not any(named[: i + 1]))
                       for i, (c, s) in enumerate(zip(parts, silent))]
         return silent
 

@@ -13,6 +13,11 @@ one teaches, as English chat says them:
   Labs this summer", "my brother is nursing at St Mary's" (works_at; teaches the school
   subject when one is said). Not "teaching my kid at home" (no organisation), "teaching a
   workshop at Google" (an event there, not a job), "volunteering at Oxfam" (no job);
+* work said by its tasks at a company: "I process claims at Thistledown Insurance", "i do
+  payroll at Acme Corp", "she writes code at Stripe" (works_at): a task verb of the lexicon
+  (``[occupations] task_verbs``), a bare plural or mass noun after it (not "my taxes"), and a
+  company by a capitalised name or, in lower case, a company's last word ("thistledown
+  insurance"); present tense only ("I wrote code at Stripe" may be over);
 * a change of what one teaches: "they moved me to teaching 7th grade math this year",
   "switched from teaching history to teaching chemistry" (teaches, said as a change).
 
@@ -107,6 +112,29 @@ EN_TEACHING_FROM_TO = re.compile(
 )
 
 
+def _task_at(lexicon: Lexicon) -> re.Pattern[str]:
+    """ "<who> <task verb> <object> at|for <company>": the object one or two bare words, the
+    verb in a present-tense form ("process", "processes")."""
+    if (pattern := lexicon.__dict__.get("_task_at")) is None:
+        verbs = {form for verb in lexicon.words("occupations", "task_verbs")
+                 for form in (verb, verb + "s", verb + "es", verb[:-1] + "ies" if verb.endswith("y") else verb)}
+        pattern = lexicon.__dict__.setdefault("_task_at", re.compile(
+            rf"^(?P<who>.*?)\s*\b(?P<verb>{'|'.join(sorted(verbs, key=len, reverse=True))})\s+"
+            r"(?P<what>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?:at|for)\s+"
+            r"(?P<org>[\w&'.-]+(?:\s+[\w&'.-]+){0,3}?)(?![\w'-])(?P<tail>(?:\s*,?\s*(?:and|but|so)\b.*)?)$",
+            re.IGNORECASE))
+    return pattern
+
+
+# Task verbs said of chores and pastimes as well ("do laundry at Mom's", "run errands at
+# Target"): only with a company's last word ("do payroll at Acme Corp").
+LOOSE_TASK_VERBS = frozenset({"do", "does", "run", "runs"})
+
+
+def _company_ends(lexicon: Lexicon) -> frozenset[str]:
+    return lexicon.__dict__.setdefault("_company_ends", frozenset(lexicon.words("organisations", "en_suffixes")))
+
+
 class GroupWorkRules:
     lexicon: Lexicon
 
@@ -114,7 +142,7 @@ class GroupWorkRules:
         if has_cjk(clause):
             return None
         return (self._joined_named(clause, turn) or self._left_named(clause, turn) or self._work_by_trade(clause, turn)
-                or self._teaching_moved(clause, turn))
+                or self._work_by_task(clause, turn) or self._teaching_moved(clause, turn))
 
     def _joined_named(self, clause: str, turn: Turn) -> Found | None:
         """ "joined a jazz trio called Lantern Fields": a member of Lantern Fields (the name is
@@ -178,6 +206,27 @@ class GroupWorkRules:
         elif what:
             return None  # "nursing her wounds at Mercy": what is nursed is no trade
         return found
+
+    def _work_by_task(self, clause: str, turn: Turn) -> Found | None:
+        """ "I process claims at Thistledown Insurance", "i do payroll at acme corp": whom one
+        works for, said by what one does there."""
+        if not (m := _task_at(self.lexicon).match(clause)):
+            return None
+        what = m["what"].casefold().split()
+        if what[0] in NOT_A_SUBJECT or what[-1] in NOT_A_SUBJECT:
+            return None  # "do my taxes at H&R Block", "run a workshop at Google"
+        org = self._clean_value(m["org"])
+        words = org.split()
+        company = bool(words) and words[-1].casefold() in _company_ends(self.lexicon)
+        if not company and (not words or not words[0][:1].isupper() or m["verb"].casefold() in LOOSE_TASK_VERBS):
+            return None  # "answer phones at a dental office": which one is not said; "do laundry at Mom's"
+        if not org[:1].isupper():
+            org = " ".join(w[:1].upper() + w[1:] for w in words)  # a name said in lower case
+        if org.casefold() in self.lexicon.not_names or HOLIDAYS.fullmatch(org) or not self._usable(org):
+            return None
+        region, negated = self._clean_before_verb(m["who"])
+        subject = self._subject(region, turn)
+        return Found(subject, "works_at", org, negated) if subject else None
 
     def _teaching_moved(self, clause: str, turn: Turn) -> list[Found] | None:
         """ "they moved me to teaching 7th grade math this year", "switched from teaching history

@@ -6,6 +6,9 @@
 * a partner named after "my": "my wife Sarah and I are celebrating 10 years" (married_to
   Sarah; dating a girlfriend or boyfriend). Other kin named in passing ("my nephew Leo") are
   not read: measured, such claims were mostly not what annotators store (``mentions.py``);
+* a car by its make or model after "my": "my 2016 mazda 3 makes a clicking noise", "my civic
+  needs new tires" (owns Mazda 3 / Civic; not "my old civic", "sold my civic"); in Chinese,
+  "我那台本田飞度开了六年了", "我的卡罗拉该保养了" (owns 本田飞度 / 卡罗拉);
 * an office in a town: "the drive to my office in Burbank takes forever", "our office in
   Leeds is closing" (works_in);
 * how often said by a count: "I've been running 3x a week", "I swim 4 times a week", "I lift
@@ -39,6 +42,10 @@ NOT_KEPT = r"(?<!\bold\s)(?<!\blate\s)(?<!\bfuture\s)(?<!\bdream\s)(?<!\bfirst\s
 # A pet no longer kept, or a word after the pet word that makes it no pet: "lost my cat", "my cat allergy".
 PET_GONE = re.compile(r"\b(?:lost|los(?:e|ing)|died|dies|passed|put\s+down|rehom\w*|gave\s+away|miss(?:ed|ing)?|rip|used\s+to"
                       r"|had|allerg\w*|borrow\w*|sitting|watching|neighbou?r's)\b", re.IGNORECASE)
+# A car no longer kept, or someone else's: "sold my civic", "my civic got totaled", "my dad's civic".
+CAR_GONE = re.compile(r"\b(?:sold|sell(?:ing)?|totall?ed|traded|trade(?:d|-in)?|scrapp\w*|stolen|used\s+to|miss(?:ed|ing)?"
+                      r"|had|gave\s+away|borrow\w*|rent(?:ed|al))\b", re.IGNORECASE)
+ZH_CAR_GONE = re.compile(r"卖了|卖掉|报废|被偷|以前|之前|原来|租的|借的")
 # Kin whose name is a partner's: married to a spouse, dating a girlfriend or boyfriend.
 PARTNER_PREDICATES = {"wife": "married_to", "husband": "married_to", "girlfriend": "dating", "boyfriend": "dating"}
 EN_OFFICE_IN = re.compile(
@@ -92,15 +99,43 @@ def kin_named_pattern(lexicon: Lexicon) -> re.Pattern[str]:
         re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=8)
+def car_patterns(lexicon: Lexicon) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """ "my (2016) <make> (<model>)" or "my <model>"; "我(的|那台|这辆)<make>(<model>)"."""
+    makes, models = lexicon.words("mentions", "car_makes"), lexicon.words("mentions", "car_models")
+    en_make, en_model = phrase_pattern([w for w in makes if w.isascii()]), phrase_pattern([w for w in models if w.isascii()])
+    en = re.compile(
+        rf"(?<![\w'])my\s+(?:(?:new|trusty|beloved|little)\s+)?{NOT_KEPT}(?:(?:19|20)\d\d\s+)?"
+        rf"(?P<car>(?:{en_make})(?:\s+(?:{en_model}|[a-z]?\d{{1,3}}|[a-z]{{1,2}}-?\d{{1,2}}))?|{en_model})(?![\w'-])", re.IGNORECASE)
+    zh = re.compile(rf"^(?:我|我家|我们家)(?:的|那台|这台|那辆|这辆|那部|这部)(?P<car>{zh_car_pattern(lexicon).pattern})")
+    return en, zh
+
+
+@functools.lru_cache(maxsize=8)
+def zh_car_pattern(lexicon: Lexicon) -> re.Pattern[str]:
+    """A car named in Chinese chat: a make, a model, or both ("特斯拉Model Y", "本田飞度", "卡罗拉")."""
+    makes, models = lexicon.words("mentions", "car_makes"), lexicon.words("mentions", "car_models")
+    zh_make = "|".join(sorted((w for w in makes if not w.isascii()), key=len, reverse=True))
+    zh_model = "|".join(sorted((re.escape(w) for w in models if not w.isascii() or w[:1].isupper()), key=len, reverse=True))
+    return re.compile(rf"(?:{zh_make})?\s*(?:{zh_model})|(?:{zh_make})")
+
+
 class InPassingRules:
     lexicon: Lexicon
 
     def _in_passing(self, clause: str, turn: Turn) -> list[Found]:
         """What a possessive presupposes: a pet by its kind, a relative by name, an office's town."""
-        if not turn.user_is_speaker or has_cjk(clause):
+        if not turn.user_is_speaker:
             return []
         lex, me = self.lexicon, turn.speaker_id
+        en_car, zh_car = car_patterns(lex)
+        if has_cjk(clause):
+            m = zh_car.match(clause)
+            return [Found(me, "owns", m["car"])] if m and not ZH_CAR_GONE.search(clause) else []
         found: list[Found] = []
+        for m in en_car.finditer(clause) if not CAR_GONE.search(clause) else ():
+            car = collapse(m["car"])
+            found.append(Found(me, "owns", car if car[:1].isupper() else " ".join(w[:1].upper() + w[1:] for w in car.split())))
         for m in pet_word_pattern(lex).finditer(clause) if not PET_GONE.search(clause) else ():
             if not clause[:m.start()].strip() and re.match(r"\s*(?:is|'s|was|are)\b", clause[m.end():]):
                 continue  # "my dog is old": what is said of it is read, or nothing (``mentions.py``)

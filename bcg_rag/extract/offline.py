@@ -29,6 +29,7 @@ from typing import Any, Protocol, Sequence, runtime_checkable
 from ..errors import InvalidInputError
 from ..models import Claim
 from .changes import ChangeRules
+from .diets import DietRules
 from .endings import ENDED, JOB, EndingRules
 from .everyday import EverydayRules
 from .en import EnglishRules
@@ -109,7 +110,7 @@ class Turn:
 
 class OfflineExtractor(
     ShapeRules, EnglishRules, ChineseRules, GateRules, SharedRules, SubjectRules, MentionRules, WhereaboutsRules,
-    MeasureRules, RoutineRules, IdiomRules, ChangeRules, EverydayRules, EndingRules, ValueRules, VentureRules,
+    MeasureRules, RoutineRules, IdiomRules, ChangeRules, DietRules, EverydayRules, EndingRules, ValueRules, VentureRules,
     PortionRules, TongueRules, OriginRules, OwnerRules, GroupWorkRules, PetHobbyRules, ZhWorkRules, ZhBelongingRules, ZhDailyRules, InPassingRules,
 ):
     """Rule-based claims from Chinese and English chat messages; no model, deterministic."""

@@ -19,6 +19,7 @@ import re
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
+from .in_passing import zh_car_pattern
 from .pets_hobbies import pet_noun
 from .shared import CLUB_WORDS, Found
 from .text import CJK, EN_MODEL, collapse, has_cjk
@@ -313,7 +314,8 @@ class ShapeRules:
             return None  # "我想买车" is no purchase
         thing = self._clean_value(m["thing"])
         tokens = self._tokens(thing)
-        brand = tokens and tokens[0][1].startswith(("nr", "nz", "nt", "eng")) and len(tokens) <= 2  # "比亚迪汉": a make and model
+        brand = (tokens and tokens[0][1].startswith(("nr", "nz", "nt", "eng")) and len(tokens) <= 2  # "比亚迪汉": a make and model
+                 or bool(zh_car_pattern(self.lexicon).fullmatch(thing)))  # "特斯拉Model Y"
         if not tokens or not (thing.endswith(ZH_DURABLE_GOODS) or brand):
             return None  # "买了咖啡": nothing durable
         who = m["who"]

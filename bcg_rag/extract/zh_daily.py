@@ -12,7 +12,8 @@
   Only the speaker's, said with nothing but times and adverbs before the verb: "帮邻居遛狗" is not.
 * A skill never learned: "一直没学会开车", "还没学会游泳" (can, denied); "学会了游泳" (can).
 * An exam passed: "我弟今年考上了浙大" (studies_at, a change); "考上了公务员" (job_title).
-* An intolerance: "我好像有点乳糖不耐" (intolerant_to 乳糖; the hedge is the mood's).
+* An intolerance: "我好像有点乳糖不耐" (intolerant_to 乳糖; the hedge is the mood's); an allergy
+  said without 对: "我芒果过敏", "我老公海鲜过敏" (allergic_to; "皮肤过敏" names where, not what).
 """
 
 from __future__ import annotations
@@ -59,6 +60,9 @@ ZH_LEARNED = re.compile(r"^(?P<who>.*?)(?:终于|总算|已经)?学会了(?P<act
 ZH_PASSED = re.compile(rf"^(?P<who>.*?)考(?:上|进|到|取)了?(?P<what>[{CJK}A-Za-z]{{2,10}}?)(?:了|啦)?$")
 ZH_SCHOOLISH = re.compile(r"(?:大学|学院|中学|小学|高中|初中|一中|二中|三中|附中|附小|[^老])大$|^(?:清华|北大|复旦|交大|浙大|南大|人大)$")
 ZH_INTOLERANT = re.compile(rf"^(?P<body>[{CJK}]{{2,10}}?)不耐受?(?:吧|哦|呢)?$")
+ZH_ALLERGIC = re.compile(rf"^(?P<body>[{CJK}]{{2,10}}?)(?:严重|特别|超级)?过敏(?:了|呢|哦|啊|的)?$")
+# Where an allergy shows, or when: no allergen.
+ZH_NOT_ALLERGENS = frozenset("皮肤 鼻子 眼睛 脸 身体 季节 换季 春天 体质".split())
 
 
 class ZhDailyRules:
@@ -167,10 +171,12 @@ class ZhDailyRules:
 
     # ---- intolerances
     def _zh_intolerant(self, clause: str, turn: Turn) -> Found | None:
-        if not (m := ZH_INTOLERANT.match(clause)) or not (tokens := self._tokens(m["body"])):
+        """ "我有点乳糖不耐" (intolerant_to 乳糖), "我芒果过敏" (allergic_to 芒果)."""
+        allergic = ZH_ALLERGIC.match(clause)
+        if not (m := allergic or ZH_INTOLERANT.match(clause)) or not (tokens := self._tokens(m["body"])):
             return None
         what, flag, at = tokens[-1]
-        if not flag.startswith("n") or len(what) < 2:
-            return None  # "有点不耐烦" is impatience
+        if not flag.startswith("n") or (len(what) < 2 and not allergic) or what in ZH_NOT_ALLERGENS or not at:
+            return None  # "有点不耐烦" is impatience; "皮肤过敏" where it shows; "我过敏了" names no allergen
         subject, negated = self._zh_who(re.sub(r"(?:有点|有些|有一点|有)$", "", m["body"][:at]), turn)
-        return Found(subject, "intolerant_to", what, negated) if subject else None
+        return Found(subject, "allergic_to" if allergic else "intolerant_to", what, negated) if subject else None
