@@ -178,6 +178,14 @@ def test_joining_is_a_membership_unless_an_employer(extractor):
                                                                           (USER, "job_title", "data scientist", 1.0)]),
         ("Call me Rob, nobody uses Robert", [(USER, "name", "Rob", 1.0)]),
         ("我生日是3月15号", [(USER, "attr:birthday", "3月15号", 1.0)]),
+        ("我老公生日是5月2号", [(f"{USER}'s husband", "birthday", "5月2号", 1.0)]),
+        ("下周一8月19号是我生日！想自己去看场演唱会犒劳一下", [(USER, "attr:birthday", "8月19号", 1.0)]),  # a day said ahead: no plan
+        ("3月2号是我们结婚纪念日", [(USER, "attr:anniversary", "3月2号", 1.0)]),
+        ("august 19 is my birthday!", [(USER, "attr:birthday", "august 19", 1.0)]),
+        ("May 5 is my mom's birthday", [(f"{USER}'s mother", "birthday", "May 5", 1.0)]),
+        ("my bday is march 3", [(USER, "attr:birthday", "march 3", 1.0)]),
+        ("今天是我生日", []),  # no date said
+        ("我想8月19号过生日", []),
         ("我对花粉过敏。", [(USER, "allergic_to", "花粉", 1.0)]),
         ("我家有一只狗。", [(USER, "has", "狗", 1.0)]),
     ],

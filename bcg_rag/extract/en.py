@@ -91,6 +91,13 @@ EN_AGE = re.compile(r"^(?P<age>\d{1,3})(?:\s+(?:years?|yrs?)(?:\s+old)?)?(?:,?\s
 # "a nurse in Leeds": a trade and the town it is practised in
 EN_TRADE_IN = re.compile(r"^(?P<title>.+?)\s+in\s+(?P<place>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})$")
 
+# "august 19 is my birthday", "March 3rd is our anniversary": a day of the year, then whose day it is
+EN_DAY_IS_MINE = re.compile(
+    r"^(?P<date>(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?"
+    r"|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*)"
+    r"\s+is\s+(?P<owner>my|our|his|her|my\s+[a-z]+'s)\s+(?P<attr>birthday|bday|b-day|anniversary|wedding\s+anniversary)\s*[!.]*$",
+    re.IGNORECASE)
+
 
 class EnglishRules:
     def _attribute(self, clause: str, turn: Turn) -> Found | None:
@@ -105,6 +112,8 @@ class EnglishRules:
             return self._zh_attribute(clause, turn)
         if (early := lex.time.lead.match(clause)) and early.end() < len(clause):  # "These days my favorite …"
             clause = clause[early.end():]
+        if day := EN_DAY_IS_MINE.match(clause):  # "august 19 is my birthday!": the day, then whose
+            clause = f"{day['owner']} {day['attr']} is {day['date']}"
         if (m := EN_POSSESSIVE.match(clause)) and (relative := self._relative(m["owner"], turn)):
             owner, personal, attr = relative, False, m["attr"]  # "my sister's name is Anna"
         elif m := EN_MY_ATTRIBUTE.match(clause) or (

@@ -108,6 +108,10 @@ class Turn:
     label: str | None = None  # whose "new obsession" ended the last clause: the next one says what it is
 
 
+# Slots whose value is a day of the year: "my birthday is next Monday" names it, plans nothing.
+CALENDAR_DAYS = frozenset({"birthday", "anniversary"})
+
+
 class OfflineExtractor(
     ShapeRules, EnglishRules, ChineseRules, GateRules, SharedRules, SubjectRules, MentionRules, WhereaboutsRules,
     MeasureRules, RoutineRules, IdiomRules, ChangeRules, DietRules, EverydayRules, EndingRules, ValueRules, VentureRules,
@@ -319,7 +323,9 @@ class OfflineExtractor(
         if mood.past and not mood.plan and not found.changed:
             negated = True  # "I used to live in Paris": Paris no longer holds
         stance = lex.negated if negated else lex.asserted
-        if mood.plan and not predicate.startswith("plan:"):
+        # A day's date is no plan when said ahead of it: "下周一8月19号是我生日" names the birthday.
+        plan = mood.plan and not (mood.due_in_days and predicate.removeprefix("attr:") in CALENDAR_DAYS)
+        if plan and not predicate.startswith("plan:"):
             predicate = "plan:" + predicate  # a plan is not a current fact; it never competes with one
             stance *= lex.hedge_factor
         elif predicate.startswith("plan:"):  # read as a plan by its rule ("got a job offer from X")

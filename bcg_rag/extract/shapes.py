@@ -105,6 +105,13 @@ ZH_TAKEN = re.compile(r"^(?P<who>.*?)(?:终于|总算|也|已经)?(?:脱单|谈�
 ZH_AGE_ONLY = re.compile(r"^(?:我)?(?:都|已经)?(?:\d{1,2}|[一二三四五六七八九十]{1,3})岁?了?$")
 EN_BARE_STATE = re.compile(r"^(?:nope\s+|no\s+)?(?P<neg>not\s+)?(?:be\s+|being\s+)?(?P<state>.+)$", re.IGNORECASE)
 
+# "我生日是3月15号", "我老公生日是5月2号" (the owner: the speaker or a relative of theirs)
+ZH_BARE_ATTRIBUTE = re.compile(r"^(?P<owner>(?:我的?)?(?:老公|老婆|妈妈|妈|爸爸|爸|女儿|儿子|哥哥|哥|姐姐|姐|弟弟|弟|妹妹|妹"
+                               r"|男朋友|女朋友|对象|爷爷|奶奶|外公|外婆)|我们|我)(?P<attr>[^是的]{1,6})(?P<neg>不是|是)(?P<value>.+)$")
+# "下周一8月19号是我生日", "3月2号是我们结婚纪念日": a day, then whose day it is
+ZH_DATE_IS_WHOSE = re.compile(r"^(?:[^0-9是]{0,6}?)(?P<date>\d{1,2}月\d{1,2}[号日])(?:就|正好|刚好)?是(?P<owner>我们|我|(?:我的?)?[^的是]{1,3}?)的?"
+                              r"(?P<attr>生日|结婚纪念日|纪念日)(?:哦|呢|啦|了)?$")
+
 
 class ShapeRules:
     lexicon: Lexicon
@@ -353,8 +360,15 @@ class ShapeRules:
         return Found(turn.speaker_id, "is", state, bool(m["neg"]))
 
     def _zh_bare_attribute(self, clause: str, turn: Turn) -> Found | None:
-        """ "我生日是3月15号": an attribute the lexicon knows right after the owner, without 的."""
-        m = re.match(r"^(?P<owner>我|我们)(?P<attr>[^是]{1,6})(?P<neg>不是|是)(?P<value>.+)$", clause)
-        if m is None or collapse(m["attr"]).casefold() not in self.lexicon.attributes:
+        """ "我生日是3月15号", "我老公生日是5月2号": an attribute the lexicon knows right after the
+        owner, without 的; "下周一8月19号是我生日": a date said before whose day it is."""
+        if m := ZH_DATE_IS_WHOSE.match(clause):
+            owner, attr, value, negated = m["owner"], m["attr"], m["date"], False
+        elif m := ZH_BARE_ATTRIBUTE.match(clause):
+            owner, attr, value, negated = m["owner"], m["attr"], m["value"], m["neg"] == "不是"
+        else:
             return None
-        return self._attribute_claim(turn.speaker_id, True, m["attr"], m["value"], m["neg"] == "不是")
+        if collapse(attr).casefold() not in self.lexicon.attributes:
+            return None
+        who, personal = self._owner(owner, turn)
+        return self._attribute_claim(who, personal, attr, value, negated) if who else None
