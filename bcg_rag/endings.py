@@ -10,7 +10,9 @@ statement gets a denying claim on each of them, and the fold refutes the value a
 ending's time, so a value stated again later holds again. Pairs are found from both sides (an ending finds the
 values already stored; a new value finds the endings already stored), so the claims, and
 so the beliefs, are the same in any order of arrival. No belief is created here: an ending
-that names nothing known stays a statement about ``ENDED`` only.
+that names nothing known stays a statement about ``ENDED`` only. Likewise a denial by a
+shorter name ("cancelled my Ironworks membership") denies the longer name it names in the
+same slot ("Ironworks Gym"), from either side.
 """
 
 from __future__ import annotations
@@ -97,6 +99,7 @@ def link_endings(memory: BeliefMemory, evidence_id: str) -> list:
         for b in beliefs:
             if endable(b["predicate"]) and (names_value(c["value"], b["value"]) or b["id"] in begun):
                 changes += _deny(memory, evidence_id, c["subject"], b["predicate"], b["value"], c["stance"])
+    changes += _short_names(memory, evidence_id, user_id, claims)
     stated = [c for c in claims if c["stance"] > 0 and endable(c["predicate"])]
     if not stated or ENDED not in memory.store.known_predicates(user_id):
         return changes
@@ -112,6 +115,34 @@ def link_endings(memory: BeliefMemory, evidence_id: str) -> list:
             earlier = str(ev["timestamp"]) < times.get(e["evidence_id"], "")  # stated before the ending
             if e["predicate"] == ENDED and e["stance"] < 0 and (names_value(e["value"], c["value"]) or (
                     earlier and c["predicate"] in names_predicates(memory, e["value"]))):
+                changes += _deny(memory, e["evidence_id"], c["subject"], c["predicate"], c["value"], e["stance"])
+    return changes
+
+
+# Slots whose values are names, which chat shortens: "cancelled my Ironworks membership" after
+# "signed up at Ironworks Gym", "left Northwind" after "I work at Northwind Traders".
+NAMED_SLOTS = frozenset({"member_of", "works_at", "studies_at", "subscribes_to", "banks_with", "owns"})
+
+
+def _short_names(memory: Any, evidence_id: str, user_id: str, claims: list[dict]) -> list:
+    """A denial by a shorter name denies the stated value it names, in the same slot, from
+    either side: this evidence's denials end the longer names stored; this evidence's longer
+    names are denied by the shorter denials stored."""
+    changes: list = []
+    for c in claims:
+        if c["predicate"] not in NAMED_SLOTS or (subject_id := memory.resolve_entity(user_id, c["subject"])) is None:
+            continue
+        beliefs = [b for b in memory.store.find_beliefs(user_id, history=False, subject_id=subject_id, predicate=c["predicate"])
+                   if normalise_key(b["value"]) != normalise_key(c["value"])]
+        if c["stance"] < 0:  # "cancelled my Ironworks membership": the stored "Ironworks Gym" ends
+            for b in beliefs:
+                if names_value(c["value"], b["value"]):
+                    changes += _deny(memory, evidence_id, c["subject"], c["predicate"], b["value"], c["stance"])
+            continue
+        shorter = [b for b in beliefs if names_value(b["value"], c["value"])]  # "Ironworks Gym" after its cancellation
+        sources = sorted({e.src for e in memory.store.edges_to([b["id"] for b in shorter], [REFUTES])}) if shorter else []
+        for e in memory.store.claims_for_evidence(sources):
+            if e["predicate"] == c["predicate"] and e["stance"] < 0 and names_value(e["value"], c["value"]):
                 changes += _deny(memory, e["evidence_id"], c["subject"], c["predicate"], c["value"], e["stance"])
     return changes
 

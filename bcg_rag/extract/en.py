@@ -57,8 +57,9 @@ EN_NEW_JOB = re.compile(
 )
 EN_LEFT_JOB = re.compile(
     r"^(?P<before>.*?)\b(?P<verb>quit|left|leaving|quitting|resigned from|resign from|got fired from|was fired from"
-    r"|got laid off from|was laid off from|got let go from|retired from|leave)\s+"
-    r"(?:(?:my|the|a|his|her|their|our)\s+(?:[\w-]+\s+){0,2}?(?:job|position|role|gig|internship)\s+(?:at|with|in)\s+)?(?P<org>.+)$",
+    r"|got laid off from|was laid off from|got let go from|retired from|leave"
+    r"|handed\s+in|gave\s+in|put\s+in|turned\s+in|handing\s+in)\s+"
+    r"(?:(?:my|the|a|his|her|their|our)\s+(?:[\w-]+\s+){0,2}?(?:job|position|role|gig|internship|notice|resignation)\s+(?:at|with|in)\s+)?(?P<org>.+)$",
     re.IGNORECASE,
 )
 # "Just got a job offer from Spotify", "accepted the offer from Deloitte": a place one may (or
@@ -70,6 +71,9 @@ EN_JOB_OFFER = re.compile(
     re.IGNORECASE,
 )
 ZH_JOB_OFFER = re.compile(r"^(?P<before>.*?)(?:拿到了?|收到了?|接了|接受了)(?P<org>[^，。！？]{1,12}?)的(?:offer|Offer|OFFER|录用通知)")
+# "I work as a vet tech at Greenhill Animal Clinic, ...": the title and the employer (not "worked as": maybe over)
+EN_WORK_AS_AT = re.compile(r"^(?P<before>.*?)\bwork(?:s|ing)?\s+as\s+(?:a|an)\s+(?P<title>[a-z][\w\s-]{1,40}?)\s+(?:at|for)\s+"
+                           r"(?P<org>(?-i:[A-Z])[\w&'.-]*(?:\s+(?-i:[A-Z])[\w&'.-]*){0,4})(?:\s*,.*)?$", re.IGNORECASE)
 EN_AS_TITLE = re.compile(r"^(?P<org>.+?)\s+as\s+(?:a\s+|an\s+|the\s+)?(?P<title>.+)$", re.IGNORECASE)
 # First-person and third-person copulas: "I'm a nurse", "my mom is a doctor", "I'm vegetarian".
 EN_COPULA = re.compile(
@@ -191,6 +195,8 @@ class EnglishRules:
             return self._zh_job(clause, turn)
         if m := EN_NEW_JOB.match(clause):
             return self._job_found(m["before"], m["org"], m["title"] or m["title0"], turn, False)
+        if m := EN_WORK_AS_AT.match(clause):  # "I work as a vet tech at Greenhill Animal Clinic"
+            return self._job_found(m["before"], m["org"], m["title"], turn, False)
         if m := EN_LEFT_JOB.match(clause):
             org = m["org"]
             job_words = re.search(r"\b(?:job|position|role|gig|internship)\s+(?:at|with|in)\b", m.group(), re.IGNORECASE)

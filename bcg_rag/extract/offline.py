@@ -29,6 +29,7 @@ from typing import Any, Protocol, Sequence, runtime_checkable
 from ..errors import InvalidInputError
 from ..models import Claim
 from .changes import ChangeRules
+from .coordination import share_subjects
 from .diets import DietRules
 from .endings import ENDED, JOB, EndingRules
 from .everyday import EverydayRules
@@ -129,7 +130,7 @@ class OfflineExtractor(
         """Whether a message states anything (some clause is neither a question, a request
         to the assistant, nor small talk): raw evidence worth showing when no claim covers it."""
         for sentence in sentences(collapse(chat_text(text))):
-            parts = [c.strip(EDGE_PUNCTUATION) for c in clauses(sentence.text)]
+            parts = share_subjects(self.lexicon, [c.strip(EDGE_PUNCTUATION) for c in clauses(sentence.text)])
             if any(c and not silent for c, silent in zip(parts, self.grammar.silent(sentence, parts))):
                 return True
         return False
@@ -181,7 +182,7 @@ class OfflineExtractor(
             # Chinese keeps its topic across a sentence end ("老公跳槽了！现在在安泰保险"), not past a question
             turn.topic = turn.topic and has_cjk(sentence.text) and not sentence.question
             turn.town = turn.venue = None
-            parts = [c.strip(EDGE_PUNCTUATION) for c in clauses(sentence.text)]
+            parts = share_subjects(self.lexicon, [c.strip(EDGE_PUNCTUATION) for c in clauses(sentence.text)])
             # "his new school, Maple Grove Elementary": read on the sentence, the comma cuts clauses
             venues = [] if sentence.question else self._venues(sentence.text, turn)
             listed = self.grammar.list_items(parts)

@@ -73,6 +73,8 @@ EN_PET_TAKEN = re.compile(
     r"(?:\s*,?\s+(?:named|called)\s+(?P<name>(?-i:[A-Z][a-z][\w'-]*)))?(?:\s+(?:today|yesterday|last\s+\w+))?$",
     re.IGNORECASE,
 )
+# "a beagle called Rocket", after "we have a puppy too!!": the kind of the animal just said, and its name
+EN_KIND_CALLED = re.compile(r"^(?:an?\s+)?(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+(?:called|named)\s+(?P<name>[A-Z][a-z][\w'-]*)$", re.IGNORECASE)
 # "her name is Juno", "named him Waffles", "she's called Pickle", after a clause that said which animal.
 EN_ITS_NAME = re.compile(
     r"^(?:(?:her|his|its|their)\s+name(?:'s|\s+is)|(?:(?:we|i)\s+)?(?:named|called|(?:'re|are|am|'m)\s+calling)\s+(?:him|her|it)"
@@ -284,9 +286,14 @@ class ShapeRules:
             found.append(Found(subject, "pet_name", m["name"]))
         return found
 
-    def _pet_name_after(self, clause: str, turn: Turn) -> Found | None:
-        """ "her name is Juno" right after a clause that said the speaker keeps an animal."""
-        if not (m := EN_ITS_NAME.match(clause)) or turn.owned is None or turn.owned[1] not in self.lexicon.pets:
+    def _pet_name_after(self, clause: str, turn: Turn) -> Found | list[Found] | None:
+        """ "her name is Juno" right after a clause that said the speaker keeps an animal; "a
+        beagle called Rocket" after "we have a puppy too!!" (which kind, and its name)."""
+        if turn.owned is None or turn.owned[1] not in self.lexicon.pets:
+            return None
+        if (m := EN_KIND_CALLED.match(clause)) and (kind := collapse(m["kind"]).casefold()) in self.lexicon.pets:
+            return [Found(turn.owned[0], "has", kind), Found(turn.owned[0], "pet_name", m["name"])]
+        if not (m := EN_ITS_NAME.match(clause)):
             return None
         return Found(turn.owned[0], "pet_name", m["name"])
 

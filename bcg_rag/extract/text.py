@@ -169,7 +169,12 @@ def inside_title(value: str, stop: re.Match[str]) -> bool:
     join = " ".join(stop.group().split())
     appositive = join == "of" and "," in value[: stop.start()]
     return ((join in _TITLE_JOINS or appositive) and bool(before) and bool(after) and before[-1][:1].isupper()
-            and after[0][:1].isupper() and not _CALENDAR.match(after[0]))
+            and after[0][:1].isupper() and not _CALENDAR.match(after[0])
+            and not (join == "on" and _STREET.fullmatch(after[min(len(after), 3) - 1].strip(".,"))))
+
+
+# "Ironclad Fitness on Dover St": where the place is, not a title's "on"
+_STREET = re.compile(r"(?i:st|street|ave|avenue|rd|road|blvd|boulevard|lane|ln|square|sq|drive|dr|way)")
 
 
 def title_article(value: str, m: re.Match[str]) -> bool:
