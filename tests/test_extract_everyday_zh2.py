@@ -11,6 +11,7 @@ import pytest
 from bcg_rag.extract import OfflineExtractor
 from claims import USER, triples
 
+MOTHER = f"{USER}'s mother"
 ROOMMATE, BROTHER, SISTER, PARTNER, HUSBAND, COLLEAGUE, CLASSMATE = (
     f"{USER}'s {r}" for r in ("roommate", "brother", "sister", "partner", "husband", "colleague", "classmate"))
 
@@ -54,6 +55,18 @@ def extractor() -> OfflineExtractor:
         ("我好像有点乳糖不耐", [(USER, "intolerant_to", "乳糖", 0.5)]),
         ("我有点乳糖不耐受", [(USER, "intolerant_to", "乳糖", 1.0)]),
         ("我对象乳糖不耐", [(PARTNER, "intolerant_to", "乳糖", 1.0)]),
+        # a pet kept at home, taken in, and named by the next clause
+        ("家里有只柯基叫土豆，腿短到上不了沙发哈哈", [(USER, "has", "柯基", 1.0), (USER, "pet_name", "土豆", 1.0)]),
+        ("我家有只柯基叫土豆", [(USER, "has", "柯基", 1.0), (USER, "pet_name", "土豆", 1.0)]),
+        ("前两天在楼下捡了只小橘猫，给它起名大橘", [(USER, "has", "橘猫", 1.0), (USER, "pet_name", "大橘", 1.0)]),
+        ("我们领养了一只流浪狗，起名叫豆豆", [(USER, "has", "流浪狗", 1.0), (USER, "pet_name", "豆豆", 1.0)]),
+        ("捡了个钱包", []),  # no animal
+        # a shop opened (its size aside), a dance done daily, a shop closed
+        ("我妈在老家开了个小超市，晚上还天天去跳广场舞",
+         [(MOTHER, "owns", "超市", 1.0), (MOTHER, "habit", "广场舞", 1.0)]),
+        ("我妈那个超市上个月关了，年纪大了实在干不动了", [(MOTHER, "does", "超市", -0.8)]),
+        ("开了个小会", []),
+        ("灯关了", []),
         # allergies said without 对
         ("我芒果过敏", [(USER, "allergic_to", "芒果", 1.0)]),
         ("我老公海鲜过敏", [(HUSBAND, "allergic_to", "海鲜", 1.0)]),

@@ -85,11 +85,14 @@ EN_NOT_A_THING = re.compile(r"^(?:by|at|in|to|for|from|off|over|into|on|the\s+(?
 # is named: "left early", "quit it", "left the house" say nothing here.
 NAMED_ONLY = frozenset({"left", "leaving", "quit", "quitting", "sold", "deleted", "uninstalled"})
 ZH_ENDED = re.compile(
-    rf"^(?P<who>.*?)(?:把)?(?P<what>(?:(?!把)[{CJK}A-Za-z]){{2,8}}?)(?:也|就|都|只能|只好|已经|早就|现在|暂时)*"
-    r"(?:不(?:打|上|学|弹|练|玩|去|做|跳|跑|学了|练了|搞|弄|用)了|(?:坚持|学|练|弹|读|跑|写|画|唱)不下去了|戒了|停了|退了|卖了|送人了|送走了|卸载了|删了)"
+    rf"^(?P<who>.*?)(?:把)?(?<![那这])(?P<what>(?:(?!把|那个|那家|这个|这家)[{CJK}A-Za-z]){{2,8}}?)"
+    r"(?:也|就|都|只能|只好|已经|早就|现在|暂时|上个?月|上周|去年|年初|年底|前阵子|前两天|最近)*"
+    r"(?:不(?:打|上|学|弹|练|玩|去|做|跳|跑|学了|练了|搞|弄|用)了|(?:坚持|学|练|弹|读|跑|写|画|唱)不下去了|戒了|停了|退了|卖了|送人了|送走了|卸载了|删了"
+    r"|关了|关门了|倒闭了|黄了)"  # a shop closed: "我妈那个超市上个月关了"
     r"(?:(?:[0-9一二三四五六七八九十两俩几半]+|好几)个?(?:月|年|天|周|星期|礼拜)了?)?$"
     rf"|^(?P<who2>.*?)(?:放弃了|戒了|退了|不再去)(?P<what2>[{CJK}A-Za-z]{{2,8}})了?$"
 )
+ZH_THAT_ONE = re.compile(r"(?:那个|那家|这个|这家|的)$")
 # "I quit my job", "finally handed in my notice", "I resigned today": a job ends, its employer
 # unnamed ("quit my job at Acme" names it: the employer rule reads that, and a message that
 # names the employer ended keeps only that, ``OfflineExtractor.read``).
@@ -186,5 +189,6 @@ class EndingRules:
         what = self._clean_value(m["what"] or m["what2"])
         if not self._usable(what):
             return None
-        subject = self._who(m["who"] if m["what"] else m["who2"], turn)
+        who = ZH_THAT_ONE.sub("", m["who"]) if m["what"] else m["who2"]  # "我妈那个超市": hers
+        subject = self._who(who, turn)
         return Found(subject, ENDED, what, True, True) if subject else None

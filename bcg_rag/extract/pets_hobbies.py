@@ -10,6 +10,8 @@
   "picked up the ukulele again", "signed up for a pottery class" (habit, as "took up cycling"
   is): an activity said as a gerund, or one the lexicon lists as an activity, a pastime or an
   instrument; "picked up the kids", "got into Stanford", "got into an argument" name none;
+* a pet taken in, in Chinese: "前两天在楼下捡了只小橘猫", "我们领养了一只流浪狗" (has 橘猫 / 流浪狗),
+  named by the next clause: "给它起名大橘", "起名叫豆豆" (pet_name);
 * a hobby said as an obsession: "new obsession: pickleball", "my latest obsession is
   sourdough", "ok new hobby: pottery", "bouldering is my new obsession" (likes). "new
   obsession" may end its clause, the thing being the next one ("new obsession: pickleball"
@@ -27,7 +29,7 @@ import re
 from typing import TYPE_CHECKING
 
 from .shared import Found
-from .text import collapse, has_cjk
+from .text import CJK, collapse, has_cjk
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
@@ -111,6 +113,16 @@ def pet_noun(lexicon: Lexicon, phrase: str) -> str | None:
             return pet
     return None
 
+# Pets said by breed or nickname beside the lexicon's ([mentions] pets).
+ZH_MORE_PETS = ("二哈", "哈士奇", "边牧", "比熊", "博美", "萨摩", "萨摩耶", "英短", "美短", "橘猫", "狸花猫", "加菲猫",
+                "布偶", "法斗", "拉布拉多", "阿拉斯加", "德牧", "雪纳瑞", "猫主子", "主子")
+# "前两天在楼下捡了只小橘猫", "我们领养了一只流浪狗": an animal taken in (the place before the verb is dropped)
+ZH_PET_TAKEN = re.compile(rf"^(?P<who>.*?)(?:捡了|捡到了|捡回了?|收养了|领养了|抱回了?|接回了?)(?:一)?(?:只|条|个)(?P<pet>[{CJK}]{{1,5}})(?:回家|回来)?(?:了|啦)?$")
+ZH_PLACE_BEFORE = re.compile(rf"在[{CJK}]{{1,6}}?(?:楼下|门口|路边|小区|公司|学校|附近|外面|街上|家门口)$|在(?:楼下|门口|路边|小区里?|附近|外面|街上)$")
+ZH_LITTLE = re.compile(r"^(?:小|一)")
+# "给它起名大橘", "起名叫豆豆", "取了个名叫团子"
+ZH_NAMED_IT = re.compile(rf"^(?:给(?:它|她|他))?(?:起名|取名|起了个名字?|取了个名字?)(?:叫|为)?(?P<name>[{CJK}A-Za-z]{{1,4}})(?:了|啦)?$")
+
 
 class PetHobbyRules:
     lexicon: Lexicon
@@ -119,8 +131,29 @@ class PetHobbyRules:
         # "new obsession" ended the clause before: only this clause may say what it is.
         labelled, turn.label = turn.label, None
         if has_cjk(clause):
-            return None
+            return self._zh_pet_taken(clause, turn) or self._zh_pet_named_it(clause, turn)
         return self._new_taste(clause, turn, labelled) or self._pet_died(clause, turn) or self._took_up(clause, turn)
+
+    def _zh_pet_taken(self, clause: str, turn: Turn) -> Found | None:
+        """ "捡了只小橘猫", "领养了一只流浪狗": an animal the lexicon lists, taken in."""
+        if not (m := ZH_PET_TAKEN.match(clause)):
+            return None
+        pet = ZH_LITTLE.sub("", m["pet"])
+        if not any(pet.endswith(p) for p in self.lexicon.pets if not p.isascii()) and pet not in ZH_MORE_PETS:
+            return None  # "捡了个钱包": no animal
+        subject, negated = self._zh_who(ZH_PLACE_BEFORE.sub("", m["who"]), turn)  # times peeled: "前两天"
+        if subject is None or negated:
+            return None
+        turn.owned = (subject, pet)
+        return Found(subject, "has", pet)
+
+    def _zh_pet_named_it(self, clause: str, turn: Turn) -> Found | None:
+        """ "给它起名大橘" after a clause that said which animal the speaker took in."""
+        if turn.owned is None or not (m := ZH_NAMED_IT.match(clause)):
+            return None
+        if not any(turn.owned[1].endswith(p) for p in self.lexicon.pets if not p.isascii()) and turn.owned[1] not in ZH_MORE_PETS:
+            return None
+        return Found(turn.owned[0], "pet_name", m["name"])
 
     def _took_up(self, clause: str, turn: Turn) -> Found | None:
         """ "took up running", "picked up the ukulele again", "signed up for a pottery class": a

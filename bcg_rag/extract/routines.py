@@ -47,6 +47,7 @@ EN_OF_LATE = re.compile(r"\b(?:instead|lately|recently|these days|a lot|for (?:a
 SCHOOL = re.compile(r"\b(?:School|Elementary|Primary|Middle|High|Academy|College|University|Kindergarten|Preschool)\b")
 # What may stand between the subject and a Chinese activity: times, counts, adverbs, "起来".
 ZH_BETWEEN_TAGS = ("t", "m", "q", "d")
+ZH_LIGHT_VERBS = frozenset({"跳", "打", "踢", "下", "玩"})
 ZH_BETWEEN_WORDS = frozenset({"每天", "每周", "每晚", "天天", "起来", "坚持", "都", "也", "还", "会", "练", "做", "去", "一般", "通常"})
 
 
@@ -114,6 +115,7 @@ class RoutineRules:
         if turn.user_is_speaker and (m := ZH_LANGUAGE_FIRST.match(clause)) and self._zh_language(m["lang"]):
             return Found(turn.speaker_id, "speaks", m["lang"], bool(m["neg"]))
         activities = set(self.lexicon.words("habits", "activities"))
+        games = set(self.lexicon.words("habits", "games"))
         tokens = self._tokens(clause)
         for i, (word, _, at) in enumerate(tokens[:-1]):
             if word[-1:] == "会" and self._is_pronoun(word[:-1]):  # jieba's "我会" is 我 + 会
@@ -171,6 +173,7 @@ class RoutineRules:
         if not frequency.search(clause):
             return None
         activities = set(self.lexicon.words("habits", "activities"))
+        games = set(self.lexicon.words("habits", "games"))
         tokens = self._tokens(clause)
         for i, (word, flag, at) in enumerate(tokens):
             gone = word == "去" and i + 1 < len(tokens)
@@ -182,6 +185,8 @@ class RoutineRules:
                     rest = rest[1:]
                 if len(rest) > 1 and rest[-1][0] in activities and all(f.startswith(("n", "eng", "s")) for _, f, _ in rest[:-1]):
                     value = rest[-1][0]
+                elif len(rest) == 2 and rest[0][0] in ZH_LIGHT_VERBS and rest[1][0] in activities | games:
+                    value = rest[1][0]  # "天天去跳广场舞", "周末去打羽毛球": what is played or danced
                 elif not rest or not all(f.startswith(("n", "eng")) for _, f, _ in rest):
                     return None
                 else:

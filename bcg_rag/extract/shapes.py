@@ -34,7 +34,7 @@ EN_TURNED = re.compile(r"^(?P<who>.*?)\s*(?:just\s+)?(?:turned|turning|turns|tur
 EN_IS_MY = re.compile(r"^(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s+(?:is|was)\s+my\s+(?P<rel>.+)$")
 # "Anna是我大学室友": at most a short modifier ("大学", "高中") before the kin word, no 的 inside.
 ZH_IS_MY = re.compile(r"^(?P<name>.+?)是我的?(?P<rel>[^的]{1,6})$")
-ZH_THING_NAMED = re.compile(rf"^(?:我的|我家的?|我们家的?)(?P<thing>[{CJK}]{{1,4}})叫(?P<name>[{CJK}A-Za-z]{{1,4}})$")
+ZH_THING_NAMED = re.compile(rf"^(?:我的|我家的?|我们家的?)(?![有养])(?P<thing>[{CJK}]{{1,4}})叫(?P<name>[{CJK}A-Za-z]{{1,4}})$")
 EN_THING_NAMED = re.compile(
     r"^(?:[Mm]y|[Oo]ur)\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)(?:'s name is|\s+is\s+(?:called|named))\s+(?P<name>[A-Z][\w'-]*)$"
 )

@@ -67,10 +67,13 @@ class VentureRules:
         if (m := ZH_OPENED.match(clause)) is None:
             return None
         thing = m["thing"]
+        if len(sized := re.sub(r"^(?:小小的|小|大|新)", "", thing)) >= 2:
+            thing = sized  # "开了个小超市": a supermarket, its size aside (as "a small bakery" is a bakery)
         if not thing.endswith(ZH_BUSINESS_ENDS) or thing.endswith(ZH_NOT_BUSINESSES):
             return None
         tokens = self._tokens(thing)
-        if not tokens or any(flag.startswith(("v", "p", "d", "r", "u")) and not flag.startswith("vn") for _, flag, _ in tokens):
+        if not tokens or any(flag.startswith(("v", "p", "d", "r", "u")) and not flag.startswith("vn") and word not in ZH_BUSINESS_ENDS
+                             for word, flag, _ in tokens):  # (jieba tags 超市 a verb)
             return None  # "开车去花店": a drive, not a shop
         region, negated = self._clean_before_verb(m["who"])
         subject = turn.speaker_id if region in ZH_SELF else self._subject(region, turn)

@@ -22,6 +22,7 @@ import re
 from typing import TYPE_CHECKING
 
 from .gate import ZH_SPECIFIC_TIME
+from .pets_hobbies import ZH_MORE_PETS
 from .routines import routine_patterns
 from .shared import Found
 from .text import CJK
@@ -45,9 +46,6 @@ ZH_NUM = r"[0-9一二三四五六七八九十两几半百千]+"
 ZH_COUNTED = re.compile(rf"^(?P<who>.*?)(?P<verb>跑|游)(?:个)?(?:{ZH_NUM}(?:次|回|趟|公里|千米|km|KM|圈|米|个?小时|分钟))+"
                         r"(?P<tail>步|泳)?(?:左右)?$")
 ZH_COUNTED_ACT = {"跑": "跑步", "游": "游泳"}
-# Pets said by breed or nickname beside the lexicon's ([mentions] pets).
-ZH_MORE_PETS = ("二哈", "哈士奇", "边牧", "比熊", "博美", "萨摩", "萨摩耶", "英短", "美短", "橘猫", "狸花猫", "加菲猫",
-                "布偶", "法斗", "拉布拉多", "阿拉斯加", "德牧", "雪纳瑞", "猫主子", "主子")
 ZH_MINE = r"(?:我家的?|我们家的?|家里的?|我的)?"
 # Children and siblings' children: who one visits, takes or sees off says one has them.
 ZH_YOUNG_KIN = ("外甥女", "外甥", "侄女", "侄子", "外孙女", "外孙", "孙女", "孙子", "儿子", "女儿", "闺女")
