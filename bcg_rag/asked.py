@@ -203,7 +203,7 @@ def answer_kind(query: str) -> frozenset[str]:
     return PLACE_PREDICATES if kind == GEO_PREDICATES and _THROUGH_ORG.search(query) else kind
 
 
-def slots_by_predicate(memory: Any, ranked: list, vector: Any, query: str = "") -> list:
+def slots_by_predicate(memory: Any, ranked: list, vector: Any, query: str = "", context: str | None = None) -> list:
     """Search's ranked groups ``(score, ...)`` with each subject's slots reordered among the
     places they hold by their score plus ``[search] slot_predicate_weight`` x how near their
     predicate is to the question (``relevance.predicate_similarity``). A message's
@@ -213,7 +213,10 @@ def slots_by_predicate(memory: Any, ranked: list, vector: Any, query: str = "") 
     more. The slots whose values are the kind of answer the question's words ask for
     (``answer_kind``: a place, a job) come first among them, whatever the scores (a bonus
     of 0.1 on their fit was too small to move "what is the user's job?" off the employer).
-    Ties keep their order (a stable sort)."""
+    Among those of the asked kind, the slots held in the question's ``context`` come first:
+    asked in topic:office what the user drinks, the office's americano before the water a
+    doctor prescribed in topic:health, whichever predicate is nearer. Ties keep their order
+    (stable sorts)."""
     weight = float(memory.policy.section("search").get("slot_predicate_weight", 2.0))
     if len(ranked) < 2 or not weight:
         return ranked
@@ -230,6 +233,8 @@ def slots_by_predicate(memory: Any, ranked: list, vector: Any, query: str = "") 
             slots = sorted((ranked[i] for i in at), key=lambda g: -(g[0] + weight * near[g[2][0]["predicate"]]))
             if recent:  # stable sorts: the slots stated last first, then those of the asked kind
                 slots.sort(key=lambda g: max(r["last_updated"] for r in g[2]) if _of_kind(g, kind) else "", reverse=True)
+            if context:
+                slots.sort(key=lambda g: not (context in g[3] or memory.context_group(context) == g[2][0]["context_key"]))
             slots.sort(key=lambda g: not _of_kind(g, kind))
             for i, g in zip(at, slots):
                 out[i] = g

@@ -38,6 +38,9 @@ class BeliefGroup:
     # whether the slot holds the kind of answer the query's words ask for (asked.answer_kind:
     # a place, an organisation, a job, a pet, a breed); None when they ask for no particular kind
     of_asked_kind: bool | None = None
+    # the value as its newest supporting quote words it, when that is another language's word
+    # for the lexicon's value ("绿茶" for "green tea"): what to answer a question in that language
+    said: str | None = None
 
     def to_dict(self) -> dict:
         return dict(
@@ -46,6 +49,7 @@ class BeliefGroup:
             score=self.score, relevance=self.relevance, supporters=self.supporters, refuters=self.refuters,
             alternatives=self.alternatives, via=self.via, age_days=self.age_days, archived=self.archived,
             functional=self.functional, predicate_fit=self.predicate_fit, of_asked_kind=self.of_asked_kind,
+            said=self.said,
         )
 
 
@@ -122,3 +126,19 @@ def make_group(memory: Any, beliefs: list[Belief], contexts: list[str], score: f
         refuters=[e for e in entries.get(best.id, []) if e["relation"] == REFUTES], alternatives=alternatives,
         age_days=max(0.0, days_between(best.last_updated, clock)), archived=archived, functional=functional,
     )
+
+
+def _cjk(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
+def add_said_forms(groups: list[BeliefGroup], surfaces: dict[str, list[str]]) -> None:
+    """Set ``said`` on the groups whose current value the lexicon names in another language
+    (``surfaces``: value -> its words, longest first) and whose newest supporter says it so."""
+    for g in groups:
+        if g.current is None or not g.supporters:
+            continue
+        value = str(g.current.value)
+        text = max(g.supporters, key=lambda e: str(e.get("timestamp", "")))["text"]
+        g.said = next((w for w in surfaces.get(value.casefold(), ()) if _cjk(w) != _cjk(value) and w in text), None)
+

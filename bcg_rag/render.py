@@ -66,6 +66,7 @@ VIA_NOTE = "(current beliefs linking the question to this one)"
 NEWER_NOTE = "newer than what the best belief stands on, and about the same thing: it may have changed it"
 ABOUT_NOTE = "speaks of whom the question asks about, which no belief does"
 CONTINUES_NOTE = "names what the question asks through (the subject's school, employer...), later: it may say what is asked of it"
+CONTEXT_NOTE = "said in the context asked about, which the best belief is not held in"
 
 BANDS = ("high", "medium", "low", "lean_negative", "strong_negative")
 MAX_EVIDENCE = 3  # per side; the newest are the ones that moved the belief last
@@ -152,7 +153,7 @@ def render_evidence(e: dict) -> str:
     attrs.append(f"time={quote(short_time(str(e['timestamp'])))}")
     # set by search on statements the memory could not read (unstructured.py)
     attrs += [f"note={quote(note)}" for flag, note in (("newer_than_belief", NEWER_NOTE), ("about_asked", ABOUT_NOTE),
-                                                              ("continues_chain", CONTINUES_NOTE))
+                                                              ("continues_chain", CONTINUES_NOTE), ("in_asked_context", CONTEXT_NOTE))
               if e.get(flag)]
     return f"<evidence {' '.join(attrs)}>{quote(text)}</evidence>"
 
@@ -223,6 +224,8 @@ def _title(group: Any) -> str:
     facts = [f"confidence {_number(eff)}", _band(group.band), f"last confirmed {_date(b.last_updated)}"]
     if (ago := age_phrase(getattr(group, "age_days", None))) is not None:
         facts.append(ago)
+    if said := getattr(group, "said", None):
+        facts.append(f"said as {quote(said)}")
     if getattr(group, "functional", False):
         facts.append("single-valued")
     if getattr(group, "archived", False):

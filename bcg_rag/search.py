@@ -47,12 +47,12 @@ from .asked import answer_kind, asked_first, slot_name, slots_by_predicate
 from .checks import check_agent, check_context, check_count, check_query, require_user
 from .errors import InvalidInputError, MissingUserError
 from .extract.restate import restatement_diff
-from .groups import BeliefGroup, SearchResult, evidence_entries, make_group
+from .groups import BeliefGroup, SearchResult, add_said_forms, evidence_entries, make_group
 from .hops import follow_links
 from .ids import normalise_key
 from .models import HIDDEN_TEXT
 from .relevance import belief_relevance as claim_relevance
-from .relevance import claim_pairs, predicate_similarity
+from .relevance import claim_pairs, memory_lexicon, predicate_similarity
 from .timeutil import parse_timestamp
 from .tokens import fit_group
 from .unstructured import unstructured_memory, visible_rows
@@ -133,7 +133,7 @@ def search(
         score = rel * (1.0 - age_weight * (1.0 - fresh)) + (bonus if in_context else 0.0)
         ranked.append((score, rel, ordered, contexts))
     ranked.sort(key=lambda g: (-g[0], g[2][0]["id"]))
-    ranked = slots_by_predicate(memory, ranked, vector, query)
+    ranked = slots_by_predicate(memory, ranked, vector, query, context)
     ranked = asked_first(memory, user_id, query, ranked)
 
     ranked, via = follow_links(memory, ranked, query, vector, user_id=user_id, states=states, as_of=as_of, now=now,
@@ -153,7 +153,8 @@ def search(
     returned = {g.best.id for g in groups} | {a["belief_id"] for g in groups for a in g.alternatives}
     stands_on = {eid for eid, bid in pairs if bid in returned}
     unstructured, first = unstructured_memory(memory, query, hits[: max(0, top_k)], relevance, claimed, groups, user_id,
-                                              agent_id, unread, stands_on)
+                                              agent_id, unread, stands_on, context)
+    add_said_forms(groups, memory_lexicon(memory).surfaces_of_values())
     groups = hide_private_values(groups, agent_id)  # before trimming: it reads every supporter
     if max_tokens is not None:
         groups = [fit_group(g, max_tokens) for g in groups]

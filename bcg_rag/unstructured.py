@@ -27,14 +27,16 @@ from .threads import asks_through, chain_rows, en_names, named
 
 def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str, float], claimed: set[str],
                         groups: list, user_id: str, agent_id: str | None,
-                        unread: tuple[float, float], stands_on: set[str] = frozenset()) -> tuple[list[dict], bool]:
+                        unread: tuple[float, float], stands_on: set[str] = frozenset(),
+                        context: str | None = None) -> tuple[list[dict], bool]:
     """The unstructured rows (newest first) and whether they are to be read first. Rows
     that no claim was read from and that may update the best group's stated value
     (``_newer_unread``; ``unread`` is its similarity threshold and relevance margin) are
     marked ``newer_than_belief``; rows that speak of the subject the question asks about
     when no group is about it (``asked.speaks_of_unanswered``), ``about_asked``; rows that
     take a question asked through an organisation one step further (``threads.chain_rows``),
-    ``continues_chain``.
+    ``continues_chain``; rows said in the question's ``context`` when the best group is not
+    held there, ``in_asked_context``.
     Rows in ``stands_on`` (claims on a returned belief) are the groups' and are left out."""
     rows = _unstructured(memory, hits, relevance, _shown(groups) | set(stands_on), user_id, agent_id)
     # The nearest evidence of all is what plain retrieval would answer from. When the
@@ -64,6 +66,14 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
     # No belief is about the subject asked (the groups answer for the husband, asked about
     # the user): the raw evidence is read first, as a plain retriever would.
     first = first or (speaks is not None and bool(not_read))
+    # Asked within a context the best belief is not held in (the office's green tea, asked
+    # at the gym): what was said in that context and not read is what to answer from.
+    if context and groups and not _holds(memory, groups[0], context):
+        here = {u["id"] for u in not_read if u["text"] != HIDDEN_TEXT and u.get("context")
+                and memory.context_group(u["context"]) == memory.context_group(context)}
+        if here:
+            rows = [dict(u, in_asked_context=True) if u["id"] in here else u for u in rows]
+            first = True
     further = _chain_further(memory, user_id, query, groups, rows) if rows and asks_through(query) else set()
     if further:
         rows = [dict(u, continues_chain=True) if u["id"] in further else u for u in rows]
@@ -76,6 +86,10 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
         rows = [dict(u, newer_than_belief=True) if u["id"] in newer else u for u in rows]
         first = True
     return rows, first
+
+
+def _holds(memory: Any, group: Any, context: str) -> bool:
+    return context in group.contexts or memory.context_group(context) == group.context_key
 
 
 def _comparable_relevance(group: Any, relevance: dict[str, float]) -> float:

@@ -231,3 +231,29 @@ def test_an_update_of_someone_else_is_no_answer_about_the_user(mem):
 ])
 def test_phrases_under_one_subject_and_what_chat_opens_with(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+def test_asked_in_a_context_the_slots_held_there_come_first_and_unread_words_said_there_next(mem):
+    mem.add_message("上班的时候离不开咖啡，一天起码三杯美式", user_id=USER, timestamp="2024-03-04T10:00:00", context="topic:office")
+    mem.add_message("医生说我心悸跟咖啡因有关，让我下班后别再碰咖啡，晚上只喝温水", user_id=USER,
+                    timestamp="2024-03-20T19:30:00", context="topic:health")
+    office = mem.search("用户上班时喝什么？", user_id=USER, context="topic:office")
+    assert office[0].current.value == "americano"  # the office's slot, though "drinks" is nearer to 喝什么
+    assert office[0].said == "美式"  # the value as the user said it, for a question in Chinese
+    health = mem.search("按医生的要求，用户晚上喝什么？", user_id=USER, context="topic:health")
+    assert health[0].current.value == "温水"
+
+
+def test_asked_in_a_context_no_belief_is_held_in_the_unread_words_said_there_are_read_first(mem):
+    mem.add_message("上班的时候我只喝绿茶，一天两大杯", user_id=USER, timestamp="2024-04-01T10:00:00", context="topic:work")
+    mem.add_message("练完腿我一般冲一勺蛋白粉，巧克力味的", user_id=USER, timestamp="2024-04-03T20:30:00", context="topic:gym")
+    gym = mem.search("用户喝什么？", user_id=USER, context="topic:gym")
+    assert gym[0].current.value == "green tea" and gym[0].said == "绿茶"
+    assert gym.unstructured_first
+    assert [u["text"][:5] for u in gym.unstructured if u.get("in_asked_context")] == ["练完腿我一"]
+    from bcg_rag.render import render_groups
+
+    text = render_groups(gym)
+    assert "said in the context asked about" in text and 'said as "绿茶"' in text
+    work = mem.search("用户喝什么？", user_id=USER, context="topic:work")
+    assert not any(u.get("in_asked_context") for u in work.unstructured)  # the belief is held there

@@ -135,6 +135,7 @@ def test_group_near_misses(extractor, text):
     ("i do payroll at acme corp", [(USER, "works_at", "Acme Corp", 1.0)]),
     ("my sister writes code at Stripe", [(f"{USER}'s sister", "works_at", "Stripe", 1.0)]),
     ("I sell insurance for State Farm", [(USER, "works_at", "State Farm", 1.0)]),
+    ("long shift today, I weld hull sections at Halvorsen Marine, my arms are jelly", [(USER, "works_at", "Halvorsen Marine", 1.0)]),
 ])
 def test_work_said_by_a_trade_at_an_organisation(extractor, text, expected):
     assert triples(extractor, text) == expected

@@ -67,6 +67,11 @@ def extractor() -> OfflineExtractor:
         ("我妈那个超市上个月关了，年纪大了实在干不动了", [(MOTHER, "does", "超市", -0.8)]),
         ("开了个小会", []),
         ("灯关了", []),
+        # a move of headquarters heard from someone, with a time and 去了; "只" before the verb; a lead that says when
+        ("听表哥说澜海今年把总部搬到上海去了，他也得跟着过去", [("澜海", "headquarters", "上海", 1.0)]),
+        ("我只喝绿茶", [(USER, "drinks", "green tea", 1.0)]),
+        ("上班的时候我只喝绿茶，一天两大杯", [(USER, "drinks", "green tea", 1.0)]),
+        ("小的时候我住在北京", []),  # a stage of life gone by: not where one lives
         # allergies said without 对
         ("我芒果过敏", [(USER, "allergic_to", "芒果", 1.0)]),
         ("我老公海鲜过敏", [(HUSBAND, "allergic_to", "海鲜", 1.0)]),

@@ -123,7 +123,8 @@ def bcg_answers(result: Any, q: Question) -> tuple[list[str], bool, list[str]]:
                 supporters = [s["text"] for s in g.supporters]
                 if (quote := _quote_read(g)) is not None:  # the quote, not the slot's value
                     answers.append(quote)
-            answers.append(g.current.value)
+            # the value as the user said it beside the lexicon's (the rendering shows both)
+            answers.append(f"{g.current.value} ({g.said})" if getattr(g, "said", None) else g.current.value)
             answers += [a["value"] for a in g.alternatives if a.get("status", "outdated" if a.get("outdated") else "also") == "also"]
         elif not answers:
             answers.append("")
@@ -216,9 +217,9 @@ def _read_order(rows: list[dict], question: str = "") -> list[dict]:
         marked = sorted((u for u in rows if u.get(flag)), key=lambda u: (u["timestamp"], u.get("id", "")), reverse=True)
         if marked:
             return marked + [u for u in rows if not u.get(flag)]
-    about = [u for u in rows if u.get("about_asked")]
-    if about:  # marked by search as speaking of the subject asked about, which no belief is
-        return about + [u for u in rows if not u.get("about_asked")]
+    about = [u for u in rows if u.get("about_asked") or u.get("in_asked_context")]
+    if about:  # marked by search as speaking of the subject asked about, which no belief is, or said in the asked context
+        return about + [u for u in rows if not (u.get("about_asked") or u.get("in_asked_context"))]
     if not rows:
         return rows
     top = rows[0]

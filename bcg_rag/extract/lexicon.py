@@ -281,6 +281,15 @@ class Lexicon:
     def value_of(self, value: str) -> str:
         return self.values.get(collapse(value).casefold(), value)
 
+    def surfaces_of_values(self) -> dict[str, list[str]]:
+        """Each value's words, longest first ("green tea" -> ["green tea", "绿茶"]): how a quote may say it."""
+        if (found := self.__dict__.get("_surfaces")) is None:
+            found = {}
+            for surface, value in self.values.items():
+                found.setdefault(value.casefold(), []).append(surface)
+            found = self.__dict__.setdefault("_surfaces", {v: sorted(ws, key=len, reverse=True) for v, ws in found.items()})
+        return found
+
     def attribute_of(self, phrase: str) -> str:
         """The lexicon's name for an attribute phrase; "最爱的颜色" finds "最喜欢的颜色"'s name too."""
         key = collapse(phrase).casefold()

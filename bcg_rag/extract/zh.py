@@ -123,6 +123,9 @@ class Segmenter:
             at += len(pair.word)
         return tuple(out)
 
+# "上班的时候", "练完腿的时候": when, each time; not a stage of life gone by ("小的时候", "上大学的时候")
+ZH_WHEN_LEAD = re.compile(rf"^(?!小|上学|读书|上大学|读大学|大学|高中|初中|小学|年轻|以前|当年|那时|刚)[{CJK}]{{1,8}}?的时候")
+
 
 class ChineseRules:
     lexicon: Lexicon
@@ -157,7 +160,10 @@ class ChineseRules:
         (正式, 终于, 总算) and the time words it tags at either edge ("我年底就搬了", "去年年底
         我搬到了杭州"; the lexicon lists only the common ones); negations stay for the peel to
         report. A region of time words only is left to the lexicon's peel: measured, a clause
-        with such a lead and no subject was more often not the user's."""
+        with such a lead and no subject was more often not the user's. A lead that says when
+        ("上班的时候我只喝绿茶") goes too: the context, not whose."""
+        if (when := ZH_WHEN_LEAD.match(region)) and region[when.end():]:
+            region = region[when.end():]
         tokens = self._tokens(region)
         start, keep = 0, len(tokens)
         while start < keep and tokens[start][1] == "t" and len(tokens[start][0]) > 1:
