@@ -213,11 +213,13 @@ def slots_by_predicate(memory: Any, ranked: list, vector: Any, query: str = "", 
     more. The slots whose values are the kind of answer the question's words ask for
     (``answer_kind``: a place, a job) come first among them, whatever the scores (a bonus
     of 0.1 on their fit was too small to move "what is the user's job?" off the employer).
-    Among those of the asked kind, the slots held in the question's ``context`` come first:
-    asked in topic:office what the user drinks, the office's americano before the water a
-    doctor prescribed in topic:health, whichever predicate is nearer. Ties keep their order
-    (stable sorts)."""
+    Of the slots of the asked kind, predicates whose fits differ by at most ``[search]
+    slot_fit_tie`` count as one fit. Among those of the asked kind, the slots held in the
+    question's ``context`` come first: asked in topic:office what the user drinks, the
+    office's americano before the water a doctor prescribed in topic:health, whichever
+    predicate is nearer. Ties keep their order (stable sorts)."""
     weight = float(memory.policy.section("search").get("slot_predicate_weight", 2.0))
+    tie = float(memory.policy.section("search").get("slot_fit_tie", 0.0))
     if len(ranked) < 2 or not weight:
         return ranked
     near = predicate_similarity(memory, sorted({g[2][0]["predicate"] for g in ranked}), vector)
@@ -229,12 +231,20 @@ def slots_by_predicate(memory: Any, ranked: list, vector: Any, query: str = "", 
     out = list(ranked)
     for at in places.values():
         if len(at) > 1:
-            # "where ...?": a slot whose value is a place before a job or an age, whatever the scores
-            slots = sorted((ranked[i] for i in at), key=lambda g: -(g[0] + weight * near[g[2][0]["predicate"]]))
+            # Of the slots of the asked kind, predicates about as near as the nearest tie
+            # (``slot_fit_tie``: a hobby as "habit" or as "likes"); their scores decide.
+            fits = {id(ranked[i]): near[ranked[i][2][0]["predicate"]] for i in at}
+            asked = [ranked[i] for i in at if kind and _of_kind(ranked[i], kind)]
+            top = max((fits[id(g)] for g in asked), default=0.0)
+            for g in asked:
+                if top - fits[id(g)] <= tie:
+                    fits[id(g)] = top
+            slots = sorted((ranked[i] for i in at), key=lambda g: -(g[0] + weight * fits[id(g)]))
             if recent:  # stable sorts: the slots stated last first, then those of the asked kind
                 slots.sort(key=lambda g: max(r["last_updated"] for r in g[2]) if _of_kind(g, kind) else "", reverse=True)
             if context:
                 slots.sort(key=lambda g: not (context in g[3] or memory.context_group(context) == g[2][0]["context_key"]))
+            # "where ...?": a slot whose value is a place before a job or an age, whatever the scores
             slots.sort(key=lambda g: not _of_kind(g, kind))
             for i, g in zip(at, slots):
                 out[i] = g

@@ -228,6 +228,12 @@ def test_an_update_of_someone_else_is_no_answer_about_the_user(mem):
      [(USER, "member_of", "Ironclad Fitness", 1.0)]),
     ("moved my membership over to Peak Form, it's like 2 min from the office", [(USER, "member_of", "Peak Form", 1.0)]),
     ("I'm a huge fan of Attack on Titan", [(USER, "likes", "Attack on Titan", 1.0)]),  # a title's "on"
+    # a hobby got into, a taste said as one's whole personality, a contract with a company
+    ("been getting really into chess lately, doing puzzles every lunch", [(USER, "habit", "chess", 1.0)]),
+    ("honestly my whole personality is padel now. played 4 times this week", [(USER, "likes", "padel", 1.0)]),
+    ("my whole personality is a mess", []),
+    ("signed with Orrin Systems!! starting on the 1st", [(USER, "works_at", "Orrin Systems", 1.0)]),
+    ("signed with Atlantic Records", []),  # a label, not an employer by its name
 ])
 def test_phrases_under_one_subject_and_what_chat_opens_with(extractor, text, expected):
     assert triples(extractor, text) == expected
@@ -257,3 +263,10 @@ def test_asked_in_a_context_no_belief_is_held_in_the_unread_words_said_there_are
     assert "said in the context asked about" in text and 'said as "绿茶"' in text
     work = mem.search("用户喝什么？", user_id=USER, context="topic:work")
     assert not any(u.get("in_asked_context") for u in work.unstructured)  # the belief is held there
+
+
+def test_of_the_slots_of_the_asked_kind_nearly_as_near_the_fresher_comes_first(mem):
+    say(mem, ("2023-01-22T13:00:00", "been getting really into chess lately, doing puzzles every lunch"),
+        ("2024-06-18T21:00:00", "honestly my whole personality is padel now. played 4 times this week 🎾"))
+    result = mem.search("What sport or hobby is the user into?", user_id=USER, now="2025-06-01T00:00:00")
+    assert [g.current.value for g in result][:2] == ["padel", "chess"]  # "likes" and "habit" fit it alike

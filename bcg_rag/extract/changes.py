@@ -5,7 +5,8 @@ Each shape names its slot by its grammar, and every claim it reads is marked ``c
 
 * starting at or returning to an employer: "first day at Figma", "my first week at the new
   job at Canva", "new gig at Datadog", "rejoined Google", "went back to IBM" (a name that
-  reads as an organisation), "back at work at Oracle"; "回到百度上班了", "又回华为了";
+  reads as an organisation), "back at work at Oracle", "signed with Orrin Systems" (a company
+  by its last word); "回到百度上班了", "又回华为了";
   leaving one employer for another: "left Oracle for Salesforce";
 * a new title: "got bumped up to team lead", "I'm now head of sales"; 升职成了主管;
 * a diet taken up or dropped (``diets.py``);
@@ -43,6 +44,8 @@ EN_FIRST_DAY = re.compile(
 )
 # "my husband's been at Corvid Robotics for 5 years", "I've been working at Stripe for two
 # months": a named place one has been at for months or years is where one works
+# "signed with Orrin Systems!!": a contract with a company (by its last word: a label or a club is no employer)
+EN_SIGNED_WITH = re.compile(r"^(?P<who>.*?)\b(?:signed|signing)\s+(?:on\s+)?with\s+(?P<org>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,3})\s*$")
 EN_BEEN_AT = re.compile(
     r"^(?P<who>.*?)(?:'ve|'s|\s+have|\s+has)\s+been\s+(?:working\s+)?at\s+(?P<org>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,3})"
     r"\s+for\s+(?:(?:about|almost|nearly|over|like|just)\s+)?(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|"
@@ -177,6 +180,9 @@ class ChangeRules:
             if subject is None or not self._usable(org) or org.casefold() in NOT_EMPLOYERS:
                 return None  # "first day at school" is a pupil's, "first week at the gym" a member's
             return [Found(subject, "works_at", org, False, True)]
+        if (m := EN_SIGNED_WITH.match(clause)) and m["org"].split()[-1].casefold() in self.lexicon.words("organisations", "en_suffixes"):
+            subject, org = self._who(m["who"], turn), self._clean_value(m["org"])
+            return [Found(subject, "works_at", org, False, True)] if subject and self._usable(org) else None
         if m := EN_BEEN_AT.search(clause):
             subject, org = self._who(m["who"], turn), self._clean_value(m["org"])
             if subject is None or not self._usable(org) or org.casefold() in NOT_EMPLOYERS:

@@ -15,7 +15,7 @@
 * a hobby said as an obsession: "new obsession: pickleball", "my latest obsession is
   sourdough", "ok new hobby: pottery", "bouldering is my new obsession" (likes). "new
   obsession" may end its clause, the thing being the next one ("new obsession: pickleball"
-  is cut at the colon). A pointer is no fact ("new obsession: this song"), nor a question
+  is cut at the colon); "my whole personality is padel now" (likes). A pointer is no fact ("new obsession: this song"), nor a question
   ("any new hobby ideas?", silent before any rule reads it).
 
 The descriptive words before an animal ("a retired racing greyhound", "our sweet old cat")
@@ -78,8 +78,13 @@ EN_NEW_TASTE = re.compile(
     rf"^{LEAD_FILLERS}(?P<owner>my|his|her|our)?\s*{NEW}\s+{TASTE}(?:\s*(?:is|=|-|–|—)\s+(?P<thing>.+))?$", re.IGNORECASE
 )
 EN_TASTE_IS_MY = re.compile(rf"^{LEAD_FILLERS}(?P<thing>.+?)\s+is\s+(?P<owner>my|his|her)\s+{NEW}\s+{TASTE}$", re.IGNORECASE)
+# "my whole personality is padel now", "padel is my entire personality": a taste said as an identity
+PERSONALITY = r"(?:whole|entire)\s+personality"
+EN_WHOLE_PERSONALITY = re.compile(
+    rf"^{LEAD_FILLERS}(?:(?P<owner>my|his|her)\s+{PERSONALITY}\s+is\s+(?P<thing>.+?)|(?P<thing2>.+?)\s+is\s+(?P<owner2>my|his|her)\s+{PERSONALITY})"
+    r"(?:\s+(?:now|rn|lately|these\s+days|lol|haha))*$", re.IGNORECASE)
 EN_TOOK_UP = re.compile(
-    r"^(?P<who>.*?)\b(?:took|take|takes|taking|picked|pick|picks|picking|got|get|gets|getting)\s+(?:back\s+)?(?:up|into)\s+"
+    r"^(?P<who>.*?)\b(?:took|take|takes|taking|picked|pick|picks|picking|got|get|gets|getting)\s+(?:(?:really|super|so|totally|very|back)\s+)*(?:up|into)\s+"
     r"(?:(?:the|a|some)\s+)?(?P<thing>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2}?)"
     r"(?:\s+(?:again|lately|recently|this\s+\w+|last\s+\w+|over\s+the\s+\w+|during\s+\w+|for\s+fun|lol|haha|finally))*$",
     re.IGNORECASE,
@@ -199,6 +204,12 @@ class PetHobbyRules:
 
     def _new_taste(self, clause: str, turn: Turn, labelled: str | None) -> Found | None:
         """ "my latest obsession is sourdough", "new hobby: pottery" (the thing in the next clause)."""
+        if whole := EN_WHOLE_PERSONALITY.match(clause):
+            owner = (whole["owner"] or whole["owner2"]).casefold()
+            subject, thing = turn.speaker_id if owner == "my" else turn.other, whole["thing"] or whole["thing2"]
+            if re.match(r"(?:a|an|the|so|very|just|kind\s+of|basically)\b", thing.strip(), re.IGNORECASE):
+                return None  # "my whole personality is a mess": what it is like, not a taste
+            return self._taste(subject, thing) if subject else None
         m = EN_NEW_TASTE.match(clause) or EN_TASTE_IS_MY.match(clause)
         if m is not None:
             owner = (m["owner"] or "my").casefold()
