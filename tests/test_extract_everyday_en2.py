@@ -24,8 +24,8 @@ def extractor() -> OfflineExtractor:
         ("I walk my dog twice a day", (USER, "has", "dog", 1.0)),
         ("taking my golden retriever to the vet tomorrow", (USER, "has", "golden retriever", 1.0)),
         # a car by its make or model after "my"; in Chinese too
-        ("my 2016 mazda 3 makes a clicking noise when i turn left", (USER, "owns", "Mazda 3", 1.0)),
-        ("my civic needs new tires", (USER, "owns", "Civic", 1.0)),
+        ("my 2016 mazda 3 makes a clicking noise when i turn left", (USER, "owns", "mazda 3", 1.0)),
+        ("my civic needs new tires", (USER, "owns", "civic", 1.0)),
         ("my Tesla Model Y is amazing", (USER, "owns", "Tesla Model Y", 1.0)),
         ("我那台本田飞度开了六年了", (USER, "owns", "本田飞度", 1.0)),
         ("我的卡罗拉该保养了", (USER, "owns", "卡罗拉", 1.0)),

@@ -134,8 +134,7 @@ class InPassingRules:
             return [Found(me, "owns", m["car"])] if m and not ZH_CAR_GONE.search(clause) else []
         found: list[Found] = []
         for m in en_car.finditer(clause) if not CAR_GONE.search(clause) else ():
-            car = collapse(m["car"])
-            found.append(Found(me, "owns", car if car[:1].isupper() else " ".join(w[:1].upper() + w[1:] for w in car.split())))
+            found.append(Found(me, "owns", collapse(m["car"])))  # as said: "civic" and "Civic" are one value
         for m in pet_word_pattern(lex).finditer(clause) if not PET_GONE.search(clause) else ():
             if not clause[:m.start()].strip() and re.match(r"\s*(?:is|'s|was|are)\b", clause[m.end():]):
                 continue  # "my dog is old": what is said of it is read, or nothing (``mentions.py``)

@@ -337,7 +337,14 @@ def stable_name(name: str, known: Sequence[str], lexicon: Lexicon | None = None)
     for candidate in known:
         if name_key(candidate) == key:
             return candidate
-        if lexicon and name_key(lexicon.predicate_of(candidate) or candidate) == canonical:
+        # Two predicate names of the rules' own form ("owns", "has") are two slots, whatever
+        # the lexicon relates them by: renaming one to the other only where the other was
+        # already known made the beliefs depend on the order messages arrive in.
+        if (lexicon and name_key(lexicon.predicate_of(candidate) or candidate) == canonical
+                and not (RULE_NAME.fullmatch(name) and RULE_NAME.fullmatch(candidate))):
             return candidate
     return name
+
+
+RULE_NAME = re.compile(r"[a-z][a-z0-9_]*(?::[a-z0-9_*]+)?")  # "lives_in", "attr:birthday": not "live in", "住在"
 
