@@ -154,8 +154,8 @@ def search(
     stands_on = {eid for eid, bid in pairs if bid in returned}
     unstructured, first = unstructured_memory(memory, query, hits[: max(0, top_k)], relevance, claimed, groups, user_id,
                                               agent_id, unread, stands_on, context)
-    add_said_forms(groups, memory_lexicon(memory).surfaces_of_values())
     groups = hide_private_values(groups, agent_id)  # before trimming: it reads every supporter
+    add_said_forms(groups, memory_lexicon(memory).surfaces_of_values())  # after hiding: a hidden quote says nothing
     if max_tokens is not None:
         groups = [fit_group(g, max_tokens) for g in groups]
     return SearchResult(groups, unstructured, first)

@@ -77,3 +77,12 @@ def test_hidden_values_stay_hidden_in_the_archive(m):
     assert other["value"] == HIDDEN_TEXT and other["evidence"] == [HIDDEN_TEXT]
     (own,) = m.archived_beliefs("u", agent_id="hr-bot")
     assert own["value"] == "90k"
+
+
+def test_the_value_as_said_comes_only_from_quotes_the_agent_may_read(m):
+    m.observe("我只喝绿茶", user_id="u", timestamp="2025-01-01", agent_id="diet-bot", private=True,
+              claim=Claim("I", "drinks", "green tea"))
+    other = [g for g in m.search("用户喝什么？", user_id="u", agent_id="support-bot") if g.predicate == "drinks"][0]
+    assert other.said is None and "绿茶" not in repr(other.to_dict())  # hidden value, hidden quote, no word of it
+    owner = [g for g in m.search("用户喝什么？", user_id="u", agent_id="diet-bot") if g.predicate == "drinks"][0]
+    assert (owner.current.value, owner.said) == ("green tea", "绿茶")
