@@ -130,7 +130,9 @@ def _short_names(memory: Any, evidence_id: str, user_id: str, claims: list[dict]
     names are denied by the shorter denials stored."""
     changes: list = []
     for c in claims:
-        if c["predicate"] not in NAMED_SLOTS or (subject_id := memory.resolve_entity(user_id, c["subject"])) is None:
+        if c["predicate"] not in NAMED_SLOTS or c["stance"] > 0 and not _may_be_shortened(c["value"]):
+            continue  # a one-word name is no longer name of anything shorter: no look-up on the way in
+        if (subject_id := memory.resolve_entity(user_id, c["subject"])) is None:
             continue
         beliefs = [b for b in memory.store.find_beliefs(user_id, history=False, subject_id=subject_id, predicate=c["predicate"])
                    if normalise_key(b["value"]) != normalise_key(c["value"])]
@@ -145,6 +147,11 @@ def _short_names(memory: Any, evidence_id: str, user_id: str, claims: list[dict]
             if e["predicate"] == c["predicate"] and e["stance"] < 0 and names_value(e["value"], c["value"]):
                 changes += _deny(memory, e["evidence_id"], c["subject"], c["predicate"], c["value"], e["stance"])
     return changes
+
+
+def _may_be_shortened(value: str) -> bool:
+    """A name of two words or more, or of three Chinese characters or more: one a shorter name may name."""
+    return len(value.split()) > 1 or len(re.findall(r"[\u4e00-\u9fff]", value)) > 2
 
 
 def _ends(memory: Any, ended: str, claim: dict) -> bool:

@@ -68,9 +68,10 @@ def share_subjects(lexicon: Lexicon, parts: list[str]) -> list[str]:
             carried = _carried(lexicon, lead, part[opening.end():])
             out.append(carried or part)
             continue
-        lead = LEAD.match(part) or lead
+        m = LEAD.match(part)
+        lead = m or lead
         pieces = [part]
-        if (m := LEAD.match(part)) is not None:
+        if m is not None:
             for join in JOIN.finditer(part, m.end()):
                 carried = _carried(lexicon, m, part[join.end():])
                 if carried:
