@@ -234,6 +234,12 @@ def test_an_update_of_someone_else_is_no_answer_about_the_user(mem):
     ("my whole personality is a mess", []),
     ("signed with Orrin Systems!! starting on the 1st", [(USER, "works_at", "Orrin Systems", 1.0)]),
     ("signed with Atlantic Records", []),  # a label, not an employer by its name
+    # a language on a learning app, in lower case
+    ("started duolingo japanese lol, 14 day streak", [(USER, "studies", "Japanese", 1.0)]),
+    ("day 60 of german on duolingo and i can order a beer", [(USER, "studies", "German", 1.0)]),
+    ("my sister started duolingo spanish", [(f"{USER}'s sister", "studies", "Spanish", 1.0)]),
+    ("I'm learning Spanish on Babbel", [(USER, "studies", "Spanish on Babbel", 1.0)]),  # the verb rule's, as before
+    ("on duolingo magic", []),
 ])
 def test_phrases_under_one_subject_and_what_chat_opens_with(extractor, text, expected):
     assert triples(extractor, text) == expected

@@ -1,6 +1,7 @@
 """How well someone speaks a language, said as a comment on it: "英语和法语都挺流利", "德语能
 简单聊", "粤语学了两年还是一窍不通", "my French is pretty good", "I'm hopeless at Mandarin"; and
-the language spoken somewhere or with someone: "在家跟爸妈说粤语", "上班说普通话".
+the language spoken somewhere or with someone: "在家跟爸妈说粤语", "上班说普通话"; a language on
+a learning app ("started duolingo japanese": studies).
 
 The language comes first (the topic) and the comment says the level: a good or usable level
 speaks it, none denies it. A middling level ("马马虎虎", "rusty") is left unread: how much it
@@ -49,6 +50,17 @@ EN_BAD_AT = re.compile(
     re.IGNORECASE,
 )
 
+# A language on a learning app, in chat's lower case: "started duolingo japanese", "day 60 of
+# german on duolingo", "doing french on babbel" (studies; "learning Spanish on Babbel" is the
+# verb rule's, app and all).
+APPS = r"(?:duolingo|babbel|busuu|memrise|pimsleur|italki|rosetta\s+stone)"
+ANY_CASE_LANGUAGE = (r"(?:english|spanish|japanese|chinese|italian|portuguese|russian|arabic|polish|swedish|danish|finnish|"
+                     r"norwegian|vietnamese|indonesian|ukrainian|romanian|hungarian|french|german|dutch|greek|thai|hindi|"
+                     r"urdu|mandarin|cantonese|korean|turkish|hebrew|swahili|tagalog|latin|irish|welsh)")
+EN_ON_APP = re.compile(
+    rf"^(?P<who>.*?)\b(?:(?:started|starting|doing|on|using)\s+{APPS}\s+(?P<lang>{ANY_CASE_LANGUAGE})"
+    rf"|(?:day\s+\d+\s+of|doing|started|starting)\s+(?P<lang2>{ANY_CASE_LANGUAGE})\s+on\s+{APPS})\b", re.IGNORECASE)
+
 
 class TongueRules:
     lexicon: Lexicon
@@ -70,6 +82,10 @@ class TongueRules:
             else:
                 subject = self._subject(region, turn)
             return Found(subject, "speaks", m["lang"], negated) if subject else None
+        if app := EN_ON_APP.match(clause):
+            region, negated = self._clean_before_verb(re.sub(r"(?:'m|'s|'re|\s+am|\s+is|\s+are)$", "", app["who"].strip()))
+            subject = self._subject(region, turn)
+            return Found(subject, "studies", (app["lang"] or app["lang2"]).capitalize(), negated) if subject else None
         m = EN_MY_LANGUAGE_IS.match(clause) or EN_BAD_AT.match(clause)
         if m is None:
             return None
