@@ -35,6 +35,7 @@ from functools import lru_cache
 from typing import Any, Callable
 
 from .errors import InvalidInputError
+from .groups import held_in
 from .hop_words import CJK_RUN, normalise
 from .relevance import memory_lexicon, predicate_similarity
 
@@ -243,7 +244,7 @@ def slots_by_predicate(memory: Any, ranked: list, vector: Any, query: str = "", 
             if recent:  # stable sorts: the slots stated last first, then those of the asked kind
                 slots.sort(key=lambda g: max(r["last_updated"] for r in g[2]) if _of_kind(g, kind) else "", reverse=True)
             if context:
-                slots.sort(key=lambda g: not (context in g[3] or memory.context_group(context) == g[2][0]["context_key"]))
+                slots.sort(key=lambda g: not held_in(memory, context, g[3], g[2][0]["context_key"]))
             # "where ...?": a slot whose value is a place before a job or an age, whatever the scores
             slots.sort(key=lambda g: not _of_kind(g, kind))
             for i, g in zip(at, slots):

@@ -128,6 +128,11 @@ def make_group(memory: Any, beliefs: list[Belief], contexts: list[str], score: f
     )
 
 
+def held_in(memory: Any, context: str | None, contexts: list[str], context_key: str) -> bool:
+    """A slot (its contexts and context group) is held in the asked ``context``."""
+    return bool(context) and (context in contexts or memory.context_group(context) == context_key)
+
+
 def _cjk(text: str) -> bool:
     return any("\u4e00" <= ch <= "\u9fff" for ch in text)
 

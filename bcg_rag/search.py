@@ -47,7 +47,7 @@ from .asked import answer_kind, asked_first, slot_name, slots_by_predicate
 from .checks import check_agent, check_context, check_count, check_query, require_user
 from .errors import InvalidInputError, MissingUserError
 from .extract.restate import restatement_diff
-from .groups import BeliefGroup, SearchResult, add_said_forms, evidence_entries, make_group
+from .groups import BeliefGroup, SearchResult, add_said_forms, evidence_entries, held_in, make_group
 from .hops import follow_links
 from .ids import normalise_key
 from .models import HIDDEN_TEXT
@@ -126,7 +126,7 @@ def search(
         best = ordered[0]
         rel = max(belief_relevance.get(r["id"], -1.0) for r in ordered)
         contexts = sorted({c for r in ordered for c in r["contexts"]})
-        in_context = bool(context) and (context in contexts or memory.context_group(context) == best["context_key"])
+        in_context = held_in(memory, context, contexts, best["context_key"])
         # Age lowers the rank, doubt does not: a slot whose value was just refuted is as much
         # the answer to its question as a confirmed one (the answer is then "no longer").
         fresh = max(states[r["id"]][2] for r in ordered)

@@ -19,6 +19,7 @@ import numpy as np
 
 from .asked import relatives_asked, speaks_of_relation, speaks_of_unanswered
 from .extract.text import has_cjk
+from .groups import held_in
 from .models import HIDDEN_TEXT
 from .relevance import STATEMENT_SLOTS, is_wh_question, memory_lexicon, named_in_question
 from .render import status
@@ -68,7 +69,7 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
     first = first or (speaks is not None and bool(not_read))
     # Asked within a context the best belief is not held in (the office's green tea, asked
     # at the gym): what was said in that context and not read is what to answer from.
-    if context and groups and not _holds(memory, groups[0], context):
+    if context and groups and not held_in(memory, context, groups[0].contexts, groups[0].context_key):
         here = {u["id"] for u in not_read if u["text"] != HIDDEN_TEXT and u.get("context")
                 and memory.context_group(u["context"]) == memory.context_group(context)}
         if here:
@@ -86,10 +87,6 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
         rows = [dict(u, newer_than_belief=True) if u["id"] in newer else u for u in rows]
         first = True
     return rows, first
-
-
-def _holds(memory: Any, group: Any, context: str) -> bool:
-    return context in group.contexts or memory.context_group(context) == group.context_key
 
 
 def _comparable_relevance(group: Any, relevance: dict[str, float]) -> float:

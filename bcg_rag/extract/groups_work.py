@@ -27,6 +27,7 @@ The subject is whom the words before the verb name, as for every rule ("my frien
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING
 
@@ -112,18 +113,17 @@ EN_TEACHING_FROM_TO = re.compile(
 )
 
 
+@functools.lru_cache(maxsize=8)
 def _task_at(lexicon: Lexicon) -> re.Pattern[str]:
     """ "<who> <task verb> <object> at|for <company>": the object one or two bare words, the
     verb in a present-tense form ("process", "processes")."""
-    if (pattern := lexicon.__dict__.get("_task_at")) is None:
-        verbs = {form for verb in lexicon.words("occupations", "task_verbs")
-                 for form in (verb, verb + "s", verb + "es", verb[:-1] + "ies" if verb.endswith("y") else verb)}
-        pattern = lexicon.__dict__.setdefault("_task_at", re.compile(
-            rf"^(?P<who>.*?)\s*\b(?P<verb>{'|'.join(sorted(verbs, key=len, reverse=True))})\s+"
-            r"(?P<what>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?:at|for)\s+"
-            r"(?P<org>[\w&'.-]+(?:\s+[\w&'.-]+){0,3}?)(?![\w'-])(?P<tail>(?:\s*,?\s*(?:and|but|so)\b.*)?)$",
-            re.IGNORECASE))
-    return pattern
+    verbs = {form for verb in lexicon.words("occupations", "task_verbs")
+             for form in (verb, verb + "s", verb + "es", verb[:-1] + "ies" if verb.endswith("y") else verb)}
+    return re.compile(
+        rf"^(?P<who>.*?)\s*\b(?P<verb>{'|'.join(sorted(verbs, key=len, reverse=True))})\s+"
+        r"(?P<what>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?:at|for)\s+"
+        r"(?P<org>[\w&'.-]+(?:\s+[\w&'.-]+){0,3}?)(?![\w'-])(?P<tail>(?:\s*,?\s*(?:and|but|so)\b.*)?)$",
+        re.IGNORECASE)
 
 
 # Task verbs said of chores and pastimes as well ("do laundry at Mom's", "run errands at
@@ -131,8 +131,9 @@ def _task_at(lexicon: Lexicon) -> re.Pattern[str]:
 LOOSE_TASK_VERBS = frozenset({"do", "does", "run", "runs"})
 
 
+@functools.lru_cache(maxsize=8)
 def _company_ends(lexicon: Lexicon) -> frozenset[str]:
-    return lexicon.__dict__.setdefault("_company_ends", frozenset(lexicon.words("organisations", "en_suffixes")))
+    return frozenset(lexicon.words("organisations", "en_suffixes"))
 
 
 class GroupWorkRules:

@@ -144,7 +144,7 @@ class PetHobbyRules:
         if not (m := ZH_PET_TAKEN.match(clause)):
             return None
         pet = ZH_LITTLE.sub("", m["pet"])
-        if not any(pet.endswith(p) for p in self.lexicon.pets if not p.isascii()) and pet not in ZH_MORE_PETS:
+        if not self._zh_pet_word(pet):
             return None  # "捡了个钱包": no animal
         subject, negated = self._zh_who(ZH_PLACE_BEFORE.sub("", m["who"]), turn)  # times peeled: "前两天"
         if subject is None or negated:
@@ -152,11 +152,15 @@ class PetHobbyRules:
         turn.owned = (subject, pet)
         return Found(subject, "has", pet)
 
+    def _zh_pet_word(self, word: str) -> bool:
+        """An animal: a Chinese pet word of the lexicon ends it (小橘猫 is a 猫), or a breed listed here."""
+        return word in ZH_MORE_PETS or any(word.endswith(p) for p in self.lexicon.pets if not p.isascii())
+
     def _zh_pet_named_it(self, clause: str, turn: Turn) -> Found | None:
         """ "给它起名大橘" after a clause that said which animal the speaker took in."""
         if turn.owned is None or not (m := ZH_NAMED_IT.match(clause)):
             return None
-        if not any(turn.owned[1].endswith(p) for p in self.lexicon.pets if not p.isascii()) and turn.owned[1] not in ZH_MORE_PETS:
+        if not self._zh_pet_word(turn.owned[1]):
             return None
         return Found(turn.owned[0], "pet_name", m["name"])
 
