@@ -77,6 +77,9 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
             rows = [dict(u, in_asked_context=True) if u["id"] in here else u for u in rows]
             first = True
     further = _chain_further(memory, user_id, query, groups, rows) if rows and asks_through(query) else set()
+    # A hop said before the best belief's newer value of the asked kind is no further answer:
+    # "Jake got hired at Fernhill Games" is older than "Fernhill moved their whole HQ to Denver".
+    further = {u["id"] for u in rows if u["id"] in further and not (groups and superseded(memory, groups[0], u))}
     if further:
         rows = [dict(u, continues_chain=True) if u["id"] in further else u for u in rows]
         first = True

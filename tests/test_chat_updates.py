@@ -253,6 +253,10 @@ def test_an_update_of_someone_else_is_no_answer_about_the_user(mem):
     ("my sister started duolingo spanish", [(f"{USER}'s sister", "studies", "Spanish", 1.0)]),
     ("I'm learning Spanish on Babbel", [(USER, "studies", "Spanish on Babbel", 1.0)]),  # the verb rule's, as before
     ("on duolingo magic", []),
+    # a language one switches to learning; a reason after "since" has its own mood
+    ("switched to japanese since we're going to Osaka next spring", [(USER, "studies", "Japanese", 1.0)]),
+    ("we switched to Spanish with the kids", [(USER, "switched_to", "Spanish", 1.0)]),  # speaking it, not learning it
+    ("I've lived in Leeds since I was a kid", [(USER, "lives_in", "Leeds", 1.0)]),  # a time, not a reason: one clause
 ])
 def test_phrases_under_one_subject_and_what_chat_opens_with(extractor, text, expected):
     assert triples(extractor, text) == expected
@@ -301,3 +305,24 @@ def test_the_rules_own_predicate_names_are_not_renamed_by_what_is_known_in_any_o
         runs.append(sorted((b.predicate, b.value) for b in m.beliefs(user_id=USER)))
     assert runs[0] == runs[1]
     assert ("owns", "Tesla Model Y") in runs[0] and ("has", "cat") in runs[0]  # "owns" is not "has" because "has" came first
+
+
+def test_a_hop_said_before_a_newer_headquarters_is_not_read_before_it(mem):
+    """Asked through a person's employer, the newer headquarters of the asked kind answers;
+    the older hop ("Omar got hired at Pinecrest Robotics") is shown, not read first."""
+    say(mem, ("2025-01-05T20:00:00", "my friend Omar got hired at Pinecrest Robotics!! the startup that makes warehouse arms"),
+        ("2025-01-06T09:00:00", "Pinecrest Robotics is in Boston, right by his flat"),
+        ("2025-07-19T18:00:00", "Pinecrest officially moved their whole HQ to Denver last month, Omar relocated with them"))
+    result = mem.search("what city is the company Omar works at based in?", user_id=USER)
+    assert (result[0].predicate, result[0].current.value) == ("headquarters", "Denver")
+    assert [u["text"][:16] for u in result.unstructured] == ["my friend Omar g"]
+    assert not any(u.get("continues_chain") for u in result.unstructured)
+    assert not result.unstructured_first
+
+
+def test_a_language_dropped_for_another_is_no_longer_the_one_learnt(mem):
+    say(mem, ("2025-04-01T22:10:00", "day 60 of german on duolingo and i can order a beer"),
+        ("2025-08-12T08:05:00", "dropped german tbh. switched to japanese since we're going to Osaka next spring"))
+    group = mem.search("Which language is the user learning at the moment?", user_id=USER)[0]
+    assert (group.predicate, group.current.value) == ("studies", "Japanese")
+    assert [a["value"] for a in group.alternatives if a.get("outdated") or a.get("status") == "outdated"] == ["German"]

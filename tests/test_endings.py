@@ -41,6 +41,9 @@ def extractor():
     ("副业不搞了，太累", ENDED, "副业"),
     ("小红书卸载了", ENDED, "小红书"),
     ("last day of school today and also my last day of teaching ever", ENDED, "teaching"),  # the activity: its slot ends
+    ("dropped german tbh", ENDED, "german"),  # a language is learnt, not consumed
+    ("quit german, the grammar broke me", ENDED, "german"),
+    ("dropped the pottery class", ENDED, "pottery class"),
     ("Priya left Allstate last month, she's taking a break", ENDED, "Allstate"),  # a home, an employer: whatever the user's values name  # no job (no job word): the app, slot unnamed
 ])
 def test_an_ending_is_read_as_a_denial_of_what_it_names(extractor, text, predicate, value):
@@ -54,6 +57,7 @@ def test_an_ending_is_read_as_a_denial_of_what_it_names(extractor, text, predica
     "we left the party early", "She left the house at 8.", "I left my wallet at Starbucks",
     "we sold 500 units this quarter", "I deleted it yesterday", "deleted a few old photos",
     "last day of school today", "last day of the trip, sad to leave",
+    "dropped my phone again", "dropped the kids off at school",  # only a language or a course is dropped as an ending
 ])
 def test_a_visit_or_an_unnamed_leaving_is_no_ending(extractor, text):
     assert not [c for c in extractor.extract(text, user_id=U) if c.predicate == ENDED]

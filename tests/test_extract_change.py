@@ -88,6 +88,10 @@ def extractor() -> OfflineExtractor:
         ("Corvane moved its headquarters to Denver", [("Corvane", "headquarters", "Denver", 1.0)]),
         ("Corvane has officially moved its HQ to Austin", [("Corvane", "headquarters", "Austin", 1.0)]),
         ("Pellworth just moved its head office to Leeds", [("Pellworth", "headquarters", "Leeds", 1.0)]),
+        ("Pellworth moved the whole HQ to Leeds last month", [("Pellworth", "headquarters", "Leeds", 1.0)]),
+        ("we moved our HQ to Denver", [(f"{USER}'s employer", "headquarters", "Denver", 1.0)]),
+        ("the company moved HQ to Austin", [(f"{USER}'s employer", "headquarters", "Austin", 1.0)]),
+        ("Pellworth moved the whole team to Leeds", [("Pellworth", "moved_the_whole_team_to", "Leeds", 1.0)]),  # a team is no HQ
         ("my aunt moved to Tucson", [(f"{USER}'s aunt", "lives_in", "Tucson", 1.0)]),
         # a region after a town: the town is in it
         ("moved to Coimbra, Portugal", [(USER, "lives_in", "Coimbra", 1.0), ("Coimbra", "located_in", "Portugal", 1.0)]),

@@ -131,9 +131,10 @@ EN_DATING = re.compile(
 )
 EN_PARTNER_NAME = re.compile(r"^(?:her|his|their)\s+name(?:'s|\s+is)\s+(?P<name>[A-Z][\w'-]*)(?:\s+and\s+.*)?\s*$")
 EN_MOVED_HQ = re.compile(
-    r"^(?:(?P<ref>(?:our|my)\s+(?:company|employer|firm))|(?P<org>(?-i:[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,3})))\s+"
+    r"^(?:(?P<ref>(?:our|my|the)\s+(?:company|employer|firm)|we)|(?P<org>(?-i:[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,3})))\s+"
     r"(?:(?:just|has|have|officially|finally|recently|already|quietly)\s+){0,2}(?:moved|relocated|moves|is\s+moving)\s+"
-    r"(?:its|their)\s+(?:headquarters|hq|head\s+office|main\s+office)\s+(?:from\s+\S.*?\s+)?to\s+(?P<place>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})",
+    r"(?:(?:its|their|our|the)\s+)?(?:whole\s+|entire\s+)?(?:headquarters|hq|head\s+office|main\s+office)\s+"
+    r"(?:from\s+\S.*?\s+)?to\s+(?P<place>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})",
     re.IGNORECASE,
 )
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from .shared import ENDED, Found
 from .text import CJK, EN_MODEL, has_cjk
+from .tongues import ANY_CASE_LANGUAGE
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
@@ -44,7 +45,7 @@ ZH_COUPLE_ENDED = re.compile(r"^(?P<who>[^，,]{0,8}?)(?:已经|刚|刚刚|终�
 ENDING_VERBS = frozenset({"left", "quit", "quitting", "sold", "stopped", "gave", "rehomed", "re-homed"})
 
 EN_ENDED = re.compile(
-    r"^(?P<who>.*?)\b(?:gave\s+up|given\s+up|giving\s+up|stopped|quit|quitting|done\s+with|left|leaving"
+    r"^(?P<who>.*?)\b(?:gave\s+up|given\s+up|giving\s+up|stopped|quit|quitting|dropped|dropping|done\s+with|left|leaving"
     r"|(?:haven't|have\s+not|hasn't|has\s+not)\s+touched|no\s+longer(?:\s+(?:on|using|into))?|deleted|uninstalled"
     r"|(?:had\s+to\s+|have\s+to\s+)?re-?home(?:d)?|gave\s+away|sold"
     r"|(?P<last>(?:my\s+|his\s+|her\s+)?last\s+(?:day|week|shift)\s+(?:at|with))"
@@ -139,6 +140,8 @@ class EndingRules:
         what = self._clean_value(EN_OWNER.sub("", what))  # "sold my Civic": the Civic is what ended
         if verb in NAMED_ONLY and not what[:1].isupper():
             return None
+        if verb in ("dropped", "dropping") and not self._learnt(what.casefold()):
+            return None  # "dropped my phone", "dropped the kids off": only a language or a course is dropped as an ending
         if not self._usable(what) or len(what.split()) > 4:
             return None
         subject = self._who(m["who"], turn)
@@ -152,8 +155,13 @@ class EndingRules:
         if not words:
             return False
         thing = " ".join(words)
-        return (thing in self.lexicon.pastimes or words[-1] in self.lexicon.pastimes
+        return (thing in self.lexicon.pastimes or words[-1] in self.lexicon.pastimes or self._learnt(thing)
                 or words[0] in DEVICES or words[-1] in DEVICES or bool(EN_MODEL.fullmatch(thing)))
+
+    @staticmethod
+    def _learnt(thing: str) -> bool:
+        """A language or a course, which one learns, not consumes: "quit german", "dropped the pottery class"."""
+        return bool(re.fullmatch(ANY_CASE_LANGUAGE, thing, re.IGNORECASE) or re.search(r"\b(?:class|course|lessons?)$", thing))
 
     @staticmethod
     def _partnership_ended(subject: str, couple: re.Match[str]) -> list[Found]:

@@ -47,9 +47,13 @@ ZH_QUESTION = re.compile(r"(?<![没不])什么|(?<!不)咋|多久|多长时间|�
 # fact yet; cut before it, the marker kept for ``Grammar.mood`` (PURPOSE).
 PURPOSE_START = (r"so\s+that\s|so\s+(?=(?:i|we|he|she|they|you)\s+(?:can|could|will|would|may|might)\s)"
                  r"|in\s+order\s+to\s")
+# "since" giving a reason, not a time ("since we're going to Osaka next spring"; not "since I
+# was a kid", "since June"): the reason's mood is its own.
+CAUSAL_SINCE = r"(?:i|we|he|she|they|you|it)(?:'re|'m|'s|'ll|\s+(?:are|am|is|will|have|has|need|needs|want|wants|got|can)\b)"
 PURPOSE = re.compile(rf"^(?:{PURPOSE_START})\s*", re.IGNORECASE)
 CLAUSE_BREAK = re.compile(
     rf"\s+(?={PURPOSE_START})|,\s+(?!{LEGAL_FORM})|[，、：]+|\s*[()]\s*|(?<!\d):+|:+(?!\d)|\s+(?:but|though|although|because|so|and then|whereas|while)\s+|\s*[-–—]{{1,2}}\s+"
+    rf"|\s+since\s+(?={CAUSAL_SINCE})"
     r"|但是|不过|可是|而且|因为|所以|然后|但"
     r"|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])"  # a space between Chinese words is a pause, like a comma
     r"|(?<=[\u4e00-\u9fff])(?:…+|\.{2,}|[～~]+)(?=[\u4e00-\u9fff])",  # so is an ellipsis ("放弃了……五十音都快忘光了"), a tilde

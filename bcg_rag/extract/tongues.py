@@ -59,7 +59,9 @@ ANY_CASE_LANGUAGE = (r"(?:english|spanish|japanese|chinese|italian|portuguese|ru
                      r"urdu|mandarin|cantonese|korean|turkish|hebrew|swahili|tagalog|latin|irish|welsh)")
 EN_ON_APP = re.compile(
     rf"^(?P<who>.*?)\b(?:(?:started|starting|doing|on|using)\s+{APPS}\s+(?P<lang>{ANY_CASE_LANGUAGE})"
-    rf"|(?:day\s+\d+\s+of|doing|started|starting)\s+(?P<lang2>{ANY_CASE_LANGUAGE})\s+on\s+{APPS})\b", re.IGNORECASE)
+    rf"|(?:day\s+\d+\s+of|doing|started|starting)\s+(?P<lang2>{ANY_CASE_LANGUAGE})\s+on\s+{APPS}"
+    # a language one turns to learn: "dropped german, switched to japanese" (the one dropped is the ending rule's)
+    rf"|(?:switched|switching|moved\s+on)\s+to\s+(?P<lang3>{ANY_CASE_LANGUAGE})(?!\s+(?:with|for|at|in)\b))\b", re.IGNORECASE)
 
 
 class TongueRules:
@@ -85,7 +87,7 @@ class TongueRules:
         if app := EN_ON_APP.match(clause):
             region, negated = self._clean_before_verb(re.sub(r"(?:'m|'s|'re|\s+am|\s+is|\s+are)$", "", app["who"].strip()))
             subject = self._subject(region, turn)
-            return Found(subject, "studies", (app["lang"] or app["lang2"]).capitalize(), negated) if subject else None
+            return Found(subject, "studies", (app["lang"] or app["lang2"] or app["lang3"]).capitalize(), negated) if subject else None
         m = EN_MY_LANGUAGE_IS.match(clause) or EN_BAD_AT.match(clause)
         if m is None:
             return None
