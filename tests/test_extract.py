@@ -138,10 +138,24 @@ def test_also_is_ignored(extractor):
         ("我的名字是小明", (USER, "attr:name", "小明", 1.0)),
         ("我的名字不是小红", (USER, "attr:name", "小红", -0.8)),
         ("my name is not Bob", (USER, "attr:name", "Bob", -0.8)),
+        # a taste's value is a name or title as said, whatever jieba tags it (五月天 is a time to it)
+        ("我最喜欢的乐队是五月天", (USER, "attr:最喜欢的乐队", "五月天", 1.0)),
+        ("我最喜欢的季节是秋天", (USER, "attr:最喜欢的季节", "秋天", 1.0)),
+        ("我最喜欢的乐队是苏打绿", (USER, "attr:最喜欢的乐队", "苏打绿", 1.0)),
+        # said without 我, after a time word, or as a change
+        ("最喜欢的乐队是五月天", (USER, "attr:最喜欢的乐队", "五月天", 1.0)),
+        ("最爱的颜色是蓝色", (USER, "attr:favorite_color", "蓝色", 1.0)),
+        ("最近最喜欢的乐队变成草东了", (USER, "attr:最喜欢的乐队", "草东", 1.0)),
+        ("说来你可能不信，现在我最喜欢的歌手变成陈奕迅了", (USER, "attr:最喜欢的歌手", "陈奕迅", 1.0)),
     ],
 )
 def test_my_x_is_y(extractor, text, expected):
     assert triples(extractor, text) == [expected]
+
+
+@pytest.mark.parametrize("text", ["我最喜欢的食物是很多", "我最喜欢的颜色是什么来着", "我最喜欢的歌是你"])
+def test_a_taste_needs_a_value_that_names_something(extractor, text):
+    assert triples(extractor, text) == []
 
 
 # ------------------------------------------------------------------ third person

@@ -127,6 +127,9 @@ class GateRules:
         lex = self.lexicon
         dated = (found.predicate.removeprefix("attr:") in DATE_PREDICATES | MEASURE_PREDICATES
                  or found.predicate.startswith("number_of_"))  # numbers are values here
+        # A taste's value is a title or a name as said ("最喜欢的乐队是五月天", "最喜欢的季节是秋天",
+        # "最喜欢的动漫是进击的巨人"): whatever jieba tags its words.
+        taste = found.predicate.startswith("attr:") and bool(lex.preference.match(found.predicate.removeprefix("attr:")))
         if has_cjk(value):
             if ZH_QUESTION_WORDS.search(value) or re.fullmatch(ZH_DURATION, value) or value[0] in "我你他她它这那":
                 return False
@@ -140,6 +143,9 @@ class GateRules:
                 return True  # "大连的烧烤店": a business with its town (ventures.py)
             # "o" (onomatopoeia) is a pet's name where a name is said: 咪咪, 汪汪
             named = found.predicate.removeprefix("attr:") in NAME_PREDICATES
+            if taste and not any(flag.startswith(("r", "y", "d", "c", "p")) or flag == "e" for _, flag, _ in tokens) \
+                    and not all(flag.startswith(("m", "q")) for _, flag, _ in tokens):
+                return True
             if any(flag.startswith(("r", "d", "p", "c", "y", "u")) or flag == "e" or flag == "o" and not named for _, flag, _ in tokens):
                 return False
             if all(flag.startswith(("t", "m", "q")) for _, flag, _ in tokens) and not dated:

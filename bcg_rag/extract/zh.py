@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 # "<owner>的<X>是<Y>": "我的名字是…", "小张的生日是…"; the owner may carry a verb phrase
 # that makes the attribute: "老王最喜欢的颜色是…" -> owner 老王, attribute 最喜欢的颜色.
-ZH_ATTRIBUTE = re.compile(r"^(?P<head>.+?)的(?P<attr>.+?)(?P<copula>不是|是)(?P<value>.+)$")
+ZH_ATTRIBUTE = re.compile(r"^(?P<head>.+?)的(?P<attr>.+?)(?P<copula>不是|是|变成了?|换成了?|改成了?)(?P<value>.+?)了?$")
 # 从北京搬到了上海 / 从咖啡换成了茶 / 把美式换成拿铁 / 由X改为Y
 ZH_FROM_TO = re.compile(
     r"^(?P<before>.*?)(?:从|由)(?P<old>.+?)(?P<verb>搬到|搬去|搬回|搬家到|换成|换到|改成|改为|转到|跳槽到|调到|变成)了?(?P<new>.+)$"
@@ -224,6 +224,10 @@ class ChineseRules:
         "老王最喜欢" + "颜色" -> owner 老王, attribute "最喜欢的颜色" (personal: a taste).
         """
         lex = self.lexicon
+        # "最喜欢的乐队是五月天", "最近最喜欢的…": the speaker's taste, said without 我
+        bare = head[when.end():] if (when := lex.time.lead.match(head)) else head
+        if (taste := lex.preference.match(bare + "的")) and taste.end() == len(bare) + 1:
+            return (turn.speaker_id, True), bare + "的" + attr
         verb = lex.verb_regex.search(head)
         if verb and verb.start() > 0:
             region, _ = self._clean_before_verb(head[: verb.start()])
