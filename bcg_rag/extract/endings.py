@@ -21,12 +21,26 @@ if TYPE_CHECKING:
     from .lexicon import Lexicon
     from .offline import Turn
 
+MEMBERSHIP = "membership"
 # What "I quit my job" or "我辞职了" ends, naming no employer: the employer's slot, whatever
 # its value (``bcg_rag.endings.names_predicates``); likewise a broken engagement, a breakup and
 # a divorce end the slots of the partner they name no more.
 JOB = "job"
 SLOT_ENDINGS = {JOB: ("works_at",), "engagement": ("engaged_to",), "relationship": ("dating", "engaged_to"),
-                "marriage": ("married_to",)}
+                "marriage": ("married_to",), MEMBERSHIP: ("member_of",)}
+# A membership ended by its kind, not its name ("quit the gym", "健身卡退了", "cancelled my gym
+# membership"): the memberships stated before it end ("Ironworks Gym", "乐刻").
+GENERIC_MEMBERSHIPS = frozenset("gym membership 健身卡 健身房 会员 会员卡 年卡 健身年卡".split()) | {"gym membership", "the gym"}
+EN_MEMBERSHIP_ENDED = re.compile(
+    r"^(?P<who>.*?)\b(?:cancel(?:l?ed|l?ing)|ended|dropped|quit|froze|frozen)\s+(?:my|our|the)\s+(?:gym\s+)?membership"
+    r"(?!\s+(?:at|with|to|for)\s)|^(?P<who2>.*?)\blet\s+(?:my|our|the)\s+(?:gym\s+)?membership\s+(?:lapse|expire|run\s+out)",
+    re.IGNORECASE)
+
+
+def membership_ended(found: list[Found]) -> list[Found]:
+    """A membership denied by its kind also ends the memberships stated before it (``SLOT_ENDINGS``)."""
+    return [Found(f.subject, ENDED, MEMBERSHIP, True, True) for f in found
+            if f.predicate == "member_of" and f.negated and " ".join(f.value.casefold().split()) in GENERIC_MEMBERSHIPS]
 # "marco and I called off the engagement", "we broke up", "he and Lena split up", "we got divorced"
 EN_COUPLE_ENDED = re.compile(
     r"^(?P<who>.*?)\b(?:(?P<engagement>(?:called|call|calling|broke|break)\s+off|cancell?ed)\s+(?:the|our|their)\s+"
@@ -129,6 +143,8 @@ class EndingRules:
             return Found(turn.speaker_id, ENDED, what, True, True) if self._usable(what) else None
         if (job := EN_QUIT_JOB.match(clause)) and (subject := self._who(job["who"], turn)):
             return Found(subject, ENDED, JOB, True, True)
+        if (gone := EN_MEMBERSHIP_ENDED.match(clause)) and (subject := self._who(gone["who"] or gone["who2"] or "", turn)):
+            return Found(subject, ENDED, MEMBERSHIP, True, True)
         if (couple := EN_COUPLE_ENDED.match(clause)) and (subject := self._partner(couple["who"], turn)):
             return self._partnership_ended(subject, couple)
         if not (m := EN_ENDED.search(clause) or EN_NOT_ANYMORE.search(clause)):
