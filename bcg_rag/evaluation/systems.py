@@ -23,6 +23,7 @@ from ..policy import Policy
 from ..extract import restatement_diff
 from ..render import count_tokens, render_evidence_rows, render_groups
 from ..search import search
+from ..unstructured import WEAKER_SOURCES  # below the user's own word (policy weights)
 from .cases import CaseEvent, Question, matches
 
 TOP_K = 5
@@ -159,7 +160,6 @@ _NOW = re.compile(r"\b(now|currently|these days|nowadays|lately|recently|at the 
                   re.IGNORECASE)
 READ_MARGIN = 0.2  # relevance below the best raw text that still counts as "as relevant"
 TIE_MARGIN = 0.05  # a newer text this close to the best, sharing its words, is the same thing updated
-WEAKER_SOURCES = frozenset({"third_party", "model_inferred"})  # below the user's own word (policy weights)
 # A best group whose predicate is this far from what the question asks for (predicate_fit,
 # a cosine) is read from its newest quote, as an LLM reading it would: asked "what school
 # does Leo go to?", the belief "Leo: age 8" quoted "My son Leo is 8, he's in third grade at
