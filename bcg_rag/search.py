@@ -148,7 +148,7 @@ def search(
         g.predicate_fit = round(float(fits[g.predicate]), 6)
         g.of_asked_kind = slot_name(g.predicate) in kind if kind else None
     unread = (float(settings.get("unread_similarity", 0.5)), float(settings.get("unread_relevance_margin", 0.2)),
-              float(settings.get("unread_named_similarity", 1.0)))
+              float(settings.get("unread_named_similarity", 0.3)))
     # Evidence among the hits whose claims point to a returned belief is that group's, whether
     # or not the group quotes it (a value other than the best quotes only its newest entries).
     returned = {g.best.id for g in groups} | {a["belief_id"] for g in groups for a in g.alternatives}

@@ -285,8 +285,8 @@ def _names_something(memory: Any, text: str, predicate: str | None = None) -> bo
     if has_cjk(text):
         from .extract.zh import segmenter
 
-        tags = _ZH_TAGS_OF.get(predicate or "", _ZH_NAME_TAGS)
-        return any((flag.startswith(tags) and flag != "eng") or (flag == "eng" and word[:1].isupper() and (predicate is None or "eng" in tags))
+        tags = _ZH_TAGS_OF.get(predicate or "", _ZH_NAME_TAGS + ("eng",))
+        return any(flag.startswith(tags) and (flag != "eng" or word[:1].isupper())  # a Latin word when capitalised
                    for word, flag, _ in segmenter(memory_lexicon(memory)).cut(text))
     return bool(_EN_NAME.search(text.strip()))
 
