@@ -69,8 +69,9 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
     # the user): the raw evidence is read first, as a plain retriever would.
     first = first or (speaks is not None and bool(not_read))
     # Asked within a context the best belief is not held in (the office's green tea, asked
-    # at the gym): what was said in that context and not read is what to answer from.
-    if context and groups and not held_in(memory, context, groups[0].contexts, groups[0].context_key):
+    # at the gym), or with no belief at all: what was said in that context and not read is
+    # what to answer from, before newer texts said elsewhere (the laptop at home).
+    if context and (not groups or not held_in(memory, context, groups[0].contexts, groups[0].context_key)):
         here = {u["id"] for u in not_read if u["text"] != HIDDEN_TEXT and u.get("context")
                 and memory.context_group(u["context"]) == memory.context_group(context)}
         if here:
@@ -226,9 +227,10 @@ def _newer_unread(memory: Any, user_id: str, group: Any, rows: list[dict], relev
     names_it = {u["id"] for u in says_change if not value.replace(" ", "").isdigit() and named_in_question(u["text"], {"v": value})}
     naming = set(names_it)
     # A place or an employer ("lives in Rotterdam"): a later text that says a change and names
-    # another may be the move the extractor could not read ("moved again 🙃 Utrecht this time").
+    # another of the kind may be the move the extractor could not read ("moved again 🙃 Utrecht
+    # this time"); a home moved to a district ("搬到徐汇了") is no new employer.
     if group.predicate in NAMED_BY_A_MOVE:
-        naming |= {u["id"] for u in says_change if u["id"] not in names_it and _names_something(memory, u["text"])}
+        naming |= {u["id"] for u in says_change if u["id"] not in names_it and _names_something(memory, u["text"], group.predicate)}
     ids = [s["evidence_id"] for s in shown] + [u["id"] for u in later]
     vecs = memory.index.vectors(user_id, ids)
     unit = {i: np.asarray(v) / max(float(np.linalg.norm(v)), 1e-12) for i, v in vecs.items()}

@@ -33,9 +33,10 @@ def extractor() -> OfflineExtractor:
     ("小雨跳槽了，去了腾讯", [("小雨", "works_at", "腾讯", 1.0)]),
     ("跳槽了，去了腾讯", [(USER, "works_at", "腾讯", 1.0)]),
     ("最近跳槽了，去了腾讯", [(USER, "works_at", "腾讯", 1.0)]),
-    # a new employer jieba does not know (星途互娱: 星途 + a "verb"), then its headquarters; the
-    # value keeps the name's head only (the cleaning drops what jieba calls a verb at its end)
-    ("小雨跳槽啦，去了星途互娱，星途总部在上海", [("小雨", "works_at", "星途", 1.0), ("星途", "headquarters", "上海", 1.0)]),
+    # a new employer jieba does not know (星途互娱: 星途 + a "verb"), then its headquarters; 互娱
+    # ends a company's name ([organisations] suffixes): the full name is kept, and the short form
+    # 星途 names the same company
+    ("小雨跳槽啦，去了星途互娱，星途总部在上海", [("小雨", "works_at", "星途互娱", 1.0), ("星途", "headquarters", "上海", 1.0)]),
     ("跳槽了，去了面试", []),
     ("跳槽了，去了那边", []),
     ("跳槽了，去了好几次面试", []),

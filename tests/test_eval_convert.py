@@ -47,6 +47,9 @@ def test_normalise_answer():
 def test_matches_alias_contained_in_answer():
     assert matches("You live in Berlin now.", ["Paris", "berlin"])
     assert matches("冰拿铁", ["latte", "拿铁"])
+    assert matches("公司配的是ThinkPad，Windows系统", ["ThinkPad"])  # a Chinese comma ends the word
+    assert matches("用的是MacBook Air。", ["MacBook Air"]) and matches("ThinkPad", ["ＴｈｉｎｋＰａｄ"])
+    assert matches("Lenc\u0327o\u0301is", ["Lençóis"])  # composed and decomposed accents are one letter
     assert matches("Washington DC", ["Washington, D.C."])
     assert not matches("Berlin", ["I live in Berlin"])  # containment one way only
     assert not matches("Australia", ["US"])  # never half a word

@@ -28,7 +28,12 @@ KINDS = (
 # --- answer matching -----------------------------------------------------------------
 
 def normalise_answer(s: str) -> str:
-    """NFKC, casefold, drop punctuation (dashes and slashes become spaces), collapse spaces."""
+    """NFKC, casefold, drop punctuation (dashes, slashes and full-width punctuation become
+    spaces), collapse spaces. A Chinese comma separates like a space: "是ThinkPad，Windows系统"
+    holds "ThinkPad" (dropped, it glued "thinkpadwindows", half a word to ``_contains``)."""
+    # CJK and full-width punctuation sit with no space beside them: a space first, then NFKC
+    # of the whole string (one character at a time would not compose "ó" from "o" + accent).
+    s = "".join(" " if ch >= "\u3000" and unicodedata.category(ch).startswith("P") else ch for ch in s)
     out = []
     for ch in unicodedata.normalize("NFKC", s).casefold():
         category = unicodedata.category(ch)

@@ -100,9 +100,11 @@ EN_NOT_A_THING = re.compile(r"^(?:by|at|in|to|for|from|off|over|into|on|the\s+(?
 # is named: "left early", "quit it", "left the house" say nothing here.
 NAMED_ONLY = frozenset({"left", "leaving", "quit", "quitting", "sold", "deleted", "uninstalled"})
 ZH_ENDED = re.compile(
-    rf"^(?P<who>.*?)(?:把)?(?<![那这])(?P<what>(?:(?!把|那个|那家|这个|这家)[{CJK}A-Za-z]){{2,8}}?)"
-    r"(?:也|就|都|只能|只好|已经|早就|现在|暂时|上个?月|上周|去年|年初|年底|前阵子|前两天|最近)*"
+    rf"^(?P<who>.*?)(?:把)?(?<![那这])(?P<what>(?:(?!把|那个|那家|这个|这家|这事|这件事)[{CJK}A-Za-z]){{2,8}}?)"
+    r"(?:这事|这件事|这个事儿?)?"  # "跑步这事算是彻底告别了"
+    r"(?:也|就|都|只能|只好|已经|早就|现在|暂时|上个?月|上周|去年|年初|年底|前阵子|前两天|最近|算是|彻底|基本上?|正式)*"
     r"(?:不(?:打|上|学|弹|练|玩|去|做|跳|跑|学了|练了|搞|弄|用)了|(?:坚持|学|练|弹|读|跑|写|画|唱)不下去了|戒了|停了|退了|卖了|送人了|送走了|卸载了|删了"
+    r"|告别了"
     r"|关了|关门了|倒闭了|黄了)"  # a shop closed: "我妈那个超市上个月关了"
     r"(?:(?:[0-9一二三四五六七八九十两俩几半]+|好几)个?(?:月|年|天|周|星期|礼拜)了?)?$"
     rf"|^(?P<who2>.*?)(?:放弃了|戒了|退了|不再去)(?P<what2>[{CJK}A-Za-z]{{2,8}})了?$"
@@ -154,7 +156,9 @@ class EndingRules:
         if EN_NOT_A_THING.match(what):
             return None
         what = self._clean_value(EN_OWNER.sub("", what))  # "sold my Civic": the Civic is what ended
-        if verb in NAMED_ONLY and not what[:1].isupper():
+        # "had to quit the football": a sport or a course quit needs no name ("quit it" does)
+        quit_pastime = verb in ("quit", "quitting") and (what.casefold() in self.lexicon.pastimes or self._learnt(what.casefold()))
+        if verb in NAMED_ONLY and not what[:1].isupper() and not quit_pastime:
             return None
         if verb in ("dropped", "dropping") and not self._learnt(what.casefold()):
             return None  # "dropped my phone", "dropped the kids off": only a language or a course is dropped as an ending

@@ -1,7 +1,8 @@
 """Everyday facts said in passing, by what they take for granted:
 
 * a home by its lease or its purchase: "finally signed the lease on a place in Austin",
-  "we rent an apartment in Brooklyn", "bought a house in Denver" (lives_in; a purchase also owns);
+  "we rent an apartment in Brooklyn", "bought a house in Denver" (lives_in; a purchase also owns),
+  given up: "I gave up my place in Oakland" (lives_in denied); "the commute from Oakland" (lives_in);
 * a workplace by the way there: "my commute to the Google office is brutal" (works_at);
 * two people who share what the clause says: "my wife and I live in Chicago", "我和老公都在上海
   工作": the claim is the speaker's and the companion's;
@@ -30,7 +31,8 @@ if TYPE_CHECKING:
 PLACE_NAME = r"(?P<place>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})"
 HOME_WORDS = r"(?:place|apartment|house|home|flat|condo|studio|townhouse|townhome)"
 EN_HOME_IN = re.compile(
-    r"^(?P<who>.*?)\b(?P<verb>signed\s+(?:a|the|our|my)\s+lease\s+(?:on|for)|rent(?:s|ing|ed)?|bought|buy(?:ing)?|closed\s+on)\s+"
+    r"^(?P<who>.*?)\b(?P<verb>signed\s+(?:a|the|our|my)\s+lease\s+(?:on|for)|rent(?:s|ing|ed)?|bought|buy(?:ing)?|closed\s+on"
+    r"|(?P<left>g[ai]ve\s+up|giving\s+up|moved\s+out\s+of|moving\s+out\s+of))\s+"
     rf"(?:a|an|the|our|my)\s+(?:(?:new|little|small|tiny|big|cute|two-bedroom|one-bedroom)\s+)*{HOME_WORDS}\s+in\s+{PLACE_NAME}"
 )
 # "the new apartment in Leeds is tiny", "big month: new job, new apartment in Oakland": a new
@@ -40,6 +42,9 @@ EN_NEW_HOME_IN = re.compile(rf"^(?:(?:the|my|our|a)\s+)?new\s+(?:(?:little|small
 # read on the sentence
 EN_NEW_TITLE = re.compile(r"^(?:(?:my|our)\s+)?(?:(?:new|official)\s+)?(?:job\s+)?title\s*(?::|\bis\b|'s)\s*"
                           r"(?P<title>[A-Za-z][\w/&'-]*(?:\s+[\w/&'-]+){0,3})\s*$", re.IGNORECASE)
+# "the commute from Oakland is brutal": where one lives is where the way to work starts.
+EN_COMMUTE_FROM = re.compile(rf"^(?i:(?:but|and|so|though|tho|although)\s+)?(?i:my|the)\s+(?:daily\s+)?commute\s+(?:in\s+)?from\s+"
+                             rf"{PLACE_NAME}(?![\w'])")
 EN_COMMUTE = re.compile(
     r"^(?P<who>.*?)\b(?:my|the)\s+(?:commute|drive|ride|walk|bike\s+ride)\s+to\s+(?:the\s+)?"
     r"(?P<org>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,2})\s+(?:office|offices|campus|HQ|headquarters|plant|factory|warehouse)\b"
@@ -85,7 +90,10 @@ class EverydayRules:
             place = self._clean_value(m["place"])
             if subject is None or not place:
                 return None
-            found = [Found(subject, "lives_in", place)]
+            # "gave up my place in Oakland", "moved out of our flat in Leeds": no longer lives there
+            found = [Found(subject, "lives_in", place, bool(m["left"]), bool(m["left"]))]
+            if m["left"]:
+                return found
             if m["verb"].casefold().startswith(("bought", "buy", "closed")):
                 found.append(Found(subject, "owns", re.search(HOME_WORDS, m.group()).group()))
             return found
@@ -94,6 +102,9 @@ class EverydayRules:
             if negated or self._subject(region, turn) != turn.speaker_id:
                 return None  # "没跟他在一起", "我妈和老王在一起了": not the speaker's couple
             return Found(turn.speaker_id, "dating", m["name"])
+        if m := EN_COMMUTE_FROM.match(clause):
+            place = self._clean_value(m["place"])
+            return Found(turn.speaker_id, "lives_in", place) if place else None
         if m := EN_COMMUTE.search(clause):
             subject = self._subject(self._clean_before_verb(m["who"])[0], turn) if m["who"].strip() else turn.speaker_id
             org = self._clean_value(m["org"])

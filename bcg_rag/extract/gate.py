@@ -112,8 +112,17 @@ class GateRules:
 
     def _employer_name(self, value: str, predicate: str) -> bool:
         """An employer named with a company's suffix, whatever jieba makes of its first word
-        ("知岸咨询": 知 is a verb to jieba, ``ZhWorkRules._zh_organisation``)."""
-        return predicate == "works_at" and self._zh_organisation(value)
+        ("知岸咨询": 知 is a verb to jieba, ``ZhWorkRules._zh_organisation``), or a name jieba
+        splits into a person's name and a character."""
+        if predicate != "works_at":
+            return False
+        if self._zh_organisation(value):
+            return True
+        # A made-up name jieba reads as a person's name and one more character (米哈游: 米哈 +
+        # 游, "swim"): where a job is said, a company; not someone's home or place (张三家, 李叔那).
+        tokens = self._tokens(value)
+        return (len(tokens) == 2 and tokens[0][1].startswith("nr") and len(tokens[0][0]) == 2 and len(tokens[1][0]) == 1
+                and tokens[1][1].startswith(("v", "n", "a")) and tokens[1][0] not in "家里处边")
 
     def _listed_title(self, value: str, predicate: str) -> bool:
         """A Chinese job title the lexicon ends it with, whatever jieba tags it ("前端组长", 组长
@@ -320,8 +329,8 @@ class GateRules:
 # Predicates whose value may be an activity (a verb phrase): "爱画画", "学做川菜", "不会开车".
 ACTIVITY_PREDICATES = frozenset({"likes", "dislikes", "hobby", "studies", "plays", "can", "ability", "speaks"})
 # Kin words that are the speaker's without 我 at the head of a chat clause ("老公跳槽了！"):
-# spouses, partners and parents; not 哥 / 姐, which also address a listener.
-ZH_OWN_KIN = frozenset({"老公", "老婆", "媳妇", "男朋友", "女朋友", "男票", "女票", "爸爸", "妈妈", "老爸", "老妈", "爸妈"})
+# spouses, partners, parents and a best friend; not 哥 / 姐, which also address a listener.
+ZH_OWN_KIN = frozenset({"老公", "老婆", "媳妇", "男朋友", "女朋友", "男票", "女票", "爸爸", "妈妈", "老爸", "老妈", "爸妈", "闺蜜", "男友", "女友", "对象"})
 ZH_BAD_TITLE = re.compile(r"[了的是在不没很吗呢吧]")  # "当了组长": phrasing around a title, not one
 ZH_NOUN_TAGS = ("n", "eng", "vn", "j", "nz", "nt", "ns", "nr", "an", "l", "i", "g", "m", "q", "s")
 # A dictionary word of these kinds is no name, whatever its first character ("周末", "高兴").

@@ -148,7 +148,7 @@ class IdiomRules:
         return self._verb(m["head"] + m["value"], turn)
 
     def _zh_trade(self, clause: str, turn: Turn) -> Found | None:
-        """ "我老公是做金融的" (occupation 金融), "她是学法律的" (studies 法律)."""
+        """ "我老公是做金融的" (occupation 金融), "我是做产品经理的" (job_title), "她是学法律的" (studies 法律)."""
         m = ZH_TRADE.match(clause)
         if m is None:
             return None
@@ -157,7 +157,10 @@ class IdiomRules:
         trade = self._clean_value(m["trade"])
         if subject is None or not self._usable(trade):
             return None
-        return Found(subject, "studies" if m["verb"] == "学" else "occupation", trade, negated or m["neg"] == "不是")
+        # A job the lexicon knows is the job_title slot "我是产品经理" fills: one slot, not two
+        # that each answer "what does the user do?" ("我是做产品经理的", later "可能是程序员").
+        predicate = "studies" if m["verb"] == "学" else "job_title" if self.lexicon.is_occupation(trade) else "occupation"
+        return Found(subject, predicate, trade, negated or m["neg"] == "不是")
 
     def _state_reached(self, clause: str, turn: Turn) -> Found | None:
         """ "我退休了", "我姐怀孕了": a listed state, reached (了), of someone named."""

@@ -212,6 +212,9 @@ class OfflineExtractor(
                     reading.parsed += 1
                     continue
                 turn.named = None
+                # An employer just named is a name for the rest of the message, whatever jieba
+                # tags it: "跳槽到九章云了！九章云总部在杭州" (九章 is a numeral to jieba).
+                turn.entities.update({f.value.casefold(): f.value for f in found if f.predicate == "works_at" and not f.negated})
                 turn.town = next((f.value for f in found if f.predicate in TOWN_PREDICATES and not f.negated), None)
                 turn.venue = next((f.value for f in found if f.predicate in VENUE_PREDICATES and not f.negated), None)
                 if mood.plan:  # "我想喝奶茶", "I want to play tennis": a passing wish, not a plan

