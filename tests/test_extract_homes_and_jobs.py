@@ -1,4 +1,5 @@
-"""Homes and jobs said the way chat says them: a home given up or commuted from, a gym with
+"""Homes and jobs said the way chat says them: a home given up or commuted from, a town in
+chat typed in lower case, a gym with
 where it is, a sport quit because one had to, a Chinese employer jieba cuts into a person's name and a character (米哈游), a
 start date early next month (下个月初), a new employer after 跳槽 that is two common nouns
 (星河智能), a job said as a trade (我是做产品经理的); near misses stay silent. And asked
@@ -28,6 +29,12 @@ def extractor() -> OfflineExtractor:
          [(USER, "works_at", "Verdant Foods", 1.0), (USER, "lives_in", "Oakland", 1.0)]),
         ("my commute from Brooklyn takes an hour", [(USER, "lives_in", "Brooklyn", 1.0)]),
         ("I bought a house in Denver", [(USER, "lives_in", "Denver", 1.0), (USER, "owns", "house", 1.0)]),  # as before
+        # a town in chat typed in lower case, capitalised; "settled into" a town (not a home)
+        ("moved to bristol last weekend! the hills are going to destroy me", [(USER, "lives_in", "Bristol", 1.0)]),
+        ("settled into montreal finally! my french is embarrassing", [(USER, "lives_in", "Montreal", 1.0)]),
+        ("i live in new york", [(USER, "lives_in", "New York", 1.0)]),
+        ("moved to sf last year", [(USER, "lives_in", "SF", 1.0)]),
+        ("I settled into Montreal", [(USER, "lives_in", "Montreal", 1.0)]),
         # where a gym is, is not its name
         ("i signed up at the PureGym near the office", [(USER, "member_of", "PureGym", 1.0)]),
         ("I joined a climbing gym close to my place", [(USER, "member_of", "climbing gym", 1.0)]),
@@ -65,6 +72,11 @@ def test_homes_and_jobs_are_read(extractor, text, expected):
         "我跳槽了，现在在单位宿舍",  # where, not whom for
         "我今天去公司上班",
         "今天跟老同学告别了",  # a farewell to people
+        # lower case: a state, a kind of place, a shift, a home; and a town in lower case where
+        # the writer capitalises (the lower case then says it is no name)
+        "i live in fear of my landlord", "living in denial lol", "moved to tears tbh", "i moved to nights at work",
+        "i live in the city", "we live in a small town", "settled into the routine", "I settled into my new flat",
+        "moved into the dorms", "I moved to the suburbs", "Moved to bristol last weekend",
         "I quit it",  # nothing named
         "had to quit the meeting early",  # no pastime
     ],
@@ -91,3 +103,13 @@ def test_asked_in_a_context_with_no_belief_the_texts_said_there_come_first(mem):
     assert [u["text"][:6] for u in personal.unstructured if u.get("in_asked_context")] == ["自己家里用的"]
     plain = mem.search("用户工作用的是什么电脑？", user_id=USER)
     assert not any(u.get("in_asked_context") for u in plain.unstructured)
+
+
+def test_a_message_typed_in_lower_case_capitalises_no_word_but_i():
+    from bcg_rag.extract.text import writes_in_lower_case
+
+    assert writes_in_lower_case("FINALLY moved. bristol flat is tiny lol")  # capitals shout, they do not name
+    assert writes_in_lower_case("I'm in toronto now and my AC died")
+    assert not writes_in_lower_case("Moved to bristol last weekend")
+    assert not writes_in_lower_case("moved in with Sam")
+    assert not writes_in_lower_case("2024!!")  # no words at all

@@ -30,7 +30,7 @@ from .grammar import ZH_DURATION, ZH_PLACE_CALLED
 from .in_passing import zh_car_pattern
 from .shapes import ZH_EMPLOYER_WORDS
 from .shared import Found
-from .text import CJK, CJK_CHAR, NAME_JOINS, collapse, has_cjk
+from .text import CJK, CJK_CHAR, EDGE_PUNCTUATION, NAME_JOINS, collapse, has_cjk
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
@@ -186,6 +186,24 @@ class GateRules:
             return False  # a long lower-case run is a clause, not a thing ("Louis Henri, Duke of Bourbon" is a name)
         return True
 
+    def _town(self, said: str, turn: Turn) -> bool:
+        """A town's name as said: capitalised, or in lower case where the message is (``_lower_case_place``)."""
+        said = said.strip(EDGE_PUNCTUATION)
+        return bool(said) and (said[:1].isupper() or turn.lower_case and self._lower_case_place(said) is not None)
+
+    def _lower_case_place(self, said: str) -> str | None:
+        """In chat typed in lower case, one to three lower-case words where a town goes are one
+        ("moved to bristol", "settled into montreal finally"), capitalised; not a kind of place,
+        a time or a state ("live in fear", "moved to the suburbs", "moved to nights")."""
+        words = said.strip(EDGE_PUNCTUATION).split()
+        while words and (words[-1] in self.lexicon.adverbs or self.lexicon.time.anywhere.fullmatch(words[-1])):
+            words.pop()  # "montreal finally", "toronto now"
+        if not (1 <= len(words) <= 3 and all(re.fullmatch(r"[a-z][a-z'-]+", w) for w in words)) \
+                or any(w in NOT_PLACE_WORDS or w in ("my", "our", "the", "a", "an", "his", "her", "their") for w in words) \
+                or len(words) == 1 and words[0] in self.lexicon.not_names or " ".join(words) in self.lexicon.values:
+            return None
+        return " ".join(w.upper() if len(w) <= 2 else w.capitalize() for w in words)  # "la" is LA, "sf" SF
+
     @staticmethod
     def _place_and_thing(tokens: tuple) -> bool:
         """A place name, 的, and a noun: "大连的烧烤店"."""
@@ -258,11 +276,14 @@ class GateRules:
     # ------------------------------------------------------------------ the gate
 
     def _gate(self, found: Found, clause: str, turn: Turn) -> Found | None:
+        said = found.value  # before its article goes: "the routine" is no town
         value = turn.entities.get(found.value.casefold()) or self._noun_phrase(found.value, found.predicate)
         if (kind := EN_CLASS_OF.match(value)) and kind.group(1).casefold() in self.lexicon.class_nouns:
             value = value[kind.end():]  # "the continent of Europe" -> "Europe"
         if value != found.value:
             found = replace(found, value=value)
+        if turn.lower_case and found.predicate in LOWER_CASE_PLACE_SLOTS and (town := self._lower_case_place(said)):
+            found = replace(found, value=town)  # "bristol" is Bristol
         if found.predicate == "works_at" and (found.value in ZH_EMPLOYER_WORDS
                                               or re.search(rf"(?:一|某)(?:家|个|所|间){re.escape(found.value)}", clause)):
             return None  # "入职了一家新公司", "在一家创业公司当CTO": which one is not said (yet)
@@ -343,6 +364,14 @@ WORKPLACE = re.compile(
 )
 ONE_CHARACTER_PREDICATES = frozenset({"eats", "drinks", "likes", "dislikes", "has", "owns", "consumes", "plays"})
 PLACE_PREDICATES = frozenset({"lives_in", "hometown", "born_in", "visited", "works_in"})
+# Where a town named in lower case is read as one (``_lower_case_place``), and the words that
+# name no town there: kinds of place, states one lives in, shifts and spans one moves to.
+LOWER_CASE_PLACE_SLOTS = frozenset({"lives_in", "hometown", "born_in"})
+NOT_PLACE_WORDS = frozenset("""fear hope denial peace sin harmony luxury poverty comfort style misery tears action shock
+    silence secret sight bliss chaos debt hell heaven paradise limbo town city country countryside suburbs suburb
+    downtown uptown centre center area neighborhood neighbourhood here there home house flat apartment place room
+    dorm dorms campus van car tent hotel hostel bed studio condo basement attic garage part full remote night nights
+    days weeks months years morning mornings evening evenings weekend weekends shifts shift""".split())
 NAME_PREDICATES = frozenset({"name", "pet_name", "nickname", "english_name"})
 DATE_PREDICATES = frozenset({"birthday", "age", "birth_date", "anniversary", "wake_time"})
 MEASURE_PREDICATES = frozenset({"height", "weight"})  # a number with a unit is the value itself

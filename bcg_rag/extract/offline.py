@@ -53,7 +53,7 @@ from .shared import Found, SharedRules
 from .subjects import SubjectRules
 from .whereabouts import (EN_REGION, PLACING_PREDICATES, TOWN_PREDICATES, VENUE_PREDICATES, ZH_JOB_CHANGED, WhereaboutsRules,
                           is_region)
-from .text import EDGE_PUNCTUATION, chat_text, collapse, has_cjk
+from .text import EDGE_PUNCTUATION, chat_text, collapse, has_cjk, writes_in_lower_case
 from .tongues import TongueRules
 from .values import ValueRules
 from .ventures import VentureRules
@@ -107,6 +107,7 @@ class Turn:
     unnamed_topic: bool = False  # the last clause was about a 他/她 this message does not name ("他跳槽了！")
     groups: dict[str, str] = field(default_factory=dict)  # groups named so far, by name and kind: "a band called The Paper Kites"
     label: str | None = None  # whose "new obsession" ended the last clause: the next one says what it is
+    lower_case: bool = False  # the message capitalises no word but "I": its writer names places in lower case too
 
 
 # Slots whose value is a day of the year: "my birthday is next Monday" names it, plans nothing.
@@ -171,6 +172,7 @@ class OfflineExtractor(
             speaker_id=user_id if user_is_speaker or not speaker else speaker,
             user_is_speaker=user_is_speaker,
             entities={collapse(e).casefold(): e for e in known_entities if isinstance(e, str) and e.strip()},
+            lower_case=writes_in_lower_case(text),
         )
         claims: list[Claim] = []
         seen: set[tuple[str, str, str]] = set()

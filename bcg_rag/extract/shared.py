@@ -185,8 +185,8 @@ class SharedRules:
         extra: list[Found] = []
         if predicate == "lives_in" and (home := EN_DWELLING_IN.match(value.strip())):
             value = home["place"]
-        elif predicate == "lives_in" and surface.endswith("into"):
-            return None  # "moved into a new apartment": a home, not a place (unless one follows it)
+        elif predicate == "lives_in" and surface.endswith("into") and not self._town(value, turn):
+            return None  # "moved into a new apartment": a home, not a place (unless one follows it); "settled into Montreal" is one
         if predicate == "has" and (named := PET_NAMED.search(value)):
             value = value[: named.start()]  # "a golden retriever named Biscuit", "一只柯基叫旺财"
             extra.append(Found(subject, "pet_name", named.group(1) or named.group(2), negated))

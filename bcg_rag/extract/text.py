@@ -228,3 +228,13 @@ _STRETCHED = re.compile(r"([a-z])\1{2,}")
 def chat_text(text: str) -> str:
     """A chat message as the rules read it: stretched words unstretched, apostrophes restored."""
     return restore_apostrophes(_STRETCHED.sub(r"\1", text))
+
+
+# A Capitalised word ("Bristol", "Moved"): not "I" or "I'm", not a word in capitals ("FINALLY", "AC").
+_TITLE_WORD = re.compile(r"(?<![\w'])(?!I(?:'[a-z]+)?(?![\w']))[A-Z][a-z]")
+
+
+def writes_in_lower_case(text: str) -> bool:
+    """English chat typed without capitals ("moved to bristol last weekend!"): no Capitalised
+    word but "I". Its writer names towns in lower case too; one who capitalises does not."""
+    return bool(re.search(r"[a-z]{3}", text)) and not _TITLE_WORD.search(text)
