@@ -39,7 +39,14 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
     ``continues_chain``; rows said in the question's ``context`` when the best group is not
     held there, ``in_asked_context``.
     Rows in ``stands_on`` (claims on a returned belief) are the groups' and are left out."""
-    rows = _unstructured(memory, hits, relevance, _shown(groups) | set(stands_on), user_id, agent_id)
+    # "Where does the user live?" answered only by groups about Tom and Jess: the beliefs
+    # do not answer it (``speaks``). Their own evidence may still speak of the user in a part
+    # the extractor did not read ("Priya drinks 3 matchas a day. meanwhile me on my 4th black
+    # coffee"): it stays among the raw rows, as a plain retriever would have it.
+    speaks = speaks_of_unanswered(memory, user_id, query, [g.best.subject_id for g in groups]) if groups else None
+    others = _shown(groups) | set(stands_on) if speaks is not None else set()
+    rows = _unstructured(memory, hits, relevance, set() if speaks is not None else _shown(groups) | set(stands_on),
+                         user_id, agent_id)
     # The nearest evidence of all is what plain retrieval would answer from. When the
     # extractor read nothing in it and it is more relevant than every returned belief, the
     # raw text is read first; where it made claims, the beliefs ranked them already.
@@ -58,11 +65,11 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
     stated = {g.best.id: g.current.value for g in groups if g.current is not None}
     first = first or (bool(rows) and bool(stated) and is_wh_question(query)
                       and named_in_question(query, stated) == set(stated))
-    not_read = [u for u in rows if u["id"] not in claimed]  # rows with claims were read: their beliefs speak
-    # "Where does the user live?" answered only by groups about Tom and Jess: the beliefs
-    # do not answer it, the user's own unread "I'm stuck here in Kansas City" may.
-    speaks = speaks_of_unanswered(memory, user_id, query, [g.best.subject_id for g in groups]) if groups and rows else None
-    about = {u["id"] for u in not_read if speaks is not None and u["text"] != HIDDEN_TEXT and speaks(u["text"])}
+    # Rows with claims were read: their beliefs speak (unless they speak of someone else only).
+    not_read = [u for u in rows if u["id"] not in claimed or u["id"] in others]
+    speaks = speaks if rows else None  # the user's own unread "I'm stuck here in Kansas City" may answer
+    about = {u["id"] for u in not_read if speaks is not None and u["text"] != HIDDEN_TEXT and speaks(u["text"])
+             and (u["id"] not in others or _self_as_subject(memory, u["text"]))}
     if about:
         rows = [dict(u, about_asked=True) if u["id"] in about else u for u in rows]
     # No belief is about the subject asked (the groups answer for the husband, asked about
@@ -91,7 +98,28 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
     if newer:
         rows = [dict(u, newer_than_belief=True) if u["id"] in newer else u for u in rows]
         first = True
+        rows = chain_before_update(rows)
     return rows, first
+
+
+def chain_before_update(rows: list[dict]) -> list[dict]:
+    """The rows, with ``continues_chain`` taken off those said before the first unread update
+    of the best belief (``newer_than_belief``): such a hop continues the old value's chain
+    ("Quorra Labs is based in Utrecht" is no answer once "Kofi is at Brightmoor now" is newer)."""
+    updates = [str(u["timestamp"]) for u in rows if u.get("newer_than_belief")]
+    if not updates:
+        return rows
+    since = min(updates)
+    return [{k: v for k, v in u.items() if k != "continues_chain"}
+            if u.get("continues_chain") and not u.get("newer_than_belief") and str(u["timestamp"]) < since else u
+            for u in rows]
+
+
+def _self_as_subject(memory: Any, text: str) -> bool:
+    """The speaker is a subject of the text ("me on my 4th coffee", "我也在那上班"), not only the
+    owner of whom it is about ("my friend Kofi works at…", "我老公…")."""
+    kin = memory_lexicon(memory).relative_regex.pattern
+    return bool(re.search(rf"(?<![\w'])(?:i|i'm|i've|i'd|i'll|im|me|myself)(?![\w'])|我(?!的|们|(?:{kin}))", text, re.IGNORECASE))
 
 
 def _comparable_relevance(group: Any, relevance: dict[str, float]) -> float:

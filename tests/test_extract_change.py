@@ -152,7 +152,7 @@ def extractor() -> OfflineExtractor:
         # Chinese: switching and ending
         ("改学日语了", [(USER, "studies", "日语", 1.0)]),
         ("改用安卓了", [(USER, "switched_to", "android", 1.0)]),
-        ("换成了比亚迪", [(USER, "switched_to", "比亚迪", 1.0)]),
+        ("换成了比亚迪", [(USER, "owns", "比亚迪", 1.0)]),  # a car make switched to is the car kept now
         ("我和小林分手了", [(USER, "dating", "小林", -0.8)]),
         ("我没和小林分手", []),
         # Chinese: dating, and a relative by name

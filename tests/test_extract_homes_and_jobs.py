@@ -1,9 +1,11 @@
 """Homes and jobs said the way chat says them: a home given up or commuted from, a town in
-chat typed in lower case, a gym with
-where it is, a sport quit because one had to, a Chinese employer jieba cuts into a person's name and a character (米哈游), a
-start date early next month (下个月初), a new employer after 跳槽 that is two common nouns
-(星河智能), a job said as a trade (我是做产品经理的); near misses stay silent. And asked
-within a context with no belief at all, what was said in that context is read first."""
+chat typed in lower case, a gym with where it is, a sport quit because one had to, a Chinese
+employer jieba cuts into a person's name and a character (米哈游), a start date early next month
+(下个月初), a new employer after 跳槽 that is two common nouns (星河智能), a job said as a trade
+(我是做产品经理的), a purpose before the verb (为了…), a car make switched to; near misses stay
+silent. And what search reads of them: asked within a context with no belief at all, what was
+said in that context first; asked about the user when the beliefs are about someone else, their
+messages where the user is a subject too."""
 
 from __future__ import annotations
 
@@ -52,6 +54,24 @@ def extractor() -> OfflineExtractor:
          [(USER, "does", "football", -0.8)]),
         ("I had to quit german", [(USER, "does", "german", -0.8)]),
         ("膝盖伤了，跑步这事算是彻底告别了", [(USER, "does", "跑步", -0.8)]),  # a farewell to a pastime
+        # a verb of change after "and" takes the subject said before it; news of a relative is theirs
+        ("big news from my sister: she quit and joined Brightmoor Health", [(f"{USER}'s sister", "works_at", "Brightmoor Health", 1.0)]),
+        ("update on my brother: he moved to Leeds", [(f"{USER}'s brother", "lives_in", "Leeds", 1.0)]),
+        ("we sold the house and moved to Leeds", [(USER, "owns", "house", -0.8), (USER, "lives_in", "Leeds", 1.0)]),
+        # what someone says is no relation "says"; "is done with" an employer is an ending
+        ("Kofi says the Quorra Labs office in Utrecht has a rooftop garden", []),
+        ("Kofi is done with Quorra Labs lol", [("Kofi", "does", "Quorra Labs", -0.8)]),
+        ("My older brother lives in Dubai and works for Emirates as a pilot",
+         [(f"{USER}'s brother", "lives_in", "Dubai", 1.0), (f"{USER}'s brother", "works_at", "Emirates", 1.0),
+          (f"{USER}'s brother", "job_title", "pilot", 1.0)]),
+        # a commute between two places: home where it starts, work where it ends
+        ("话说闵行到长宁这通勤真要命，每天地铁一个多小时", [(USER, "lives_in", "闵行", 1.0), (USER, "works_in", "长宁", 1.0)]),
+        # a car switched to is a car kept (a make said first), not a generic "switched_to"
+        ("开了六年的思域终于卖了，换成了比亚迪海豹，雾蓝色的", [(USER, "owns", "比亚迪海豹", 1.0)]),
+        # a purpose before the verb (为了…) is no subject, and keeps the verb's negation
+        ("为了离公司近点搬到徐汇了，房租贵了一千多", [(USER, "lives_in", "徐汇", 1.0)]),
+        ("我为了孩子上学搬到了海淀", [(USER, "lives_in", "海淀", 1.0)]),
+        ("为了健康不再喝奶茶了", [(USER, "drinks", "milk tea", -0.8)]),
         # a job said as a trade fills the job title's slot; a field stays an occupation
         ("我是做产品经理的", [(USER, "job_title", "产品经理", 1.0)]),
         ("我老公是做金融的", [(f"{USER}'s husband", "occupation", "金融", 1.0)]),
@@ -78,6 +98,8 @@ def test_homes_and_jobs_are_read(extractor, text, expected):
         "i live in the city", "we live in a small town", "settled into the routine", "I settled into my new flat",
         "moved into the dorms", "I moved to the suburbs", "Moved to bristol last weekend",
         "I quit it",  # nothing named
+        "从家到公司通勤要一小时", "我老公从通州到望京通勤",  # no place named; not the speaker's
+        "she quit and joined Brightmoor Health",  # hers, whoever she is: not the speaker's
         "had to quit the meeting early",  # no pastime
     ],
 )
@@ -113,3 +135,15 @@ def test_a_message_typed_in_lower_case_capitalises_no_word_but_i():
     assert not writes_in_lower_case("Moved to bristol last weekend")
     assert not writes_in_lower_case("moved in with Sam")
     assert not writes_in_lower_case("2024!!")  # no words at all
+
+
+def test_asked_about_the_user_the_evidence_of_a_belief_about_someone_else_may_still_answer(mem):
+    # The extractor reads Sam's tea; what the user drinks is said in the same message, unread.
+    mem.add_message("my flatmate Sam drinks green tea all day. meanwhile me on my third espresso lol", user_id=USER,
+                    timestamp="2024-05-02T09:00:00")
+    mem.add_message("is it bad to drink coffee after 4pm", user_id=USER, timestamp="2024-05-02T09:05:00")
+    result = mem.search("What does the user drink?", user_id=USER)
+    assert result[0].subject != USER and result.unstructured_first
+    assert [u["text"][:10] for u in result.unstructured if u.get("about_asked")] == ["my flatmat"]
+    sam = mem.search("What does Sam drink?", user_id=USER)
+    assert sam[0].current.value == "green tea" and not any(u.get("about_asked") for u in sam.unstructured)

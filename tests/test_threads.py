@@ -119,3 +119,15 @@ def test_a_name_links_in_any_case_and_the_users_own_employer_is_no_link_for_a_re
     result = mem.search("which city is my wife's company in?", user_id=U)
     further = [u["text"] for u in result.unstructured if u.get("continues_chain")]
     assert further[:1] == [thread[1]] and result.unstructured_first
+
+
+def test_a_hop_said_before_an_unread_update_no_longer_continues_the_chain():
+    from bcg_rag.unstructured import chain_before_update
+
+    old_hop, update, later_hop = rows("Quorra Labs is based in Utrecht", "Kofi is at Brightmoor Health now",
+                                      "Brightmoor Health sits in Haarlem")
+    flagged = [dict(old_hop, continues_chain=True), dict(update, newer_than_belief=True), dict(later_hop, continues_chain=True)]
+    kept = chain_before_update(flagged)
+    assert [bool(u.get("continues_chain")) for u in kept] == [False, False, True]
+    assert kept[1]["newer_than_belief"] and kept[0]["text"] == old_hop["text"]
+    assert chain_before_update(flagged[:1]) == flagged[:1]  # no update: the chain stands

@@ -86,6 +86,9 @@ def _carried(lexicon: Lexicon, lead: re.Match[str], rest: str) -> str | None:
     kind = _read_phrase(lexicon, rest)
     if kind is None:
         return None
+    owned = re.match(r"(?i:my|our)\s+(?P<noun>[a-z-]+)", lead["subject"])
+    if owned and not lexicon.relative_regex.fullmatch(owned["noun"]):
+        return None  # "My older brother": a subject the lead cut short is carried by the topic, not here
     if kind == "be":
         return f"{lead['subject']}{lead['copula']} {rest}" if lead["copula"] else None
     return f"{lead['subject']} {rest}"

@@ -13,6 +13,12 @@ from .text import CONTRACTED_COPULAS, COPULAS, collapse, has_cjk, snake_name, th
 if TYPE_CHECKING:
     from .offline import Turn
 
+# Verbs of saying and thinking: what follows is what someone said or thinks ("Kofi says the
+# office is in Utrecht"), read by the reported-speech rule, not a relation "says".
+SAYING_VERBS = frozenset("""says said thinks thought tells told reckons believes believed feels felt hopes hoped asks
+    asked wonders wondered knows guesses guessed claims claimed mentions mentioned texts texted swears swore admits
+    admitted insists insisted complains complained jokes joked seems seemed sounds sounded""".split())
+
 # "my X is Y"; "your X is Y" is about the user when the assistant says it.
 EN_MY_ATTRIBUTE = re.compile(r"^(?P<owner>my|your|our)\s+(?P<attr>.+?)\s+(?:is|are|was|were)\s+(?P<value>.+)$", re.IGNORECASE)
 # "my birthday's March 14": the contracted copula, after an attribute the lexicon names
@@ -304,8 +310,10 @@ class EnglishRules:
         if len(words) > 1 and words[0].casefold() in COPULAS:  # "is not a defender"
             if not_lead := lex.negation.lead.match(" ".join(words[1:])):
                 words, negated = [words[0], *" ".join(words[1:])[not_lead.end():].split()], True
-        if not words or not self._looks_like_verb(words[0]) or words[0].casefold() in ENDING_VERBS:
-            return None  # "Dana left Nationwide" says that something ended: the endings rule's
+        if not words or not self._looks_like_verb(words[0]) or words[0].casefold() in ENDING_VERBS | SAYING_VERBS:
+            return None  # "Dana left Nationwide" says that something ended: the endings rule's; "Kofi says ..." reports
+        if len(words) > 2 and words[0].casefold() in COPULAS and words[1].casefold() in ("done", "finished", "through"):
+            return None  # "Kofi is done with Quorra Labs": an ending, not a relation "is_done_with"
         # The relation runs to the first preposition close after the verb
         # ("was born in", "is the capital of"); without one it is the verb alone.
         end = 1

@@ -64,7 +64,9 @@ EN_LEAD = re.compile(  # after a discourse word ("so my sister finally did it, s
     r"^(?:(?:so|ok|okay|well|and|but|yeah|oh|omg|anyway|btw)\b[,!]?\s+)?(?:(?:[Mm]y|[Oo]ur)\s+(?:[a-z]+\s+){0,2}?(?P<rel>[a-z-]+)(?:\s+(?P<name>[A-Z][a-z]+))?|(?P<lone>[A-Z][a-z]+))"
     r"\s+(?:is|was|'s|has|had|got|just|now|still|finally|recently|also)\b"
 )
-EN_KIN_ALONE = re.compile(r"(?:my|our)\s+(?P<rel>[a-z-]+(?:\s+[a-z-]+)?)", re.IGNORECASE)
+# "my sis", "(big) news from my sister", "update on my brother": a relative alone, the topic of what follows
+EN_KIN_ALONE = re.compile(r"(?:(?:(?:big|some|quick|good|bad|great|sad|huge|small)\s+)?(?:news|update|updates|gossip)"
+                          r"\s+(?:from|on|about)\s+)?(?:my|our)\s+(?P<rel>[a-z-]+(?:\s+[a-z-]+)?)", re.IGNORECASE)
 # What happens to a person, after their name ("小雨跳槽了，去了米境": the next clause is hers).
 ZH_LIFE_EVENT = re.compile(r"(?:跳槽|辞职|离职|退休|换(?:了(?:份|个)?)?工作|搬家|毕业|结婚|离婚|升职)")
 # Chinese: episodes (a meal today, "吃了/喝过") are not habits.
@@ -282,6 +284,8 @@ class GateRules:
             value = value[kind.end():]  # "the continent of Europe" -> "Europe"
         if value != found.value:
             found = replace(found, value=value)
+        if found.predicate == "switched_to" and zh_car_pattern(self.lexicon).match(value):
+            found = replace(found, predicate="owns", changed=True)  # "(卖了思域，)换成了比亚迪海豹": a make first, the car kept now
         if turn.lower_case and found.predicate in LOWER_CASE_PLACE_SLOTS and (town := self._lower_case_place(said)):
             found = replace(found, value=town)  # "bristol" is Bristol
         if found.predicate == "works_at" and (found.value in ZH_EMPLOYER_WORDS

@@ -59,10 +59,13 @@ CLAUSE_BREAK = re.compile(
     r"|(?<=[\u4e00-\u9fff])(?:…+|\.{2,}|[～~]+)(?=[\u4e00-\u9fff])",  # so is an ellipsis ("放弃了……五十音都快忘光了"), a tilde
     re.IGNORECASE,
 )
-# "..., and I live in Paris": "and" starts a new clause only before a subject.
+# "..., and I live in Paris": "and" starts a new clause only before a subject, or before a verb
+# of change; there the "and" stays, so that the clause takes the subject said before it ("she
+# quit and joined Brightmoor": hers, ``coordination.share_subjects``), not the speaker's.
 AND_SUBJECT = re.compile(
-    r"\s+and\s+(?:(?:somehow|still|also|now|honestly|apparently|yet)\s+)?(?=(?:i|i'm|i've|we|we're|my|our|he|she|they|he's|she's|they're)\s"
-    r"|(?:bought|sold|moved|started|joined|left|quit|switched|adopted|got|works|lives|moved)\s)",
+    r"\s+and\s+(?:(?:somehow|still|also|now|honestly|apparently|yet)\s+)?(?=(?:i|i'm|i've|we|we're|my|our|he|she|they|he's|she's|they're)\s)"
+    r"|\s+(?=and\s+(?:(?:somehow|still|also|now|honestly|apparently|yet)\s+)?"
+    r"(?:bought|sold|moved|started|joined|left|quit|switched|adopted|got|works|lives)\s)",
     re.IGNORECASE,
 )
 BARE_SUBJECT = re.compile(r"(?i:my|our)\s+[a-z-]+(?:\s+[a-z-]+)?|[A-Z][a-z]+|(?i:me)")

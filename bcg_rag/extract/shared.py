@@ -316,7 +316,12 @@ class SharedRules:
     def _clean_before_verb(self, region: str) -> tuple[str, bool]:
         """Peel adverbs, time phrases and negations off the subject region; report a negation."""
         lex = self.lexicon
+        purpose_negated = False
+        if has_cjk(region) and "为了" in region:  # "(我)为了离公司近点搬到徐汇了": a purpose, then the verb
+            region, purpose = region[: region.index("为了")], region[region.index("为了"):]
+            purpose_negated = bool(lex.negation.trail.search(purpose))  # "为了减肥不吃晚饭了": the 不 is the verb's
         region, negated = self._peel(region.strip(), (lex.negation, lex.time, lex.before_verb), lead=True)
+        negated = negated or purpose_negated
         if EN_CONTRACTED_BE.search(region):  # "my uncle's from Ireland", "my sister's not into sports": 's is "is"
             region, more = self._peel(EN_CONTRACTED_BE.sub("", region), (lex.negation, lex.time, lex.before_verb), lead=True)
             negated = negated or more

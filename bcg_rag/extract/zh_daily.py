@@ -1,6 +1,7 @@
 """Chinese daily life said in passing: what a routine, a chore or a skill never learned tells.
 
-* A commute: "我一般骑车上班", "平时都是坐公交上班" (commutes_by 骑车 / 公交); with where it goes,
+* A commute: "我一般骑车上班", "平时都是坐公交上班" (commutes_by 骑车 / 公交); between two places,
+  "闵行到长宁这通勤真要命" (lives_in 闵行, works_in 长宁); with where it goes,
   "每天挤地铁去望京上班" also says where the work is (works_in 望京: a place jieba tags one) or
   for whom ("每天坐地铁去华为上班": works_at, an organisation). Without a way of travel, "去X上班"
   needs a word of how often ("每天去望京上班"): "明天去国贸上班" is one day.
@@ -21,6 +22,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from .changes import ZH_GENERIC_PLACES
 from .gate import ZH_SPECIFIC_TIME
 from .pets_hobbies import ZH_MORE_PETS
 from .routines import routine_patterns
@@ -40,6 +42,10 @@ ZH_MODE = "|".join(sorted(ZH_MODES, key=len, reverse=True))
 # "<who>(一般|平时都是)<way>(去<where>)上班" / "<who>每天去<where>上班" / "现在改坐地铁上班"
 ZH_COMMUTE = re.compile(rf"^(?P<who>.*?)(?P<change>改成|换成|改|换)?(?P<mode>{ZH_MODE})?(?:去|到)?(?P<where>(?<=[去到])[{CJK}A-Za-z]{{2,6}}?)?"
                         r"(?P<goal>上班|上学|通勤)(?:呢|哦|哈|啊|的)?$")
+# "话说闵行到长宁这通勤真要命", "每天从昌平到国贸通勤": one lives where the commute starts and works
+# where it ends (both places jieba tags as such).
+ZH_COMMUTE_BETWEEN = re.compile(rf"^(?:话说|说起来|对了|说真的)?(?P<who>.*?)从?(?P<home>[{CJK}]{{2,4}}?)(?:到|去)(?P<work>[{CJK}]{{2,4}}?)"
+                                r"(?:的|这|这个|这段)?(?:通勤|的?上下班)")
 ZH_HABITUAL = re.compile(r"(?:都是|就是|是)$")  # "平时都是坐公交上班": the 是 of a habit said
 # "跑三次步", "跑5公里", "游两次泳", "游1000米"
 ZH_NUM = r"[0-9一二三四五六七八九十两几半百千]+"
@@ -69,7 +75,7 @@ class ZhDailyRules:
     def _zh_daily(self, clause: str, turn: Turn) -> Found | list[Found] | None:
         if not re.search(f"[{CJK}]", clause) or ZH_SPECIFIC_TIME.search(clause):
             return None  # "今天又在国贸加班", "昨天骑车上班": one day, no routine
-        return (self._zh_commute(clause, turn) or self._zh_counted(clause, turn) or self._zh_cared_for(clause, turn)
+        return (self._zh_commute(clause, turn) or self._zh_commute_between(clause, turn) or self._zh_counted(clause, turn) or self._zh_cared_for(clause, turn)
                 or self._zh_learned(clause, turn) or self._zh_passed(clause, turn) or self._zh_intolerant(clause, turn))
 
     def _zh_who(self, region: str, turn: Turn, speaker_only: bool = False) -> tuple[str | None, bool]:
@@ -107,6 +113,18 @@ class ZhDailyRules:
             elif len(tokens) == 1 and tokens[0][1] == "nt" or self._zh_organisation(where):
                 found.append(Found(subject, "works_at", where))
         return found or None
+
+    def _zh_commute_between(self, clause: str, turn: Turn) -> list[Found] | None:
+        """ "闵行到长宁这通勤真要命": lives_in 闵行, works_in 长宁 (the speaker's; one end a place to jieba)."""
+        if not (m := ZH_COMMUTE_BETWEEN.match(clause)) or not (self._zh_place(m["home"]) or self._zh_place(m["work"])):
+            return None  # one end at least a place jieba knows (闵行 and 昌平 are names to it)
+        if any(end in ZH_GENERIC_PLACES or any(flag.startswith(("r", "d", "p", "c", "u", "y", "v", "m", "q", "t"))
+                                               for _, flag, _ in self._tokens(end)) for end in (m["home"], m["work"])):
+            return None  # "从家到公司通勤": no place named
+        subject, negated = self._zh_who(m["who"], turn, speaker_only=True)
+        if subject is None or negated:
+            return None
+        return [Found(subject, "lives_in", m["home"]), Found(subject, "works_in", m["work"])]
 
     # ---- exercise counted
     def _zh_counted(self, clause: str, turn: Turn) -> Found | None:
