@@ -77,3 +77,16 @@ def test_the_shipped_lexicon_and_its_segmenter_are_made_once_per_process():
                                           ("pleased to say I moved to Leeds", True)])
 def test_a_request_may_end_with_its_please(extractor, text, states):
     assert extractor.states_something(text) is states
+
+
+@pytest.mark.parametrize("text, states", [
+    ("what's a good pub quiz team name, something nerdy", False),  # what the question is for
+    ("recommend a podcast, something about history", False),
+    ("anyway can you give me a quick stretch routine i can do at my desk", False),  # a request after "anyway"
+    ("so what do you think", False),
+    ("can you recommend a book, I love sci-fi", True),  # the speaker says something after the request
+    ("any tips for a trip to Rome, we go in May", True),
+    ("ok so I moved to Leeds", True),
+])
+def test_after_a_question_or_request_a_clause_naming_no_one_says_what_it_is_for(extractor, text, states):
+    assert extractor.states_something(text) is states

@@ -148,6 +148,12 @@ EN_ADVERB_BEFORE_PREPOSITION = re.compile(r"\b(?:mostly|mainly|largely|primarily
 ZH_FROM_NOW_ON = ("以后", "今后", "往后")
 # "salmon recipe that isn't boring pls": a request that ends with its "please"
 ZH_FIRST_PERSON = re.compile(r"我|咱")
+# "something nerdy" after "what's a good pub quiz team name": an English clause that names no
+# one (no I / my / we, no capitalised name) after a question or a request says what it is for.
+EN_NAMES_SOMEONE = re.compile(r"(?<![\w'])(?:i|i'm|i've|i'd|i'll|im|me|my|we|we're|our|us)(?![\w'])|(?<!^)\b(?-i:[A-Z][a-z])", re.IGNORECASE)
+# "anyway, can you ...", "ok so what's ...": words that open a turn before its question or request
+EN_TURN_OPENER = re.compile(r"^(?:(?:anyway|anyways|ok|okay|so|btw|also|oh|hey|hmm|well|um|quick\s+question|random\s+question)[\s,:]+)+",
+                            re.IGNORECASE)
 # "帮我记一下：身高172，O型血": a request to keep what follows; its clauses are the facts.
 NOTE_THIS = re.compile(r"记(?:一下|下来|下|住)|备忘|备注|\b(?:remember|note|jot|write\s+down)\b", re.IGNORECASE)
 # "asking for a friend", "asking for my roommate": why a question was asked, no statement
@@ -266,16 +272,17 @@ class Grammar:
         if parts and parts[0] and silent[0] and not self.lex.small_talk_full(parts[0]) and not NOTE_THIS.search(parts[0]):
             # Once a clause after the request names the user ("给我配个食谱吧：我芒果过敏，…，最近在搞
             # 轻断食"), the clauses after it go on about them.
-            named = [i > 0 and (bool(ZH_FIRST_PERSON.search(c)) or bool(self.lex.relative_regex.search(c)))
+            named = [i > 0 and (bool(ZH_FIRST_PERSON.search(c)) or bool(self.lex.relative_regex.search(c))
+                                or not has_cjk(c) and bool(EN_NAMES_SOMEONE.search(c)))
                      for i, c in enumerate(parts)]
-            silent = [s or (i > 0 and has_cjk(c) and not any(named[: i + 1]))
-                      for i, (c, s) in enumerate(zip(parts, silent))]
+            silent = [s or (i > 0 and not any(named[: i + 1])) for i, (c, s) in enumerate(zip(parts, silent))]
         return silent
 
     def says_nothing(self, sentence: Sentence, clause: str, stated: bool = False) -> bool:
         """A question, a request to the assistant, or small talk. ``stated``: the clause is a
         statement leading up to the sentence's question."""
         lex = self.lex
+        clause = EN_TURN_OPENER.sub("", clause) or clause  # "anyway can you give me ...": a request
         if sentence.question and not stated or self.asks(clause):
             return True
         if (lex.requests.lead.match(clause) or lex.small_talk_full(clause) or EN_PLEASE_END.search(clause)
