@@ -72,6 +72,12 @@ def extractor() -> OfflineExtractor:
         ("为了离公司近点搬到徐汇了，房租贵了一千多", [(USER, "lives_in", "徐汇", 1.0)]),
         ("我为了孩子上学搬到了海淀", [(USER, "lives_in", "海淀", 1.0)]),
         ("为了健康不再喝奶茶了", [(USER, "drinks", "milk tea", -0.8)]),
+        # a profession's field done at a company; a new employer after one left in the message
+        ("I do UX research at Lumora, the fintech one", [(USER, "works_at", "Lumora", 1.0)]),
+        ("left Lumora, I'm at Halvard now. still UX research", [(USER, "does", "Lumora", -0.8), (USER, "works_at", "Halvard", 1.0)]),
+        # a region one comes from, made precise by the places named after it
+        ("我老家是东北的，黑龙江鹤岗，就是房价全国闻名那个哈哈", [(USER, "attr:hometown", "黑龙江鹤岗", 1.0)]),
+        ("我老家是东北的，冬天太冷了", [(USER, "attr:hometown", "东北", 1.0)]),
         # a job said as a trade fills the job title's slot; a field stays an occupation
         ("我是做产品经理的", [(USER, "job_title", "产品经理", 1.0)]),
         ("我老公是做金融的", [(f"{USER}'s husband", "occupation", "金融", 1.0)]),
@@ -98,6 +104,7 @@ def test_homes_and_jobs_are_read(extractor, text, expected):
         "i live in the city", "we live in a small town", "settled into the routine", "I settled into my new flat",
         "moved into the dorms", "I moved to the suburbs", "Moved to bristol last weekend",
         "I quit it",  # nothing named
+        "I do yoga at Sweat Club", "I'm at Starbucks now",  # a pastime's place; an errand (no employer left before it)
         "从家到公司通勤要一小时", "我老公从通州到望京通勤",  # no place named; not the speaker's
         "she quit and joined Brightmoor Health",  # hers, whoever she is: not the speaker's
         "had to quit the meeting early",  # no pastime

@@ -129,6 +129,10 @@ def _task_at(lexicon: Lexicon) -> re.Pattern[str]:
 # Task verbs said of chores and pastimes as well ("do laundry at Mom's", "run errands at
 # Target"): only with a company's last word ("do payroll at Acme Corp").
 LOOSE_TASK_VERBS = frozenset({"do", "does", "run", "runs"})
+# ...unless what is done is a profession's field: "I do UX research at Lumora", "does marketing at Klarna".
+FIELD_NOUNS = frozenset("""research marketing design engineering sales accounting consulting analytics recruiting
+    compliance finance hr pr ops operations payroll qa security development strategy science communications
+    bookkeeping procurement logistics""".split())
 
 
 @functools.lru_cache(maxsize=8)
@@ -219,7 +223,8 @@ class GroupWorkRules:
         org = self._clean_value(m["org"])
         words = org.split()
         company = bool(words) and words[-1].casefold() in _company_ends(self.lexicon)
-        if not company and (not words or not words[0][:1].isupper() or m["verb"].casefold() in LOOSE_TASK_VERBS):
+        loose = m["verb"].casefold() in LOOSE_TASK_VERBS and what[-1] not in FIELD_NOUNS
+        if not company and (not words or not words[0][:1].isupper() or loose):
             return None  # "answer phones at a dental office": which one is not said; "do laundry at Mom's"
         if not org[:1].isupper():
             org = " ".join(w[:1].upper() + w[1:] for w in words)  # a name said in lower case

@@ -51,8 +51,7 @@ from .reading import Reading
 from .routines import RoutineRules
 from .shared import Found, SharedRules
 from .subjects import SubjectRules
-from .whereabouts import (EN_REGION, PLACING_PREDICATES, TOWN_PREDICATES, VENUE_PREDICATES, ZH_JOB_CHANGED, WhereaboutsRules,
-                          is_region)
+from .whereabouts import PLACING_PREDICATES, TOWN_PREDICATES, VENUE_PREDICATES, ZH_JOB_CHANGED, WhereaboutsRules
 from .text import EDGE_PUNCTUATION, chat_text, collapse, has_cjk, writes_in_lower_case
 from .tongues import TongueRules
 from .values import ValueRules
@@ -103,6 +102,7 @@ class Turn:
     listed: bool = False  # the clause is an item of a list of names: "..., New York Knicks, Los angeles Lakers, ..."
     named: int | None = None  # the claim whose value, a name, ended the last clause: "is Oban" (", New Zealand")
     job_moved: bool = False  # the last clause said a job change without saying where to: "老公跳槽了！"
+    job_left: bool = False  # a clause left an employer or a job ("left Lumora"): "I'm at Halvard now" is the next one
     introduced: bool = False  # the speaker introduced themself ("简单介绍下：", "我叫小林"): a bare "28岁" is theirs
     unnamed_topic: bool = False  # the last clause was about a 他/她 this message does not name ("他跳槽了！")
     groups: dict[str, str] = field(default_factory=dict)  # groups named so far, by name and kind: "a band called The Paper Kites"
@@ -207,9 +207,8 @@ class OfflineExtractor(
                     found = [region]  # "moved to Porto, Portugal": the town is in the region named after it
                 if not found and turn.venue and (where := self._venue_in(mood.clause, turn.venue)):
                     found = [where]  # "switched Leo to Riverside Academy, it's over in Cranford"
-                if not found and turn.named is not None and is_region(region := self._clean_value(mood.clause)):
-                    # "the capital is Oban, New Zealand": the name as said, with its country
-                    claims[turn.named] = replace(claims[turn.named], value=f"{claims[turn.named].value}, {region}")
+                if not found and turn.named is not None and (value := self._refined_name(claims[turn.named].value, mood.clause)):
+                    claims[turn.named] = replace(claims[turn.named], value=value)  # "Oban, New Zealand"; "东北的，黑龙江鹤岗"
                     turn.named = None
                     reading.parsed += 1
                     continue
@@ -232,6 +231,8 @@ class OfflineExtractor(
                 turn.owned = next(((f.subject, f.value) for f in found if f.predicate == "has" and not f.negated),
                                   turn.owned if named_one else None if found else self._employer_unnamed(mood.clause, turn) or turn.owned)
                 turn.job_moved = not found and bool(ZH_JOB_CHANGED.search(mood.clause))
+                turn.job_left = turn.job_left or any(f.negated and (f.predicate == "works_at" or f.predicate == ENDED and (
+                    f.value == JOB or f.value[:1].isupper())) for f in found)
                 turn.placed = next((f.predicate for f in found if f.predicate in PLACING_PREDICATES),
                                    "works_at" if turn.job_moved else turn.placed)
                 # The clause was about someone else (for Chinese topic continuation): every claim
@@ -295,15 +296,6 @@ class OfflineExtractor(
                 additive.append(added)
         reading.rules, reading.additive = rules, additive
         return out, reading
-
-    @staticmethod
-    def _ends_on_name(found: Found, clause: str, turn: Turn) -> bool:
-        """The claim's value is an English name that ends its clause, in a slot that is not a
-        town or a venue (those keep the town and read the region as where it is), and the
-        clause is no item of a list: a region may follow it after a comma."""
-        return (not found.negated and not turn.listed and not has_cjk(found.value)
-                and found.predicate not in TOWN_PREDICATES + VENUE_PREDICATES + PLACING_PREDICATES
-                and bool(EN_REGION.fullmatch(found.value)) and clause.endswith(found.value))
 
     def _canonical(self, predicate: str, value: str) -> str:
         """The lexicon's form of a value ("美式" -> americano), or of its head word after a

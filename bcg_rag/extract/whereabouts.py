@@ -48,6 +48,7 @@ ZH_PLACED = re.compile(r"^(?P<who>.*?)(?<!现)在(?P<place>[^在]+?)(?:老家|�
 ZH_PLACE_DESCRIBED = re.compile(r"^(?P<place>[\u4e00-\u9fff]{2,8}?)的?[一两几][个座家所处间片][\u4e00-\u9fff]{1,8}$")
 PLACE_TAGS = ("ns", "nt", "nz", "nr", "eng")  # a named place or organisation, not "家", "公司"
 PLACING_PREDICATES = ("lives_in", "works_at", "studies_at")
+ORIGIN_PREDICATES = frozenset({"hometown", "born_in"})  # where one comes from: a region, then its town
 # A job change that does not say where to ("老公跳槽了！现在在安泰保险"): the next "在X" is the
 # employer, and so is "去了X" ("老公跳槽了！去了字节").
 ZH_JOB_CHANGED = re.compile(r"跳槽|换(?:了(?:份|个)?)?工作|找到(?:了)?(?:新)?工作")
@@ -129,6 +130,28 @@ class WhereaboutsRules:
             return None
         return Found(venue, "located_in", m["place"], rule="region")
 
+    def _ends_on_name(self, found: Found, clause: str, turn: Turn) -> bool:
+        """The claim's value is a name that ends its clause, which a more precise one may follow
+        after a comma: an English name in a slot that is not a town or a venue (those keep the
+        town and read the region as where it is), or a Chinese region one comes from ("老家是东北的");
+        never an item of a list."""
+        if found.negated or turn.listed:
+            return False
+        if has_cjk(found.value):
+            return (found.predicate.removeprefix("attr:") in ORIGIN_PREDICATES
+                    and re.search(rf"{re.escape(found.value)}的?(?:人)?$", clause) is not None)
+        return (found.predicate not in TOWN_PREDICATES + VENUE_PREDICATES + PLACING_PREDICATES
+                and bool(EN_REGION.fullmatch(found.value)) and clause.endswith(found.value))
+
+    def _refined_name(self, value: str, clause: str) -> str | None:
+        """The name said just before, made precise by the clause after it: "the capital is Oban,
+        New Zealand" (with its country); "老家是东北的，黑龙江鹤岗" (the places named after a region)."""
+        if has_cjk(value):
+            tokens = self._tokens(clause) if re.fullmatch(r"[\u4e00-\u9fff]{2,10}", clause) else ()
+            return clause if tokens and all(flag.startswith("ns") for _, flag, _ in tokens) else None
+        region = self._clean_value(clause)
+        return f"{value}, {region}" if is_region(region) else None
+
     def _en_whereabouts(self, clause: str, turn: Turn) -> Found | None:
         """ "I've been in Lisbon for two years now", "I'm not in Chicago anymore", "was at Intel for six years"."""
         m = EN_BE_PLACED.match(clause)
@@ -137,8 +160,11 @@ class WhereaboutsRules:
             return None
         at = placed["prep"].casefold() == "at"
         home = EN_HOME.match(m["who"].strip()) is not None and not at
-        if not (home or EN_LASTING.search(clause) or not at and EN_NOW.search(clause)):
-            return None  # "I'm at Starbucks now" is an errand; "at X for two years" a job
+        # "I'm at Starbucks now" is an errand; "at X for two years" a job, and so is "left Lumora,
+        # I'm at Halvard now" (an employer left before it in the message)
+        moved_on = at and turn.job_left and bool(EN_NOW.search(clause))
+        if not (home or moved_on or EN_LASTING.search(clause) or not at and EN_NOW.search(clause)):
+            return None
         words = []
         for word in placed["name"].split():
             if not word[:1].isupper() or word.casefold().strip(",.!") in self.lexicon.not_names:
@@ -152,7 +178,7 @@ class WhereaboutsRules:
         # "I was in Boston for years": a past state, no longer so
         negated = negated or bool(placed["neg"]) or m["be"].strip().casefold() in ("was", "were")
         predicate = "works_at" if at else "lives_in"
-        return Found(subject, predicate, name, negated)
+        return Found(subject, predicate, name, negated, moved_on)
 
     def _zh_whereabouts(self, clause: str, turn: Turn) -> Found | None:
         """ "现在在成都" (lives_in 成都), "之前在腾讯" after "在百度上班" (works_at 腾讯), "去了字节"
