@@ -78,6 +78,22 @@ def extractor() -> OfflineExtractor:
         # a region one comes from, made precise by the places named after it
         ("我老家是东北的，黑龙江鹤岗，就是房价全国闻名那个哈哈", [(USER, "attr:hometown", "黑龙江鹤岗", 1.0)]),
         ("我老家是东北的，冬天太冷了", [(USER, "attr:hometown", "东北", 1.0)]),
+        # a job and its employer said in passing; a record's "user" is the user
+        ("12 hour shifts as an ICU nurse at Mass General are no joke, my feet hate me",
+         [(USER, "works_at", "Mass General", 1.0), (USER, "job_title", "ICU nurse", 1.0)]),
+        ("as a teacher at Oakwood High I get summers off", [(USER, "works_at", "Oakwood High", 1.0), (USER, "job_title", "teacher", 1.0)]),
+        ("Inferred from browsing history: user works at Boston Children's Hospital", [(USER, "works_at", "Boston Children's Hospital", 1.0)]),
+        # a statement before a request that ends in a question mark is still said
+        ("I'm a paralegal at Whitmore & Cole, can you explain what discovery means in simple terms?",
+         [(USER, "job_title", "paralegal", 1.0), (USER, "works_at", "Whitmore & Cole", 1.0)]),
+        # a job that is over, by its employer's name; a car model with a space sold
+        ("well the Halvorsen job is over, they cut my whole team", [(USER, "works_at", "Halvorsen", -0.8)]),
+        ("Model Y卖了，养车太贵", [(USER, "does", "Model Y", -0.8)]),
+        # a record of two or more fields about the user
+        ("Contact sync (LinkedIn import): employer: Baxter Legal Group; title: legal assistant",
+         [(USER, "works_at", "Baxter Legal Group", 1.0), (USER, "job_title", "legal assistant", 1.0)]),
+        ("CRM note: company=Acme Corp, location=Leeds", [(USER, "works_at", "Acme Corp", 1.0), (USER, "lives_in", "Leeds", 1.0)]),
+        ("title: Mr", []),  # one field alone is no record
         # a job said as a trade fills the job title's slot; a field stays an occupation
         ("我是做产品经理的", [(USER, "job_title", "产品经理", 1.0)]),
         ("我老公是做金融的", [(f"{USER}'s husband", "occupation", "金融", 1.0)]),
@@ -104,6 +120,9 @@ def test_homes_and_jobs_are_read(extractor, text, expected):
         "i live in the city", "we live in a small town", "settled into the routine", "I settled into my new flat",
         "moved into the dorms", "I moved to the suburbs", "Moved to bristol last weekend",
         "I quit it",  # nothing named
+        "can you explain what discovery means, I'm lost?",  # a request first: the sentence asks
+        "Tom got hired as a chef at Nobu", "she started as a nurse at Mass General",  # someone else's job
+        "dressed as a pirate at Halloween lol",
         "I do yoga at Sweat Club", "I'm at Starbucks now",  # a pastime's place; an errand (no employer left before it)
         "从家到公司通勤要一小时", "我老公从通州到望京通勤",  # no place named; not the speaker's
         "she quit and joined Brightmoor Health",  # hers, whoever she is: not the speaker's
@@ -154,3 +173,4 @@ def test_asked_about_the_user_the_evidence_of_a_belief_about_someone_else_may_st
     assert [u["text"][:10] for u in result.unstructured if u.get("about_asked")] == ["my flatmat"]
     sam = mem.search("What does Sam drink?", user_id=USER)
     assert sam[0].current.value == "green tea" and not any(u.get("about_asked") for u in sam.unstructured)
+

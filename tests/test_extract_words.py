@@ -84,6 +84,7 @@ def test_a_request_may_end_with_its_please(extractor, text, states):
     ("recommend a podcast, something about history", False),
     ("anyway can you give me a quick stretch routine i can do at my desk", False),  # a request after "anyway"
     ("so what do you think", False),
+    ("anyway, can you help me plan a weekend trip somewhere warm?", False),  # an opener alone says nothing
     ("can you recommend a book, I love sci-fi", True),  # the speaker says something after the request
     ("any tips for a trip to Rome, we go in May", True),
     ("ok so I moved to Leeds", True),

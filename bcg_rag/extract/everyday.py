@@ -42,6 +42,18 @@ EN_NEW_HOME_IN = re.compile(rf"^(?:(?:the|my|our|a)\s+)?new\s+(?:(?:little|small
 # read on the sentence
 EN_NEW_TITLE = re.compile(r"^(?:(?:my|our)\s+)?(?:(?:new|official)\s+)?(?:job\s+)?title\s*(?::|\bis\b|'s)\s*"
                           r"(?P<title>[A-Za-z][\w/&'-]*(?:\s+[\w/&'-]+){0,3})\s*$", re.IGNORECASE)
+# "12 hour shifts as an ICU nurse at Mass General are no joke": a job and its employer said in
+# passing, by a clause that names no one else (the speaker's).
+EN_AS_JOB_AT = re.compile(r"\bas\s+an?\s+(?P<title>[A-Za-z][\w-]*(?:\s+[\w-]+){0,2}?)\s+(?:at|for)\s+"
+                          r"(?P<org>[A-Z][\w&'.-]*(?:\s+(?!I\b)[A-Z][\w&'.-]*){0,3})")
+EN_SOMEONE_ELSE = re.compile(r"^(?:.*\b(?:he|she|they|his|her|their)\b|\W*(?:my|our)\s+\w+|\W*(?-i:[A-Z][a-z]+\s+(?![A-Z])))",
+                             re.IGNORECASE)
+# The fields of a record about the user (a CRM row, an import): name -> slot.
+RECORD_FIELDS = {"employer": "works_at", "company": "works_at", "workplace": "works_at", "title": "job_title",
+                 "job title": "job_title", "position": "job_title", "occupation": "job_title", "city": "lives_in",
+                 "location": "lives_in", "hometown": "hometown"}
+EN_RECORD_FIELD = re.compile(rf"(?<![\w-])(?P<key>{'|'.join(sorted(RECORD_FIELDS, key=len, reverse=True))})\s*[:=]\s*"
+                             r"(?P<value>[^;|,\n]{2,60}?)\s*(?=[;|,\n]|$)", re.IGNORECASE)
 # "the commute from Oakland is brutal": where one lives is where the way to work starts.
 EN_COMMUTE_FROM = re.compile(rf"^(?i:(?:but|and|so|though|tho|although)\s+)?(?i:my|the)\s+(?:daily\s+)?commute\s+(?:in\s+)?from\s+"
                              rf"{PLACE_NAME}(?![\w'])")
@@ -102,6 +114,10 @@ class EverydayRules:
             if negated or self._subject(region, turn) != turn.speaker_id:
                 return None  # "没跟他在一起", "我妈和老王在一起了": not the speaker's couple
             return Found(turn.speaker_id, "dating", m["name"])
+        if (m := EN_AS_JOB_AT.search(clause)) and self.lexicon.is_occupation(m["title"]) and not EN_SOMEONE_ELSE.match(
+                clause[: m.start()]):
+            return [Found(turn.speaker_id, "works_at", self._clean_value(m["org"])),
+                    Found(turn.speaker_id, "job_title", self._clean_value(m["title"]))]
         if m := EN_COMMUTE_FROM.match(clause):
             place = self._clean_value(m["place"])
             return Found(turn.speaker_id, "lives_in", place) if place else None
@@ -144,6 +160,14 @@ class EverydayRules:
                 out.append(Found(owner, VENUE_KINDS[m["kind"]], name))
         if (m := EN_NEW_TITLE.match(sentence)) and re.search(r"\b(?:new|job)\b", sentence[: m.start("title")], re.IGNORECASE):
             out.append(Found(turn.speaker_id, "job_title", collapse(m["title"])))  # "new title: art director"
+        # A record of fields ("Contact sync: employer: Baxter Legal Group; title: legal assistant"):
+        # each field the user's slot of its name, when two or more are listed.
+        fields = [(RECORD_FIELDS[f["key"].casefold()], collapse(f["value"])) for f in EN_RECORD_FIELD.finditer(sentence)]
+        if fields and len(turn.record) + len(fields) >= 2:  # the message's earlier fields count (";" ends a sentence)
+            out += [Found(turn.speaker_id, slot, value) for slot, value in turn.record + fields if self._usable(value)]
+            turn.record = []
+        else:
+            turn.record = turn.record + fields
         return out
 
     def _kept(self, clause: str, turn: Turn) -> list[Found]:

@@ -266,7 +266,9 @@ class Grammar:
         or a question, a Chinese clause that names no one of the user's (no 我, no relative),
         nor follows one that does, says what the request is for ("帮我想几个slogan吧，客户要的急"),
         unless the request is to keep what follows ("帮我记一下：…，O型血")."""
-        asked_last = sentence.question and len(parts) > 1 and self.asks(parts[-1])
+        # "I'm a paralegal at Whitmore & Cole, can you explain discovery?": a request ends it as a question would
+        asked_last = sentence.question and len(parts) > 1 and (
+            self.asks(parts[-1]) or bool(self.lex.requests.lead.match(EN_TURN_OPENER.sub("", parts[-1]) or parts[-1])))
         silent = [self.says_nothing(sentence, clause, stated=asked_last and i < len(parts) - 1)
                   for i, clause in enumerate(parts)]
         if parts and parts[0] and silent[0] and not self.lex.small_talk_full(parts[0]) and not NOTE_THIS.search(parts[0]):
@@ -282,7 +284,9 @@ class Grammar:
         """A question, a request to the assistant, or small talk. ``stated``: the clause is a
         statement leading up to the sentence's question."""
         lex = self.lex
-        clause = EN_TURN_OPENER.sub("", clause) or clause  # "anyway can you give me ...": a request
+        clause = EN_TURN_OPENER.sub("", clause + " ").strip()  # "anyway can you give me ...": a request
+        if not clause:
+            return True  # "anyway", "ok so": a turn opened, nothing said
         if sentence.question and not stated or self.asks(clause):
             return True
         if (lex.requests.lead.match(clause) or lex.small_talk_full(clause) or EN_PLEASE_END.search(clause)
