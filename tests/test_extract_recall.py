@@ -52,7 +52,7 @@ def extractor() -> OfflineExtractor:
         ("I speak a little Korean", [(USER, "speaks", "Korean", 1.0)]),
         ("我弟弟迷上了足球", [(f"{USER}'s brother", "likes", "足球", 1.0)]),
         ("我姑姑嫁到美国去了", [(f"{USER}'s aunt", "lives_in", "美国", 1.0)]),
-        ("我不抽烟", [(USER, "consumes", "烟", -0.8)]),
+        ("我不抽烟", [(USER, "smokes", "烟", -0.8), (USER, "does", "smoking", -0.8)]),
         # the past and the end of a habit
         ("小时候特别爱吃糖", [(USER, "eats", "sugar", -0.8)]),
         ("以后不喝奶茶了", [(USER, "drinks", "milk tea", -0.8)]),

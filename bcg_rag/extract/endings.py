@@ -26,8 +26,9 @@ MEMBERSHIP = "membership"
 # its value (``bcg_rag.endings.names_predicates``); likewise a broken engagement, a breakup and
 # a divorce end the slots of the partner they name no more.
 JOB = "job"
+SMOKING = "smoking"
 SLOT_ENDINGS = {JOB: ("works_at",), "engagement": ("engaged_to",), "relationship": ("dating", "engaged_to"),
-                "marriage": ("married_to",), MEMBERSHIP: ("member_of",)}
+                "marriage": ("married_to",), MEMBERSHIP: ("member_of",), SMOKING: ("smokes",)}
 # A membership ended by its kind, not its name ("quit the gym", "健身卡退了", "cancelled my gym
 # membership"): the memberships stated before it end ("Ironworks Gym", "乐刻").
 GENERIC_MEMBERSHIPS = frozenset("gym membership 健身卡 健身房 会员 会员卡 年卡 健身年卡".split()) | {"gym membership", "the gym"}
@@ -37,10 +38,18 @@ EN_MEMBERSHIP_ENDED = re.compile(
     re.IGNORECASE)
 
 
+# Smoking denied by what is smoked, not by a brand: "戒烟了", "烟已经戒了", "quit smoking".
+GENERIC_SMOKES = frozenset("烟 香烟 抽烟 吸烟 smoking cigarettes cigs".split())
+
+
 def membership_ended(found: list[Found]) -> list[Found]:
-    """A membership denied by its kind also ends the memberships stated before it (``SLOT_ENDINGS``)."""
+    """A membership denied by its kind also ends the memberships stated before it, and smoking
+    denied ends every brand smoked (``SLOT_ENDINGS``: "烟已经戒了" after "抽的玉溪")."""
     return [Found(f.subject, ENDED, MEMBERSHIP, True, True) for f in found
-            if f.predicate == "member_of" and f.negated and " ".join(f.value.casefold().split()) in GENERIC_MEMBERSHIPS]
+            if f.predicate == "member_of" and f.negated and " ".join(f.value.casefold().split()) in GENERIC_MEMBERSHIPS] + [
+        Found(f.subject, ENDED, SMOKING, True, True) for f in found
+        if f.negated and f.value.casefold() in GENERIC_SMOKES
+        and (f.predicate in ("smokes", "consumes") or f.predicate == ENDED and f.value.casefold() != SMOKING)]
 # "marco and I called off the engagement", "we broke up", "he and Lena split up", "we got divorced"
 EN_COUPLE_ENDED = re.compile(
     r"^(?P<who>.*?)\b(?:(?P<engagement>(?:called|call|calling|broke|break)\s+off|cancell?ed)\s+(?:the|our|their)\s+"
@@ -109,6 +118,8 @@ ZH_ENDED = re.compile(
     r"(?:(?:[0-9一二三四五六七八九十两俩几半]+|好几)个?(?:月|年|天|周|星期|礼拜)了?)?$"
     rf"|^(?P<who2>.*?)(?:放弃了|戒了|退了|不再去)(?P<what2>[{CJK}A-Za-z]{{2,8}})了?$"
 )
+ZH_SMOKING_QUIT = re.compile(r"^(?P<who>[^，,]{0,6}?)烟(?:也|都|已经|早就|终于|现在)*戒(?:掉)?了"
+                             r"(?:(?:[0-9一二三四五六七八九十两俩几半]+|好几)个?(?:月|年|天|周|星期|礼拜)了?)?$")
 ZH_THAT_ONE = re.compile(r"(?:那个|那家|这个|这家|的)$")
 # "I quit my job", "finally handed in my notice", "I resigned today": a job ends, its employer
 # unnamed ("quit my job at Acme" names it: the employer rule reads that, and a message that
@@ -207,6 +218,8 @@ class EndingRules:
         return self._who(who, turn)
 
     def _zh_ending(self, clause: str, turn: Turn) -> Found | list[Found] | None:
+        if (quit_smoking := ZH_SMOKING_QUIT.match(clause)) and (subject := self._who(quit_smoking["who"], turn)):
+            return Found(subject, "smokes", "烟", True, True)  # "烟已经戒了三个月了": one character, said first
         if (job := ZH_QUIT_UNNAMED.match(clause)) and (subject := self._who(job["who"], turn)):
             return Found(subject, ENDED, JOB, True, True)  # before the employer's rule: 我老公 is no employer
         if (couple := ZH_COUPLE_ENDED.match(clause)) and (subject := self._partner(couple["who"], turn)):

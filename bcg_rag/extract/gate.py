@@ -366,7 +366,7 @@ WORKPLACE = re.compile(
     r"|nonprofit|non-profit|government|hospital|kindergarten|daycare|supermarket|mall|newspaper|magazine)s?\b",
     re.IGNORECASE,
 )
-ONE_CHARACTER_PREDICATES = frozenset({"eats", "drinks", "likes", "dislikes", "has", "owns", "consumes", "plays"})
+ONE_CHARACTER_PREDICATES = frozenset({"eats", "drinks", "likes", "dislikes", "has", "owns", "consumes", "smokes", "plays"})
 PLACE_PREDICATES = frozenset({"lives_in", "hometown", "born_in", "visited", "works_in"})
 # Where a town named in lower case is read as one (``_lower_case_place``), and the words that
 # name no town there: kinds of place, states one lives in, shifts and spans one moves to.
