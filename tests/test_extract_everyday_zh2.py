@@ -50,6 +50,7 @@ def extractor() -> OfflineExtractor:
         ("我学会了游泳", [(USER, "can", "游泳", 1.0)]),
         # exams passed
         ("我弟今年考上了浙大", [(BROTHER, "studies_at", "浙大", 1.0)]),
+        ("我弟考上浙大的研究生了！！全家都在庆祝", [(BROTHER, "studies_at", "浙大", 1.0)]),  # the school, not the degree
         ("我考上了公务员", [(USER, "job_title", "公务员", 1.0)]),
         # intolerances, hedged or not
         ("我好像有点乳糖不耐", [(USER, "intolerant_to", "乳糖", 0.5)]),

@@ -94,6 +94,11 @@ def extractor() -> OfflineExtractor:
          [(USER, "works_at", "Baxter Legal Group", 1.0), (USER, "job_title", "legal assistant", 1.0)]),
         ("CRM note: company=Acme Corp, location=Leeds", [(USER, "works_at", "Acme Corp", 1.0), (USER, "lives_in", "Leeds", 1.0)]),
         ("title: Mr", []),  # one field alone is no record
+        # a school year and where it is spent
+        ("first day of school!! Ella started reception at Maple Grove Primary", [("Ella", "studies_at", "Maple Grove Primary", 1.0)]),
+        ("Leo's doing his A-levels at Kingsbridge College and he's so stressed", [("Leo", "studies_at", "Kingsbridge College", 1.0)]),
+        ("my son started year 7 at Oakfield Academy", [(f"{USER}'s son", "studies_at", "Oakfield Academy", 1.0)]),
+        ("we started year 2 at the local school", []),  # no school named
         # a job said as a trade fills the job title's slot; a field stays an occupation
         ("我是做产品经理的", [(USER, "job_title", "产品经理", 1.0)]),
         ("我老公是做金融的", [(f"{USER}'s husband", "occupation", "金融", 1.0)]),

@@ -54,6 +54,13 @@ RECORD_FIELDS = {"employer": "works_at", "company": "works_at", "workplace": "wo
                  "location": "lives_in", "hometown": "hometown"}
 EN_RECORD_FIELD = re.compile(rf"(?<![\w-])(?P<key>{'|'.join(sorted(RECORD_FIELDS, key=len, reverse=True))})\s*[:=]\s*"
                              r"(?P<value>[^;|,\n]{2,60}?)\s*(?=[;|,\n]|$)", re.IGNORECASE)
+# "Ella started reception at Maple Grove Primary", "Leo's doing his A-levels at Kingsbridge
+# College": a school year, then where it is spent (studies_at).
+EN_SCHOOL_YEAR_AT = re.compile(
+    r"^(?P<who>.*?)\b(?:started|starting|starts|is\s+in|in|doing|does|finished|finishing)\s+(?:his|her|their|my|our)?\s*"
+    r"(?:reception|nursery|kindergarten|pre-?k|preschool|year\s+\d{1,2}|grade\s+\d{1,2}|\d{1,2}(?:st|nd|rd|th)\s+grade|"
+    r"a-?levels|gcses|sixth\s+form|(?:freshman|sophomore|junior|senior)\s+year)\s+at\s+"
+    r"(?P<school>(?-i:[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3}))", re.IGNORECASE)
 # "the commute from Oakland is brutal": where one lives is where the way to work starts.
 EN_COMMUTE_FROM = re.compile(rf"^(?i:(?:but|and|so|though|tho|although)\s+)?(?i:my|the)\s+(?:daily\s+)?commute\s+(?:in\s+)?from\s+"
                              rf"{PLACE_NAME}(?![\w'])")
@@ -118,6 +125,10 @@ class EverydayRules:
                 clause[: m.start()]):
             return [Found(turn.speaker_id, "works_at", self._clean_value(m["org"])),
                     Found(turn.speaker_id, "job_title", self._clean_value(m["title"]))]
+        if m := EN_SCHOOL_YEAR_AT.match(clause):
+            subject = self._subject(self._clean_before_verb(m["who"])[0], turn) if m["who"].strip() else turn.speaker_id
+            school = self._clean_value(m["school"])
+            return Found(subject, "studies_at", school) if subject and school else None
         if m := EN_COMMUTE_FROM.match(clause):
             place = self._clean_value(m["place"])
             return Found(turn.speaker_id, "lives_in", place) if place else None
@@ -163,6 +174,10 @@ class EverydayRules:
         # A record of fields ("Contact sync: employer: Baxter Legal Group; title: legal assistant"):
         # each field the user's slot of its name, when two or more are listed.
         fields = [(RECORD_FIELDS[f["key"].casefold()], collapse(f["value"])) for f in EN_RECORD_FIELD.finditer(sentence)]
+        # A record capitalises its titles ("Title: Product Designer"); chat does not: one spelling
+        # for one title, whichever arrives first.
+        fields = [(slot, value.casefold() if slot == "job_title" and self.lexicon.is_occupation(value) else value)
+                  for slot, value in fields]
         if fields and len(turn.record) + len(fields) >= 2:  # the message's earlier fields count (";" ends a sentence)
             out += [Found(turn.speaker_id, slot, value) for slot, value in turn.record + fields if self._usable(value)]
             turn.record = []

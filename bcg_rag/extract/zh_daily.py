@@ -175,7 +175,7 @@ class ZhDailyRules:
     def _zh_passed(self, clause: str, turn: Turn) -> Found | None:
         if not (m := ZH_PASSED.match(clause)):
             return None
-        what = self._clean_value(m["what"])
+        what = self._clean_value(re.sub(r"的(?:研究生|研|硕士|博士|本科|专升本)$", "", m["what"]))  # "浙大的研究生": 浙大
         subject, negated = self._zh_who(m["who"], turn)
         if subject is None or negated:
             return None  # "没考上浙大": not there, and where then is not said
