@@ -83,3 +83,11 @@ def make_memory(tmp_path, request):
             mem.close()
         except Exception:  # already closed by the test
             pass
+
+
+@pytest.fixture(scope="session")
+def extractor():
+    """The offline extractor the extraction tests share (stateless: one lexicon per process)."""
+    from bcg_rag.extract import OfflineExtractor
+
+    return OfflineExtractor()

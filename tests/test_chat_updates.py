@@ -11,15 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-from bcg_rag.extract import OfflineExtractor
 from claims import USER, triples
 
 SISTER, HUSBAND, MOTHER = f"{USER}'s sister", f"{USER}'s husband", f"{USER}'s mother"
-
-
-@pytest.fixture(scope="module")
-def extractor() -> OfflineExtractor:
-    return OfflineExtractor()
 
 
 @pytest.mark.parametrize("text, expected", [

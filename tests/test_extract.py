@@ -20,11 +20,6 @@ from bcg_rag.models import Claim
 from claims import USER, triples
 
 
-@pytest.fixture(scope="module")
-def extractor() -> OfflineExtractor:
-    return OfflineExtractor()
-
-
 # ------------------------------------------------------------------ seed stories
 
 

@@ -9,16 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from bcg_rag.extract import OfflineExtractor
 from bcg_rag.extract.text import restore_apostrophes
 from claims import USER, triples
 
 NO = -0.8  # the stance of a claim that no longer holds
-
-
-@pytest.fixture(scope="module")
-def extractor() -> OfflineExtractor:
-    return OfflineExtractor()
 
 
 # ---- 1. contractions without their apostrophe

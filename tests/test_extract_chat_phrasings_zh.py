@@ -8,16 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from bcg_rag.extract import OfflineExtractor
 from claims import USER, triples
 
 BROTHER = f"{USER}'s brother"
 MOTHER = f"{USER}'s mother"
-
-
-@pytest.fixture(scope="module")
-def extractor() -> OfflineExtractor:
-    return OfflineExtractor()
 
 
 def additive(extractor, text):

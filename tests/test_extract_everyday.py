@@ -9,15 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from bcg_rag.extract import OfflineExtractor
 from claims import USER, triples
 
 FRIEND, SISTER, BROTHER, BOSS, MOTHER = (f"{USER}'s {r}" for r in ("friend", "sister", "brother", "boss", "mother"))
-
-
-@pytest.fixture(scope="module")
-def extractor() -> OfflineExtractor:
-    return OfflineExtractor()
 
 
 @pytest.mark.parametrize(

@@ -8,17 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from bcg_rag.extract import OfflineExtractor
 from claims import USER, triples
 
 MOTHER = f"{USER}'s mother"
 ROOMMATE, BROTHER, SISTER, PARTNER, HUSBAND, COLLEAGUE, CLASSMATE = (
     f"{USER}'s {r}" for r in ("roommate", "brother", "sister", "partner", "husband", "colleague", "classmate"))
-
-
-@pytest.fixture(scope="module")
-def extractor() -> OfflineExtractor:
-    return OfflineExtractor()
 
 
 @pytest.mark.parametrize(

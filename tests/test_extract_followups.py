@@ -8,15 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from bcg_rag.extract import OfflineExtractor
 from claims import USER, triples
 
 HUSBAND, SISTER = f"{USER}'s husband", f"{USER}'s sister"
-
-
-@pytest.fixture(scope="module")
-def extractor() -> OfflineExtractor:
-    return OfflineExtractor()
 
 
 @pytest.mark.parametrize("text, expected", [

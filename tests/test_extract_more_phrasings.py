@@ -9,16 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from bcg_rag.extract import OfflineExtractor
 from claims import USER, triples
 
 AUNT, COUSIN, UNCLE, WIFE, SISTER = (f"{USER}'s {r}" for r in ("aunt", "cousin", "uncle", "wife", "sister"))
 FATHER, MOTHER, GRANDMOTHER = (f"{USER}'s {r}" for r in ("father", "mother", "grandmother"))
-
-
-@pytest.fixture(scope="module")
-def extractor() -> OfflineExtractor:
-    return OfflineExtractor()
 
 
 @pytest.mark.parametrize("text, expected", [

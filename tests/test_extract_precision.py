@@ -7,14 +7,9 @@ from __future__ import annotations
 import pytest
 
 from bcg_rag import BeliefMemory, Policy
-from bcg_rag.extract import OfflineExtractor, competing, restatement_diff
+from bcg_rag.extract import competing, restatement_diff
 from bcg_rag.extract.restate import value_position
 from claims import USER, triples
-
-
-@pytest.fixture(scope="module")
-def extractor() -> OfflineExtractor:
-    return OfflineExtractor()
 
 
 # ------------------------------------------------------------------ nothing durable, nothing extracted

@@ -7,13 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from bcg_rag.extract import OfflineExtractor
 from claims import USER, triples
-
-
-@pytest.fixture(scope="module")
-def extractor() -> OfflineExtractor:
-    return OfflineExtractor()
 
 
 @pytest.mark.parametrize(

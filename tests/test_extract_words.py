@@ -13,11 +13,6 @@ from claims import USER, triples
 HUSBAND, WIFE, DAUGHTER, BROTHER = (f"{USER}'s {r}" for r in ("husband", "wife", "daughter", "brother"))
 
 
-@pytest.fixture(scope="module")
-def extractor() -> OfflineExtractor:
-    return OfflineExtractor()
-
-
 @pytest.mark.parametrize(
     "text, expected",
     [

@@ -9,17 +9,12 @@ from __future__ import annotations
 import pytest
 
 from bcg_rag.errors import ExtractionError, InvalidInputError
-from bcg_rag.extract import LLMExtractor, OfflineExtractor
+from bcg_rag.extract import LLMExtractor
 from bcg_rag.models import Claim
 from bcg_rag.testing import scripted
 from claims import USER
 
 U = USER
-
-
-@pytest.fixture(scope="module")
-def extractor() -> OfflineExtractor:
-    return OfflineExtractor()
 
 
 def read(extractor, text):
