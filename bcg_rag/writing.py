@@ -299,6 +299,10 @@ def link_claim(memory: "BeliefMemory", c: dict) -> tuple[str, str, str, str]:
             context_key=context_key, contexts=[], confidence=0.0, last_updated=c["timestamp"], status="active",
         )
         memory.store.put_edge(Edge(bid, subject_id, BELONGS_TO))
+    elif c["value"] != row["value"]:
+        # Spellings of one value ("Product Designer", "product designer"): the smallest is kept,
+        # so that the belief reads the same whatever order its claims arrived in.
+        row["value"] = min(row["value"], c["value"])
     if c["context"] and c["context"] not in row["contexts"]:
         row["contexts"] = sorted(row["contexts"] + [c["context"]])
         memory.store.put_edge(Edge(bid, c["context"], CONTEXT_OF))

