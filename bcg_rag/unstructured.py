@@ -38,15 +38,16 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
     take a question asked through an organisation one step further (``threads.chain_rows``),
     ``continues_chain``; rows said in the question's ``context`` when the best group is not
     held there, ``in_asked_context``.
-    Rows in ``stands_on`` (claims on a returned belief) are the groups' and are left out."""
+    Rows in ``stands_on`` (claims on a returned belief) are the groups' and are left out, unless
+    no group is about whom the question asks (then they are rows like any other)."""
     # "Where does the user live?" answered only by groups about Tom and Jess: the beliefs
     # do not answer it (``speaks``). Their own evidence may still speak of the user in a part
     # the extractor did not read ("Priya drinks 3 matchas a day. meanwhile me on my 4th black
     # coffee"): it stays among the raw rows, as a plain retriever would have it.
     speaks = speaks_of_unanswered(memory, user_id, query, [g.best.subject_id for g in groups]) if groups else None
-    others = _shown(groups) | set(stands_on) if speaks is not None else set()
-    rows = _unstructured(memory, hits, relevance, set() if speaks is not None else _shown(groups) | set(stands_on),
-                         user_id, agent_id)
+    groups_own = _shown(groups) | set(stands_on)
+    others = groups_own if speaks is not None else set()  # shown, yet about someone else than asked
+    rows = _unstructured(memory, hits, relevance, set() if speaks is not None else groups_own, user_id, agent_id)
     # The nearest evidence of all is what plain retrieval would answer from. When the
     # extractor read nothing in it and it is more relevant than every returned belief, the
     # raw text is read first; where it made claims, the beliefs ranked them already.
