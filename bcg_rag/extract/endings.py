@@ -40,16 +40,17 @@ EN_MEMBERSHIP_ENDED = re.compile(
 
 # Smoking denied by what is smoked, not by a brand: "戒烟了", "烟已经戒了", "quit smoking".
 GENERIC_SMOKES = frozenset("烟 香烟 抽烟 吸烟 smoking cigarettes cigs".split())
+# A slot denied by its kind, not by a value: (the predicates such a denial comes in, the words
+# for the kind, the ending of ``SLOT_ENDINGS`` that ends every value stated before it).
+KIND_ENDINGS = ((("member_of",), GENERIC_MEMBERSHIPS, MEMBERSHIP), (("smokes", "consumes", ENDED), GENERIC_SMOKES, SMOKING))
 
 
-def membership_ended(found: list[Found]) -> list[Found]:
-    """A membership denied by its kind also ends the memberships stated before it, and smoking
-    denied ends every brand smoked (``SLOT_ENDINGS``: "烟已经戒了" after "抽的玉溪")."""
-    return [Found(f.subject, ENDED, MEMBERSHIP, True, True) for f in found
-            if f.predicate == "member_of" and f.negated and " ".join(f.value.casefold().split()) in GENERIC_MEMBERSHIPS] + [
-        Found(f.subject, ENDED, SMOKING, True, True) for f in found
-        if f.negated and f.value.casefold() in GENERIC_SMOKES
-        and (f.predicate in ("smokes", "consumes") or f.predicate == ENDED and f.value.casefold() != SMOKING)]
+def ended_by_kind(found: list[Found]) -> list[Found]:
+    """The slot endings that denials by kind imply: "quit the gym" ends the memberships stated
+    before it, "烟已经戒了" every brand smoked ("抽的玉溪"). An ending is not its own kind."""
+    return [Found(f.subject, ENDED, kind, True, True) for predicates, words, kind in KIND_ENDINGS for f in found
+            if f.negated and f.predicate in predicates and " ".join(f.value.casefold().split()) in words
+            and not (f.predicate == ENDED and f.value.casefold() == kind)]
 # "marco and I called off the engagement", "we broke up", "he and Lena split up", "we got divorced"
 EN_COUPLE_ENDED = re.compile(
     r"^(?P<who>.*?)\b(?:(?P<engagement>(?:called|call|calling|broke|break)\s+off|cancell?ed)\s+(?:the|our|their)\s+"

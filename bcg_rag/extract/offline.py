@@ -31,7 +31,7 @@ from ..models import Claim
 from .changes import ChangeRules
 from .coordination import share_subjects
 from .diets import DietRules
-from .endings import ENDED, JOB, EndingRules, membership_ended
+from .endings import ENDED, JOB, EndingRules, ended_by_kind
 from .everyday import EverydayRules
 from .en import EnglishRules
 from .gate import EPISODIC_PREDICATES, NAME_PREDICATES, GateRules
@@ -203,7 +203,7 @@ class OfflineExtractor(
                     read = self._parse_clause(mood.clause, turn)
                     parsed[key] = (read, turn.other)
                 found, turn.other = parsed[key]
-                found = found + membership_ended(found)  # "quit the gym": the gym named before ends too
+                found = found + ended_by_kind(found)  # "quit the gym": the gym named before ends too
                 if not found and turn.town and (region := self._region_of(mood.clause, turn.town, turn)):
                     found = [region]  # "moved to Porto, Portugal": the town is in the region named after it
                 if not found and turn.venue and (where := self._venue_in(mood.clause, turn.venue)):
