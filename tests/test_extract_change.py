@@ -42,7 +42,7 @@ from claims import USER, triples
         ("I was made head of marketing", [(USER, "job_title", "head of marketing", 1.0)]),
         ("I'm now engineering manager", [(USER, "job_title", "engineering manager", 1.0)]),
         ("my dad got promoted to regional director", [(f"{USER}'s father", "job_title", "regional director", 1.0)]),
-        ("I got made redundant", []),  # no title
+        ("I got made redundant", [(USER, "does", "job", -0.8)]),  # no title: the job ended
         ("I'm now really tired", []),
         # diets
         ("went vegetarian in January", [(USER, "diet", "vegetarian", 1.0)]),

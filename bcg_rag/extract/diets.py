@@ -30,7 +30,10 @@ EN_ON_DIET = re.compile(
     rf"(?P<diet>{DIETS})(?:\s+diet)?\b(?!-)", re.IGNORECASE)
 # "doing keto rn", "started paleo last week" (not "tried keto once": a past try)
 EN_DOING_DIET = re.compile(
-    rf"^(?P<who>.*?)\b(?:doing|started|starting|began|begun)\s+(?:(?:a|the)\s+)?(?P<diet>{DIETS})(?:\s+diet)?\b(?!-)",
+    rf"^(?P<who>.*?)\b(?:doing|started|starting|began|begun)\s+(?:(?:a|the)\s+)?(?P<diet>{DIETS})(?:\s+diet)?\b(?!-)"
+    # "follows a vegan diet", "eat a mostly plant-based diet": the word "diet" says it is one
+    rf"|^(?P<who2>.*?)\b(?:follow|follows|following|eat|eats|eating|stick\s+to|sticks\s+to)\s+(?:(?:a|the)\s+)?"
+    rf"(?:(?:strict|mostly|strictly|fully)\s+)?(?P<diet2>{DIETS})\s+diet\b",
     re.IGNORECASE)
 EN_OFF_DIET = re.compile(
     rf"^(?P<who>.*?)\b(?:done\s+with|off|quit|gave\s+up(?:\s+on)?|stopped|ditched|dropped|fell\s+off)\s+(?:the\s+)?(?P<diet>{DIETS})(?:\s+diet)?\b",
@@ -75,8 +78,9 @@ class DietRules:
         m = off or EN_WENT_DIET.search(clause) or EN_ON_DIET.search(clause) or EN_DOING_DIET.search(clause)
         if m is None:
             return None
-        subject = self._who(EN_LIST_JOIN.sub("", m["who"]), turn)  # "..., and doing keto rn": the list's subject
-        return Found(subject, "diet", _en_diet_value(m["diet"]), bool(off), True) if subject else None
+        who, diet = (m["who"], m["diet"]) if m["diet"] else (m["who2"], m["diet2"])
+        subject = self._who(EN_LIST_JOIN.sub("", who), turn)  # "..., and doing keto rn": the list's subject
+        return Found(subject, "diet", _en_diet_value(diet), bool(off), True) if subject else None
 
     def _zh_diet(self, clause: str, turn: Turn) -> Found | None:
         """ "开始吃素了" (diet 素食), "最近在搞16+8轻断食" (diet 轻断食); "不吃素了", "轻断食坚持不下去了" (denied)."""

@@ -97,6 +97,10 @@ EN_OVER = re.compile(
     r"(?:over|done)(?:\s+(?:lol|haha|now|for\s+good|for\s+me))*$",
     re.IGNORECASE,
 )
+# A process is over when it is complete ("the HQ relocation is officially done", "the move is
+# over"): nothing one did or had has ended. A broken engagement is the exception.
+EN_PROCESS = re.compile(r"(?<!engage)(?:tion|sion|ment)s?$|\b(?:move|paperwork|project|deal|merger|surgery|interview|exam|trip"
+                        r"|launch|build|sale|handover|onboarding)s?$", re.IGNORECASE)
 # Where the thing named ends: a word that starts another phrase ("tbh", "because", "is friday").
 EN_WHAT_END = re.compile(
     r"\s+(?:tbh|lol|honestly|anymore|any\s+more|altogether|completely|for\s+good|because|since|after|so|but|and|when|"
@@ -121,16 +125,31 @@ ZH_ENDED = re.compile(
 )
 ZH_SMOKING_QUIT = re.compile(r"^(?P<who>[^，,]{0,6}?)烟(?:也|都|已经|早就|终于|现在)*戒(?:掉)?了"
                              r"(?:(?:[0-9一二三四五六七八九十两俩几半]+|好几)个?(?:月|年|天|周|星期|礼拜)了?)?$")
+# When a job ended, said after it: "today", "rn", "after two weeks".
+EN_WHEN_OVER = (r"today|yesterday|(?:this|last)\s+(?:week|month|year|\w+day)|on\s+\w+day|lol|haha|finally|officially|rn|right\s+now|atm|at\s+the\s+moment"
+                r"|currently|anymore|again|after\s+(?:\w+\s+)?(?:days?|weeks?|months?|years?)")
 ZH_THAT_ONE = re.compile(r"(?:那个|那家|这个|这家|的)$")
 # "I quit my job", "finally handed in my notice", "I resigned today": a job ends, its employer
 # unnamed ("quit my job at Acme" names it: the employer rule reads that, and a message that
 # names the employer ended keeps only that, ``OfflineExtractor.read``).
 EN_QUIT_JOB = re.compile(
-    r"^(?P<who>.*?)\b(?:(?:quit|quitting|left|leaving)\s+(?:my|his|her|their)\s+(?:day\s+|full-?time\s+)?job"
-    r"|handed\s+in\s+(?:my|his|her|their)\s+(?:notice|resignation)|resigned)(?!\s+(?:at|with|from|in|for)\b)"
-    r"(?:\s+(?:today|yesterday|this\s+week|last\s+week|lol|haha|finally|officially))*$",
+    r"^(?P<who>.*?)\b(?:(?:quit|quitting|left|leaving|lost|losing)\s+(?:my|his|her|their)\s+(?:day\s+|full-?time\s+)?job"
+    r"|handed\s+in\s+(?:my|his|her|their)\s+(?:notice|resignation)|resigned"
+    # the job ended for them: "got laid off", "was let go", "not working anywhere rn", "between jobs"
+    r"|(?:got|was|were|been|getting|being)\s+(?:laid\s+off|let\s+go|fired|sacked|made\s+redundant)"
+    r"|(?:am|'m|is|'s|are|'re)\s+(?:\w+\s+)?(?:not\s+working\s+anywhere|out\s+of\s+work|between\s+jobs)"
+    r"|not\s+working\s+anywhere)(?!\s+(?:at|with|from|in|for|by)\b(?!\s+the\s+moment))"
+    rf"(?:\s+(?:{EN_WHEN_OVER}))*$",
     re.IGNORECASE,
 )
+# "ravensholt let me go after two weeks", "Acme laid me off": the employer ended the job.
+EN_LET_GO = re.compile(
+    r"^(?P<org>.*?)\s+(?:let\s+me\s+go|laid\s+me\s+off|fired\s+me|sacked\s+me|made\s+me\s+redundant)"
+    rf"(?:\s+(?:{EN_WHEN_OVER}))*$",
+    re.IGNORECASE,
+)
+# Whoever let the speaker go without being the employer: "they let me go", "my boss fired me".
+EN_NOT_EMPLOYER = re.compile(r"^(?:they|he|she|we|it|you|my\s+\w+|the\s+\w+|work|management)$", re.IGNORECASE)
 # "我辞职了", "裸辞了", "老公离职了": the same in Chinese, nothing named before the verb.
 ZH_QUIT_UNNAMED = re.compile(r"^(?P<who>[^，,]{0,6}?)(?:已经|刚|刚刚|今天|终于|正式|昨天)*(?:裸辞|辞职|离职|辞工)了")
 ZH_QUIT_JOB = re.compile(
@@ -152,13 +171,15 @@ class EndingRules:
             # "smoke-free": smoking is over
             what = self.lexicon.activity_doing.get(free["what"].casefold(), free["what"].casefold())
             return Found(subject, ENDED, what, True, True) if subject and self._usable(what) else None
-        if over := EN_OVER.match(clause):
+        if (over := EN_OVER.match(clause)) and not EN_PROCESS.search(over["what"]):
             what = self._clean_value(over["what"])
             if job := re.fullmatch(r"(?P<org>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*)*)\s+(?:job|gig|internship)", what):
                 return Found(turn.speaker_id, "works_at", job["org"], True, True)  # "the Halvorsen job is over"
             return Found(turn.speaker_id, ENDED, what, True, True) if self._usable(what) else None
         if (job := EN_QUIT_JOB.match(clause)) and (subject := self._who(job["who"], turn)):
             return Found(subject, ENDED, JOB, True, True)
+        if let_go := EN_LET_GO.match(clause):
+            return self._let_go(let_go["org"], turn)
         if (gone := EN_MEMBERSHIP_ENDED.match(clause)) and (subject := self._who(gone["who"] or gone["who2"] or "", turn)):
             return Found(subject, ENDED, MEMBERSHIP, True, True)
         if (couple := EN_COUPLE_ENDED.match(clause)) and (subject := self._partner(couple["who"], turn)):
@@ -181,6 +202,14 @@ class EndingRules:
         subject = self._who(m["who"], turn)
         predicate = "works_at" if m.groupdict().get("last") else ENDED  # "last day at Accenture": the job ends
         return Found(subject, predicate, what, True, True) if subject else None
+
+    def _let_go(self, said: str, turn: Turn) -> Found:
+        """ "Ravensholt let me go": the speaker no longer works there; "they fired me" (or a
+        name in lower case, which the gate does not take for one): the job ends, whatever the
+        employer."""
+        org = self._clean_value(re.sub(r"^(?:well|so|and|but|ok|okay|anyway|ugh|lol)\b[\s,.:]*", "", said.strip(), flags=re.IGNORECASE))
+        named = org and not EN_NOT_EMPLOYER.match(org) and len(org.split()) <= 3 and org[:1].isupper()
+        return Found(turn.speaker_id, "works_at", org, True, True) if named else Found(turn.speaker_id, ENDED, JOB, True, True)
 
     def _kept_or_done(self, value: str) -> bool:
         """A thing one owns or does rather than consumes: a pastime, sport or instrument of the

@@ -46,6 +46,12 @@ EN_NEW_TITLE = re.compile(r"^(?:(?:my|our)\s+)?(?:(?:new|official)\s+)?(?:job\s+
 # passing, by a clause that names no one else (the speaker's).
 EN_AS_JOB_AT = re.compile(r"\bas\s+an?\s+(?P<title>[A-Za-z][\w-]*(?:\s+[\w-]+){0,2}?)\s+(?:at|for)\s+"
                           r"(?P<org>[A-Z][\w&'.-]*(?:\s+(?!I\b)[A-Z][\w&'.-]*){0,3})")
+# "I'm on the procurement team at Corvalis Robotics", "she works on the payments team at Stripe":
+# a team inside a company says who employs them.
+EN_ON_TEAM_AT = re.compile(
+    r"^(?P<who>.*?)\s*(?:'m|'s|'re|\b(?:am|is|are|was|work|works|working|worked))\s+(?:now\s+|currently\s+|still\s+)?on\s+"
+    r"(?:the|a|an)\s+(?:[\w&-]+\s+){1,3}?team\s+(?:at|for|over\s+at)\s+(?P<org>[A-Z][\w&'.-]*(?:\s+(?!I\b)[A-Z][\w&'.-]*){0,3})",
+    re.IGNORECASE)
 EN_SOMEONE_ELSE = re.compile(r"^(?:.*\b(?:he|she|they|his|her|their)\b|\W*(?:my|our)\s+\w+|\W*(?-i:[A-Z][a-z]+\s+(?![A-Z])))",
                              re.IGNORECASE)
 # The fields of a record about the user (a CRM row, an import): name -> slot.
@@ -125,6 +131,8 @@ class EverydayRules:
                 clause[: m.start()]):
             return [Found(turn.speaker_id, "works_at", self._clean_value(m["org"])),
                     Found(turn.speaker_id, "job_title", self._clean_value(m["title"]))]
+        if (m := EN_ON_TEAM_AT.match(clause)) and (subject := self._subject(self._clean_before_verb(m["who"])[0], turn)):
+            return Found(subject, "works_at", self._clean_value(m["org"]))
         if m := EN_SCHOOL_YEAR_AT.match(clause):
             subject = self._subject(self._clean_before_verb(m["who"])[0], turn) if m["who"].strip() else turn.speaker_id
             school = self._clean_value(m["school"])

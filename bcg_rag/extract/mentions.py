@@ -39,6 +39,20 @@ def pet_named_pattern(lexicon: Lexicon) -> re.Pattern[str]:
     )
 
 
+@functools.lru_cache(maxsize=8)
+def pet_name_first_pattern(lexicon: Lexicon) -> re.Pattern[str]:
+    """The name before the animal: "Pistachio (my cat)", "Pistachio, my cat,", "Mango the parrot"."""
+    pets = [w for w in lexicon.words("mentions", "pets") if w.isascii()]
+    return re.compile(
+        r"(?<![\w'])(?P<name>(?-i:[A-Z][a-z][\w'-]*))(?:\s*\(\s*|,\s+)(?:my|our)\s+"
+        rf"{EN_BETWEEN}(?P<word>{phrase_pattern(pets)})\s*[),]"
+        rf"|(?<![\w'])(?P<name2>(?-i:[A-Z][a-z][\w'-]*))\s+the\s+(?P<word2>{phrase_pattern(pets)})(?![\w'-])",
+        re.IGNORECASE,
+    )
+
+
+# What may come before a clause's subject: nothing, a break, a linking word ("and yes").
+EN_CLAUSE_LEAD = re.compile(r"(?:^|[,;:(!.]|\b(?:and|yes|yeah|so|plus|also|oh|btw|lol))\s*$", re.IGNORECASE)
 # "我家狗狗豆豆特别怕打雷": the speaker's household, then the animal (a word of its own to jieba).
 ZH_OURS = re.compile(r"(?:我们家|我家|家里)的?")
 ZH_NAME_TAGS = ("nr", "nz")
@@ -65,6 +79,20 @@ class MentionRules:
             found += [Found(turn.speaker_id, "has", named[0]), Found(turn.speaker_id, "pet_name", named[1])]
         if (this := ZH_MY_THIS.search(clause)) and (thing := self._zh_kept_thing(clause[this.end():])):
             found.append(Found(turn.speaker_id, "owns", thing))
+        return found
+
+    def _pets_named_first(self, sentence: str, turn: Turn) -> list[Found]:
+        """The speaker's pets named before the animal, read on the sentence (brackets and commas
+        cut clauses): "Pistachio (my cat) just knocked…", "and yes Mango the parrot survived". A
+        "Name the <animal>" leads its clause: "I love Garfield the cat" is no pet of one's own."""
+        if not turn.user_is_speaker:
+            return []
+        found: list[Found] = []
+        for m in pet_name_first_pattern(self.lexicon).finditer(sentence):
+            name, word = m["name"] or m["name2"], m["word"] or m["word2"]
+            if name.casefold() in self.lexicon.not_names or m["name2"] and not EN_CLAUSE_LEAD.search(sentence[: m.start()]):
+                continue
+            found += [Found(turn.speaker_id, "has", collapse(word).casefold()), Found(turn.speaker_id, "pet_name", name)]
         return found
 
     def _zh_kept_thing(self, rest: str) -> str | None:

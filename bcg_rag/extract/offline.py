@@ -187,7 +187,7 @@ class OfflineExtractor(
             turn.town = turn.venue = None
             parts = share_subjects(self.lexicon, [c.strip(EDGE_PUNCTUATION) for c in clauses(sentence.text)])
             # "his new school, Maple Grove Elementary": read on the sentence, the comma cuts clauses
-            venues = [] if sentence.question else self._venues(sentence.text, turn)
+            venues = [] if sentence.question else self._venues(sentence.text, turn) + self._pets_named_first(sentence.text, turn)
             listed = self.grammar.list_items(parts)
             for clause, silent, turn.listed in zip(parts, self.grammar.silent(sentence, parts), listed):
                 if not clause:

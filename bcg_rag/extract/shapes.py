@@ -64,6 +64,10 @@ EN_CANCELLED = re.compile(
     r"^(?P<who>.*?)\b[Cc]ancel(?:l?ed|l?ing|s)?\s+(?:(?:my|our|the)\s+(?P<thing>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)?)\s+"
     r"(?P<kind>membership|subscription|account)|(?P<thing2>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)?)(?=\s*$|\s*[,.!]))",
 )
+# The same typed in lower case ("cancelled my ironworks membership"): one word, not a kind of plan.
+EN_CANCELLED_LOWER = re.compile(
+    r"^(?P<who>.*?)\bcancel(?:l?ed|l?ing|s)?\s+(?:my|our|the)\s+(?!(?:gym|monthly|annual|yearly|premium|family|old|free|trial)\s)"
+    r"(?P<thing>[a-z][\w&'-]+)\s+(?P<kind>membership|subscription)\b")
 # "we adopted a dog", "just got a puppy named Biscuit", "adopted a retired racing greyhound":
 # an animal taken in is kept (the lexicon's [mentions] pets only, with what describes it
 # dropped, ``pet_noun``: "got a cold", "adopted a new policy", "got a hot dog" are no pet).
@@ -249,7 +253,7 @@ class ShapeRules:
 
     def _cancelled(self, clause: str, turn: Turn) -> Found | None:
         """ "I cancelled my FitLife membership", "Cancelled Netflix": a membership or subscription ends."""
-        if not (m := EN_CANCELLED.match(clause)):
+        if not (m := EN_CANCELLED.match(clause) or turn.lower_case and EN_CANCELLED_LOWER.match(clause)):
             return None
         region, negated = self._clean_before_verb(m["who"])
         subject = self._subject(region, turn)

@@ -58,6 +58,10 @@ EN_DWELLING_IN = re.compile(
     r"(?P<place>.+)$", re.IGNORECASE)
 
 
+# The speaker named by what others call them: "call me", "they call me", "叫我".
+CALLED_ME = frozenset({"call me", "calls me", "called me", "calling me", "叫我"})
+
+
 @dataclass(frozen=True)
 class Found:
     """What one clause says, before value normalisation and stance."""
@@ -161,9 +165,13 @@ class SharedRules:
         if len(self.lexicon.negation.anywhere.findall(before)) > 1:
             return None  # "我不是不喜欢咖啡", "not that I don't like jazz": a double negation says neither
         before, negated = self._clean_before_verb(before)
-        if predicate == "name" and not before and surface not in ("call me", "叫我"):
+        called_me = predicate == "name" and surface in CALLED_ME
+        if predicate == "name" and not before and not called_me:
             return None  # "我养了一只柯基，叫豆豆": the dog's name, not the speaker's
-        subject = self._subject(before, turn)
+        # "everyone at work calls me Katherine", "my friends have called me Kit since 6th grade":
+        # whoever says it, it is what the speaker goes by
+        subject = turn.speaker_id if called_me else self._subject(before, turn)
+        negated = negated or called_me and bool(re.match(r"(?:nobody|no\s*one|no-one)\b", before, re.IGNORECASE))
         named = subject is not None and (subject in (turn.user_id, turn.speaker_id) or "'s " in subject or self._zh_named(subject))
         if (not named and has_cjk(clause) and before and not self._clean_value(value)
                 and re.search(r"了[吧啊呀哦]?$", clause) and (negated or kind == "stop")):

@@ -1,0 +1,66 @@
+"""English chat about jobs ended by the employer, teams at a company, what others call the
+speaker, pets named before the animal, diets followed and memberships cancelled in lower
+case (``endings.py``, ``everyday.py``, ``shared.py``, ``mentions.py``, ``diets.py``,
+``shapes.py``); with near misses that must stay silent."""
+
+from __future__ import annotations
+
+import pytest
+
+from claims import USER, triples
+
+SISTER, FATHER = f"{USER}'s sister", f"{USER}'s father"
+JOB_ENDED = (USER, "does", "job", -0.8)
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # a job that ended for the speaker, employer named or not
+        ("Brightwater let me go after three months", [(USER, "works_at", "Brightwater", -0.8)]),
+        ("well. dunmore let me go after two weeks, 'restructuring'.", [JOB_ENDED]),  # a lower-case name: the job, whatever it was
+        ("they laid me off last week", [JOB_ENDED]),
+        ("my boss fired me today", [JOB_ENDED]),
+        ("I got laid off", [JOB_ENDED]),
+        ("was let go on friday", [JOB_ENDED]),
+        ("I lost my job", [JOB_ENDED]),
+        ("I'm not working anywhere at the moment", [JOB_ENDED]),
+        ("not working anywhere rn. lmk if u hear of anything", [JOB_ENDED]),
+        ("I'm between jobs right now", [JOB_ENDED]),
+        ("I got laid off from Acme", [(USER, "works_at", "Acme", -0.8)]),  # named: the employer's rule
+        ("mom wouldn't let me go to the party", []),
+        ("they let me go to the concert", []),
+        ("please let me go early", []),
+        ("the app is not working anywhere", []),
+        # a team at a company: who employs them
+        ("I'm on the procurement team at Corvalis Robotics if that matters", [(USER, "works_at", "Corvalis Robotics", 1.0)]),
+        ("my sister works on the payments team at Stripe", [(SISTER, "works_at", "Stripe", 1.0)]),
+        ("I'm on a team", []),
+        # what others call the speaker is the name they go by
+        ("everyone calls me Kit", [(USER, "name", "Kit", 1.0)]),
+        ("at work everyone calls me Katherine, it's a very suit-and-tie kind of place", [(USER, "name", "Katherine", 1.0)]),
+        ("lol my friends have called me Rory since 6th grade", [(USER, "name", "Rory", 1.0)]),
+        ("nobody calls me Kit anymore", [(USER, "name", "Kit", -0.8)]),
+        ("she calls me every day", []),
+        ("my mom called me last night", []),
+        # a pet named before the animal
+        ("Pistachio (my cat) just knocked my iced coffee off the desk", [(USER, "has", "cat", 1.0), (USER, "pet_name", "Pistachio", 1.0)]),
+        ("and yes Mango the parrot survived the drive", [(USER, "has", "parrot", 1.0), (USER, "pet_name", "Mango", 1.0)]),
+        ("I love Garfield the cat", [(USER, "likes", "Garfield the cat", 1.0)]),  # the object of a verb: no pet of one's own
+        ("my neighbour's Rex the dog barks all night", []),
+        # a diet followed; a heads-up before the statement
+        ("I follow a strict keto diet", [(USER, "diet", "keto", 1.0)]),
+        ("my dad eats a plant-based diet", [(FATHER, "diet", "plant-based", 1.0)]),
+        ("heads up i'm pescatarian, so fish is fine", [(USER, "diet", "pescatarian", 1.0)]),
+        ("I eat a lot of vegan food", []),
+        # a membership cancelled in a message typed in lower case
+        ("cancelled my ironworks membership. $60/month for a sauna that's broken, no thanks", [(USER, "member_of", "ironworks", -0.8)]),
+        ("i cancelled my monthly subscription", []),
+        # a process completed is nothing ended
+        ("ok the HQ relocation is officially done", []),
+        ("the move is done", []),
+        ("the vegan thing is over", [(USER, "diet", "vegan", -0.8)]),
+    ],
+)
+def test_jobs_names_pets_and_diets(extractor, text, expected):
+    assert triples(extractor, text) == expected
