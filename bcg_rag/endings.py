@@ -124,29 +124,53 @@ def link_endings(memory: BeliefMemory, evidence_id: str) -> list:
 NAMED_SLOTS = frozenset({"member_of", "works_at", "studies_at", "subscribes_to", "banks_with", "owns"})
 
 
+# A denial read in one slot reaches the same name in the slots one leaves the same way: "left
+# X" (read as a group's membership) ends a job at X, "Cancelled X" (read as a subscription)
+# the membership of a gym called X. The memory, not the sentence, knows which slot X is in.
+DENIAL_REACHES = {"member_of": ("subscribes_to", "works_at"), "subscribes_to": ("member_of",)}
+
+
+def _reached(predicate: str) -> tuple[str, ...]:
+    """The slots a denial in ``predicate`` ends a named value of."""
+    return (predicate, *DENIAL_REACHES.get(predicate, ()))
+
+
+def _reaching(predicate: str) -> tuple[str, ...]:
+    """The slots whose denials end a named value of ``predicate``."""
+    return (predicate, *sorted(p for p, reached in DENIAL_REACHES.items() if predicate in reached))
+
+
 def _short_names(memory: Any, evidence_id: str, user_id: str, claims: list[dict]) -> list:
-    """A denial by a shorter name denies the stated value it names, in the same slot, from
-    either side: this evidence's denials end the longer names stored; this evidence's longer
-    names are denied by the shorter denials stored."""
+    """A denial by a shorter name (or the same name, read in a slot one leaves alike) denies
+    the stated value it names, from either side: this evidence's denials end the names
+    stored; this evidence's names are denied by the denials stored."""
     changes: list = []
     for c in claims:
-        if c["predicate"] not in NAMED_SLOTS or c["stance"] > 0 and not _may_be_shortened(c["value"]):
+        slots = _reached(c["predicate"]) if c["stance"] < 0 else _reaching(c["predicate"])
+        if c["predicate"] not in NAMED_SLOTS or c["stance"] > 0 and not _may_be_shortened(c["value"]) and len(slots) == 1:
             continue  # a one-word name is no longer name of anything shorter: no look-up on the way in
         if (subject_id := memory.resolve_entity(user_id, c["subject"])) is None:
             continue
-        beliefs = [b for b in memory.store.find_beliefs(user_id, history=False, subject_id=subject_id, predicate=c["predicate"])
-                   if normalise_key(b["value"]) != normalise_key(c["value"])]
-        if c["stance"] < 0:  # "cancelled my Ironworks membership": the stored "Ironworks Gym" ends
-            for b in beliefs:
-                if names_value(c["value"], b["value"]):
-                    changes += _deny(memory, evidence_id, c["subject"], c["predicate"], b["value"], c["stance"])
-            continue
-        shorter = [b for b in beliefs if names_value(b["value"], c["value"])]  # "Ironworks Gym" after its cancellation
-        sources = sorted({e.src for e in memory.store.edges_to([b["id"] for b in shorter], [REFUTES])}) if shorter else []
-        for e in memory.store.claims_for_evidence(sources):
-            if e["predicate"] == c["predicate"] and e["stance"] < 0 and names_value(e["value"], c["value"]):
-                changes += _deny(memory, e["evidence_id"], c["subject"], c["predicate"], c["value"], e["stance"])
+        for slot in slots:
+            beliefs = [b for b in memory.store.find_beliefs(user_id, history=False, subject_id=subject_id, predicate=slot)
+                       if slot != c["predicate"] or normalise_key(b["value"]) != normalise_key(c["value"])]
+            if c["stance"] < 0:  # "cancelled my Ironworks membership": the stored "Ironworks Gym" ends
+                changes += [ch for b in beliefs if names_value(_spelled_as(c["value"], b["value"]), b["value"])
+                            for ch in _deny(memory, evidence_id, c["subject"], slot, b["value"], c["stance"])]
+                continue
+            shorter = [b for b in beliefs if names_value(_spelled_as(b["value"], c["value"]), c["value"])]  # "Ironworks Gym" after its cancellation
+            sources = sorted({e.src for e in memory.store.edges_to([b["id"] for b in shorter], [REFUTES])}) if shorter else []
+            for e in memory.store.claims_for_evidence(sources):
+                if e["predicate"] == slot and e["stance"] < 0 and names_value(_spelled_as(e["value"], c["value"]), c["value"]):
+                    changes += _deny(memory, e["evidence_id"], c["subject"], c["predicate"], c["value"], e["stance"])
     return changes
+
+
+def _spelled_as(short: str, value: str) -> str:
+    """A shorter name as the longer one in the same slot spells it: "cancelled my ironworks
+    membership", typed in lower case, names "IronWorks Gym" as "IronWorks" would."""
+    words, shown = short.split(), value.split()[: len(short.split())]
+    return " ".join(shown) if [w.casefold() for w in shown] == [w.casefold() for w in words] else short
 
 
 def _may_be_shortened(value: str) -> bool:
