@@ -1,7 +1,7 @@
 """English chat about jobs ended by the employer, teams at a company, what others call the
-speaker, pets named before the animal, diets followed and memberships cancelled in lower
-case (``endings.py``, ``everyday.py``, ``shared.py``, ``mentions.py``, ``diets.py``,
-``shapes.py``); with near misses that must stay silent."""
+speaker, pets named before the animal, diets followed, memberships cancelled in lower case
+homes named by their town and teams supported (``endings.py``, ``everyday.py``, ``shared.py``,
+``mentions.py``, ``diets.py``, ``shapes.py``); with near misses that must stay silent."""
 
 from __future__ import annotations
 
@@ -56,6 +56,22 @@ JOB_ENDED = (USER, "does", "job", -0.8)
         # a membership cancelled in a message typed in lower case
         ("cancelled my ironworks membership. $60/month for a sauna that's broken, no thanks", [(USER, "member_of", "ironworks", -0.8)]),
         ("i cancelled my monthly subscription", []),
+        # a home named by its town
+        ("the radiator in my Leeds flat is clanking again", [(USER, "lives_in", "Leeds", 1.0)]),
+        ("the radiator in my leeds flat is clanking again", [(USER, "lives_in", "Leeds", 1.0)]),  # typed in lower case
+        ("my New York apartment is tiny", [(USER, "lives_in", "New York", 1.0)]),
+        ("my old Leeds flat had mould", []),
+        ("my tiny flat is freezing", []),
+        ("My Studio apartment is cold", []),
+        # a team one supports, named
+        ("I support Everton. yes I know", [(USER, "likes", "Everton", 1.0)]),
+        ("my dad roots for the Yankees", [(FATHER, "likes", "Yankees", 1.0)]),
+        ("I support the decision", []),
+        # the car one drives, said in Chinese, is one's own
+        ("我在招行上班，平时开Model Y通勤", [(USER, "works_at", "招行", 1.0), (USER, "owns", "Model Y", 1.0)]),
+        ("想开特斯拉", []),
+        ("我老公开宝马", []),
+        ("我不会开宝马", []),
         # a process completed is nothing ended
         ("ok the HQ relocation is officially done", []),
         ("the move is done", []),

@@ -35,6 +35,19 @@ EN_HOME_IN = re.compile(
     r"|(?P<left>g[ai]ve\s+up|giving\s+up|moved\s+out\s+of|moving\s+out\s+of))\s+"
     rf"(?:a|an|the|our|my)\s+(?:(?:new|little|small|tiny|big|cute|two-bedroom|one-bedroom)\s+)*{HOME_WORDS}\s+in\s+{PLACE_NAME}"
 )
+# "the radiator in my Leeds flat", "our Brooklyn apartment has no AC": the home named by its
+# town is where one lives (not a former one's, a parent's, a holiday let's).
+EN_TOWN_HOME = re.compile(
+    r"\b(?:my|our)\s+(?!(?:old|former|previous|last|first|parents'?|mum's|mom's|dad's|holiday|summer|rental|airbnb)\b)"
+    r"(?P<place>[A-Za-z][\w'.-]*(?:\s+[A-Z][\w'.-]*)?)\s+(?:flat|apartment|condo|townhouse)\b", re.IGNORECASE)
+# "I support Everton", "my dad roots for the Yankees": a team one follows, named.
+EN_SUPPORTS_TEAM = re.compile(
+    r"^(?P<who>.*?)\b(?:support|supports|supported|root\s+for|roots\s+for|rooting\s+for|cheer\s+for|cheers\s+for)\s+"
+    r"(?P<team>(?:the\s+)?[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})(?:\s+(?:fc|FC|now|too|lol|haha))*$")
+# What stands where the town would and is none: "my tiny flat", "my student flat".
+NOT_TOWNS = frozenset("""new own tiny small big little cute current shared student studio rented cheap nice lovely cozy cosy
+    messy empty damp cold hot dream top ground basement one two three city beach lake country garden uni university
+    work corporate company""".split())
 # "the new apartment in Leeds is tiny", "big month: new job, new apartment in Oakland": a new
 # home said in passing is the speaker's.
 EN_NEW_HOME_IN = re.compile(rf"^(?:(?:the|my|our|a)\s+)?new\s+(?:(?:little|small|tiny|big|cute)\s+)?{HOME_WORDS}\s+in\s+{PLACE_NAME}")
@@ -137,6 +150,11 @@ class EverydayRules:
             subject = self._subject(self._clean_before_verb(m["who"])[0], turn) if m["who"].strip() else turn.speaker_id
             school = self._clean_value(m["school"])
             return Found(subject, "studies_at", school) if subject and school else None
+        if (m := EN_TOWN_HOME.search(clause)) and (m["place"].split()[0].casefold() not in NOT_TOWNS or " " in m["place"] and m["place"][:1].isupper()) \
+                and self._town(m["place"], turn):
+            return Found(turn.speaker_id, "lives_in", self._clean_value(m["place"]))
+        if (m := EN_SUPPORTS_TEAM.match(clause)) and (subject := self._subject(self._clean_before_verb(m["who"])[0], turn)):
+            return Found(subject, "likes", self._clean_value(m["team"]))
         if m := EN_COMMUTE_FROM.match(clause):
             place = self._clean_value(m["place"])
             return Found(turn.speaker_id, "lives_in", place) if place else None

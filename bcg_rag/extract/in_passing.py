@@ -131,7 +131,11 @@ class InPassingRules:
         en_car, zh_car = car_patterns(lex)
         if has_cjk(clause):
             m = zh_car.match(clause)
-            return [Found(me, "owns", m["car"])] if m and not ZH_CAR_GONE.search(clause) else []
+            if m is None and (driven := re.search(rf"开(?:着)?(?:一辆|辆)?\s*(?P<car>{zh_car_pattern(lex).pattern})", clause)):
+                region, negated = self._clean_before_verb(clause[:driven.start()])
+                # "平时开Model Y通勤": the car one drives is one's own (not "我老公开宝马", "想开特斯拉")
+                m = driven if not negated and self._subject(region, turn) == me and not re.search(r"想|要|租|借|会|能", clause[:driven.start()]) else None
+            return [Found(me, "owns", m["car"].strip())] if m and not ZH_CAR_GONE.search(clause) else []
         found: list[Found] = []
         for m in en_car.finditer(clause) if not CAR_GONE.search(clause) else ():
             found.append(Found(me, "owns", collapse(m["car"])))  # as said: "civic" and "Civic" are one value
