@@ -20,7 +20,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from .extract.endings import ENDED, SLOT_ENDINGS
+from .extract.endings import ENDED, PETS, SLOT_ENDINGS
+from .extract.pets_hobbies import is_pet
 from .ids import normalise_key
 from .models import REFUTES, Claim
 from .relevance import memory_lexicon
@@ -76,6 +77,12 @@ def names_predicates(memory: Any, ended: str) -> tuple[str, ...]:
     return (predicate,) if kind == "verb" and predicate and endable(predicate) else ()
 
 
+def of_kind(memory: Any, ended: str, value: str) -> bool:
+    """Whether a value of a slot that an ending names by its kind is of that kind: the pets
+    ended ("家里没有宠物了") are the animals ``has`` holds, not the children or the car it holds too."""
+    return ended != PETS or is_pet(memory_lexicon(memory), value)
+
+
 def link_endings(memory: BeliefMemory, evidence_id: str) -> list:
     """Denying claims for every (ending, stated value it names) pair this evidence is part of."""
     ev = memory.store.get_node("evidence", evidence_id)
@@ -94,8 +101,8 @@ def link_endings(memory: BeliefMemory, evidence_id: str) -> list:
         slots = names_predicates(memory, c["value"])
         # A slot ended by its verb ("my last day of teaching") ends the values stated before the
         # ending, not a later one ("new job at NIO" after "I quit my job").
-        begun = memory.store.supporter_types([b["id"] for b in beliefs if b["predicate"] in slots],
-                                             str(ev["timestamp"])) if slots else {}
+        kept = [b["id"] for b in beliefs if b["predicate"] in slots and of_kind(memory, c["value"], b["value"])]
+        begun = memory.store.supporter_types(kept, str(ev["timestamp"])) if slots else {}
         for b in beliefs:
             if endable(b["predicate"]) and (names_value(c["value"], b["value"]) or b["id"] in begun):
                 changes += _deny(memory, evidence_id, c["subject"], b["predicate"], b["value"], c["stance"])
@@ -114,13 +121,14 @@ def link_endings(memory: BeliefMemory, evidence_id: str) -> list:
         for e in memory.store.claims_for_evidence(sources):
             earlier = str(ev["timestamp"]) < times.get(e["evidence_id"], "")  # stated before the ending
             if e["predicate"] == ENDED and e["stance"] < 0 and (names_value(e["value"], c["value"]) or (
-                    earlier and c["predicate"] in names_predicates(memory, e["value"]))):
+                    earlier and c["predicate"] in names_predicates(memory, e["value"]) and of_kind(memory, e["value"], c["value"]))):
                 changes += _deny(memory, e["evidence_id"], c["subject"], c["predicate"], c["value"], e["stance"])
     return changes
 
 
 # Slots whose values are names, which chat shortens: "cancelled my Ironworks membership" after
-# "signed up at Ironworks Gym", "left Northwind" after "I work at Northwind Traders".
+# "signed up at Ironworks Gym", "left Northwind" after "I work at Northwind Traders". An animal
+# kept is shortened to its kind too ("龟送人了" after "家里两只巴西龟"): ``has`` when it holds a pet.
 NAMED_SLOTS = frozenset({"member_of", "works_at", "studies_at", "subscribes_to", "banks_with", "owns"})
 
 
@@ -145,9 +153,12 @@ def _short_names(memory: Any, evidence_id: str, user_id: str, claims: list[dict]
     the stated value it names, from either side: this evidence's denials end the names
     stored; this evidence's names are denied by the denials stored."""
     changes: list = []
+    lexicon = memory_lexicon(memory)
     for c in claims:
+        pet = c["predicate"] == "has" and is_pet(lexicon, c["value"])
         slots = _reached(c["predicate"]) if c["stance"] < 0 else _reaching(c["predicate"])
-        if c["predicate"] not in NAMED_SLOTS or c["stance"] > 0 and not _may_be_shortened(c["value"]) and len(slots) == 1:
+        if c["predicate"] not in NAMED_SLOTS and not pet or (
+                c["stance"] > 0 and not (pet or _may_be_shortened(c["value"])) and len(slots) == 1):
             continue  # a one-word name is no longer name of anything shorter: no look-up on the way in
         if (subject_id := memory.resolve_entity(user_id, c["subject"])) is None:
             continue
@@ -155,20 +166,32 @@ def _short_names(memory: Any, evidence_id: str, user_id: str, claims: list[dict]
             beliefs = [b for b in memory.store.find_beliefs(user_id, history=False, subject_id=subject_id, predicate=slot)
                        if slot != c["predicate"] or normalise_key(b["value"]) != normalise_key(c["value"])]
             if c["stance"] < 0:  # "cancelled my Ironworks membership": the stored "Ironworks Gym" ends
-                changes += [ch for b in beliefs if names_value(_spelled_as(c["value"], b["value"]), b["value"])
+                changes += [ch for b in beliefs if _shortens(lexicon, pet, c["value"], b["value"])
                             for ch in _deny(memory, evidence_id, c["subject"], slot, b["value"], c["stance"])]
                 continue
-            shorter = [b for b in beliefs if names_value(_spelled_as(b["value"], c["value"]), c["value"])]  # "Ironworks Gym" after its cancellation
+            shorter = [b for b in beliefs if _shortens(lexicon, pet, b["value"], c["value"])]  # "Ironworks Gym" after its cancellation
             sources = sorted({e.src for e in memory.store.edges_to([b["id"] for b in shorter], [REFUTES])}) if shorter else []
             for e in memory.store.claims_for_evidence(sources):
-                if e["predicate"] == slot and e["stance"] < 0 and names_value(_spelled_as(e["value"], c["value"]), c["value"]):
+                if e["predicate"] == slot and e["stance"] < 0 and _shortens(lexicon, pet, e["value"], c["value"]):
                     changes += _deny(memory, e["evidence_id"], c["subject"], c["predicate"], c["value"], e["stance"])
     return changes
 
 
+def _shortens(lexicon: Any, pet: bool, short: str, value: str) -> bool:
+    """Whether ``short`` names the longer ``value``: by its first words, as the value spells
+    them ("ironworks", typed in lower case, names "IronWorks Gym"), or, for an animal, by the
+    kind it ends with ("龟" / "巴西龟", "猫" / "小橘猫", "greyhound" / "retired greyhound")."""
+    if names_value(_spelled_as(short, value), value):
+        return True
+    s, v = normalise_key(short), normalise_key(value)
+    if not (pet and s and len(v) > len(s) and is_pet(lexicon, short) and is_pet(lexicon, value)):
+        return False
+    return v.endswith(s) if re.search(r"[\u4e00-\u9fff]", s) else v.endswith(" " + s)
+
+
 def _spelled_as(short: str, value: str) -> str:
-    """A shorter name as the longer one in the same slot spells it: "cancelled my ironworks
-    membership", typed in lower case, names "IronWorks Gym" as "IronWorks" would."""
+    """A shorter name as the longer one spells it: "cancelled my ironworks membership", typed
+    in lower case, names "IronWorks Gym" as "IronWorks" would."""
     words, shown = short.split(), value.split()[: len(short.split())]
     return " ".join(shown) if [w.casefold() for w in shown] == [w.casefold() for w in words] else short
 
@@ -179,8 +202,9 @@ def _may_be_shortened(value: str) -> bool:
 
 
 def _ends(memory: Any, ended: str, claim: dict) -> bool:
-    """Whether an ending's thing may end a stated claim: it names its value or its verb."""
-    return names_value(ended, claim["value"]) or claim["predicate"] in names_predicates(memory, ended)
+    """Whether an ending's thing may end a stated claim: it names its value, its verb or its kind."""
+    return names_value(ended, claim["value"]) or (claim["predicate"] in names_predicates(memory, ended)
+                                                  and of_kind(memory, ended, claim["value"]))
 
 
 def _deny(memory: Any, evidence_id: str, subject: str, predicate: str, value: str, stance: float) -> list:

@@ -47,7 +47,7 @@ def test_no_pet_without_an_animal_taken_in(extractor, text):
     ("长沙租房哪个区通勤方便？我在岳麓区上班", [(USER, "works_in", "长沙岳麓区", 1.0)]),
     ("北京房租好贵，我住在朝阳区", [(USER, "lives_in", "北京朝阳区", 1.0)]),
     ("我住在朝阳区", [(USER, "lives_in", "朝阳区", 1.0)]),  # no city named: the district as said
-    ("公司把我调到长沙分公司了，昨天刚到", [(USER, "works_in", "长沙", 1.0)]),
+    ("公司把我调到长沙分公司了，昨天刚到", [(USER, "works_in", "长沙", 1.0), (USER, "lives_in", "长沙", 1.0)]),  # arrived where posted: lives there
     ("我老公被外派去深圳了", [(f"{USER}'s husband", "works_in", "深圳", 1.0)]),
     ("公司把我调到销售部了", []),  # a department is no place
     ("我老公在深圳华为上班", [(f"{USER}'s husband", "works_at", "华为", 1.0), (f"{USER}'s husband", "works_in", "深圳", 1.0)]),

@@ -27,8 +27,9 @@ MEMBERSHIP = "membership"
 # a divorce end the slots of the partner they name no more.
 JOB = "job"
 SMOKING = "smoking"
+PETS = "pets"
 SLOT_ENDINGS = {JOB: ("works_at",), "engagement": ("engaged_to",), "relationship": ("dating", "engaged_to"),
-                "marriage": ("married_to",), MEMBERSHIP: ("member_of",), SMOKING: ("smokes",)}
+                "marriage": ("married_to",), MEMBERSHIP: ("member_of",), SMOKING: ("smokes",), PETS: ("has",)}
 # A membership ended by its kind, not its name ("quit the gym", "健身卡退了", "cancelled my gym
 # membership"): the memberships stated before it end ("Ironworks Gym", "乐刻").
 GENERIC_MEMBERSHIPS = frozenset("gym membership 健身卡 健身房 会员 会员卡 年卡 健身年卡".split()) | {"gym membership", "the gym"}
@@ -40,9 +41,13 @@ EN_MEMBERSHIP_ENDED = re.compile(
 
 # Smoking denied by what is smoked, not by a brand: "戒烟了", "烟已经戒了", "quit smoking".
 GENERIC_SMOKES = frozenset("烟 香烟 抽烟 吸烟 smoking cigarettes cigs".split())
+# Pets denied by the word for pets, not by the animal: "家里没有宠物了", "啥宠物都没了". Of the
+# values of ``has`` it ends only the animals (``bcg_rag.endings.of_kind``), not children or a car.
+GENERIC_PETS = frozenset("宠物 毛孩子 pets pet".split())
 # A slot denied by its kind, not by a value: (the predicates such a denial comes in, the words
 # for the kind, the ending of ``SLOT_ENDINGS`` that ends every value stated before it).
-KIND_ENDINGS = ((("member_of",), GENERIC_MEMBERSHIPS, MEMBERSHIP), (("smokes", "consumes", ENDED), GENERIC_SMOKES, SMOKING))
+KIND_ENDINGS = ((("member_of",), GENERIC_MEMBERSHIPS, MEMBERSHIP), (("smokes", "consumes", ENDED), GENERIC_SMOKES, SMOKING),
+                (("has",), GENERIC_PETS, PETS))
 
 
 def ended_by_kind(found: list[Found]) -> list[Found]:

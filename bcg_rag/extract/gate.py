@@ -31,6 +31,7 @@ from .in_passing import zh_car_pattern
 from .shapes import ZH_EMPLOYER_WORDS
 from .shared import Found
 from .text import CJK, CJK_CHAR, EDGE_PUNCTUATION, NAME_JOINS, collapse, has_cjk
+from .zh_homes import ZH_HOME_WORDS
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
@@ -291,6 +292,8 @@ class GateRules:
         if found.predicate == "works_at" and (found.value in ZH_EMPLOYER_WORDS
                                               or re.search(rf"(?:一|某)(?:家|个|所|间){re.escape(found.value)}", clause)):
             return None  # "入职了一家新公司", "在一家创业公司当CTO": which one is not said (yet)
+        if found.predicate == "member_of" and has_cjk(found.value) and found.value.endswith(ZH_HOME_WORDS):
+            return None  # "房子退了": a home given up (zh_homes.py), no group left
         if found.predicate == "works_at" and self._zh_place(found.value):
             found = replace(found, predicate="works_in")  # "我在岳麓区上班": a district is where, not whom for
         if not self._value_ok(found) or not self._subject_ok(found, turn):

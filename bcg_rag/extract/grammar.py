@@ -40,8 +40,9 @@ SENTENCE_END = re.compile(
 )
 # A Chinese clause that asks: a wh-word anywhere, or a final question particle.
 # "会不会", "是不是", "有没有": the A-not-A form asks too. "不怎么" (not much) and "没什么" (nothing
-# much) ask nothing.
-ZH_QUESTION = re.compile(r"(?<![没不])什么|(?<!不)咋|多久|多长时间|多远|哪里|哪儿|哪个|哪些|(?<!不)怎么|为什么|多少|几点|谁|啥|吗$|么$|([\u4e00-\u9fff])[不没]\1|有没有|是否")
+# much) ask nothing, nor "啥/什么…都没" (none at all: "啥宠物都没了", "什么都不想吃").
+ZH_QUESTION = re.compile(r"(?<![没不])什么(?![\u4e00-\u9fff]{0,4}[都也][没不])|(?<!不)咋|多久|多长时间|多远|哪里|哪儿|哪个|哪些|(?<!不)怎么"
+                         r"|为什么|多少|几点|谁|啥(?![\u4e00-\u9fff]{0,4}[都也][没不])|吗$|么$|([\u4e00-\u9fff])[不没]\1|有没有|是否")
 # Clause boundaries inside a sentence: commas, colons (not in "25:10"), and "but"-style joins.
 # "..., so I can teach English in Japan", "in order to work at Google": a purpose, which is no
 # fact yet; cut before it, the marker kept for ``Grammar.mood`` (PURPOSE).

@@ -59,6 +59,7 @@ from .ventures import VentureRules
 from .zh import ChineseRules
 from .zh_belonging import ZhBelongingRules
 from .zh_daily import ZhDailyRules
+from .zh_homes import ZhHomeRules
 from .zh_work import ZhWorkRules
 
 
@@ -96,6 +97,7 @@ class Turn:
     owned: tuple[str, str] | None = None  # what the last clause said someone keeps: "我养了一只仓鼠"
     placed: str | None = None  # the slot an earlier clause placed someone in: "在百度上班" (works_at)
     town: str | None = None  # the place the last clause put someone or something in: "moved to Porto"
+    place_topic: str | None = None  # a place the last clause put first, said nothing of yet: "青岛这海风…"
     venue: str | None = None  # the school, employer or club the last clause named: "switched Leo to Riverside"
     courting: bool = False  # an earlier clause said the speaker dates someone unnamed: "seeing someone new"
     kin: set[tuple[str, str]] = field(default_factory=set)  # (relation, name) the user named: "my sister Ana"
@@ -118,7 +120,8 @@ CALENDAR_DAYS = frozenset({"birthday", "anniversary"})
 class OfflineExtractor(
     ShapeRules, EnglishRules, ChineseRules, GateRules, SharedRules, SubjectRules, MentionRules, WhereaboutsRules,
     MeasureRules, RoutineRules, IdiomRules, ChangeRules, DietRules, EverydayRules, EndingRules, ValueRules, VentureRules,
-    PortionRules, TongueRules, OriginRules, OwnerRules, GroupWorkRules, PetHobbyRules, ZhWorkRules, ZhBelongingRules, ZhDailyRules, InPassingRules,
+    PortionRules, TongueRules, OriginRules, OwnerRules, GroupWorkRules, PetHobbyRules, ZhWorkRules, ZhBelongingRules, ZhDailyRules, ZhHomeRules,
+    InPassingRules,
 ):
     """Rule-based claims from Chinese and English chat messages; no model, deterministic."""
 
@@ -184,7 +187,7 @@ class OfflineExtractor(
             turn.introduced = turn.introduced and not sentence.question  # "我叫小林。你见过我儿子吗？5岁了": not hers
             # Chinese keeps its topic across a sentence end ("老公跳槽了！现在在安泰保险"), not past a question
             turn.topic = turn.topic and has_cjk(sentence.text) and not sentence.question
-            turn.town = turn.venue = None
+            turn.town = turn.venue = turn.place_topic = None
             parts = share_subjects(self.lexicon, [c.strip(EDGE_PUNCTUATION) for c in clauses(sentence.text)])
             # "his new school, Maple Grove Elementary": read on the sentence, the comma cuts clauses
             venues = [] if sentence.question else self._venues(sentence.text, turn) + self._pets_named_first(sentence.text, turn)
@@ -364,8 +367,9 @@ class OfflineExtractor(
         rules = (
             self._pets_and_hobbies, self._groups_and_work,  # first: "new obsession:" reads the clause after it
             self._zh_work, self._everyday, self._said_in_passing, self._venture, self._portion, self._tongue, self._origin, self._company_owner,
-            self._shape, self._idiom, self._measure, self._zh_belonging, self._change, self._change_from_to, self._job, self._attribute, self._verb, self._routine, self._copula,
-            self._relation, self._english_relation, self._whereabouts, self._ending, self._zh_daily,
+            self._shape, self._idiom, self._measure, self._zh_belonging, self._zh_homes, self._change, self._change_from_to, self._job,
+            self._attribute, self._verb, self._routine, self._copula, self._relation, self._english_relation, self._whereabouts, self._ending,
+            self._zh_daily,
         )
         for rule in rules:
             found = rule(clause, turn)

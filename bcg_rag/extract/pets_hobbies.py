@@ -121,6 +121,17 @@ def pet_noun(lexicon: Lexicon, phrase: str) -> str | None:
 # Pets said by breed or nickname beside the lexicon's ([mentions] pets).
 ZH_MORE_PETS = ("二哈", "哈士奇", "边牧", "比熊", "博美", "萨摩", "萨摩耶", "英短", "美短", "橘猫", "狸花猫", "加菲猫",
                 "布偶", "法斗", "拉布拉多", "阿拉斯加", "德牧", "雪纳瑞", "猫主子", "主子")
+
+
+def is_pet(lexicon: Lexicon, value: str) -> bool:
+    """Whether a thing kept is an animal: a Chinese pet word of the lexicon ends it ("巴西龟" is a
+    龟, "小橘猫" a 猫) or it is a breed listed here; an English phrase that ends with a pet."""
+    key = collapse(value).casefold()
+    if has_cjk(key):
+        return key in ZH_MORE_PETS or any(key.endswith(p) for p in lexicon.pets if has_cjk(p))
+    return pet_noun(lexicon, key) is not None
+
+
 # "前两天在楼下捡了只小橘猫", "我们领养了一只流浪狗": an animal taken in (the place before the verb is dropped)
 ZH_PET_TAKEN = re.compile(rf"^(?P<who>.*?)(?:捡了|捡到了|捡回了?|收养了|领养了|抱回了?|接回了?)(?:一)?(?:只|条|个)(?P<pet>[{CJK}]{{1,5}})(?:回家|回来)?(?:了|啦)?$")
 ZH_PLACE_BEFORE = re.compile(rf"在[{CJK}]{{1,6}}?(?:楼下|门口|路边|小区|公司|学校|附近|外面|街上|家门口)$|在(?:楼下|门口|路边|小区里?|附近|外面|街上)$")
@@ -154,7 +165,7 @@ class PetHobbyRules:
 
     def _zh_pet_word(self, word: str) -> bool:
         """An animal: a Chinese pet word of the lexicon ends it (小橘猫 is a 猫), or a breed listed here."""
-        return word in ZH_MORE_PETS or any(word.endswith(p) for p in self.lexicon.pets if not p.isascii())
+        return has_cjk(word) and is_pet(self.lexicon, word)
 
     def _zh_pet_named_it(self, clause: str, turn: Turn) -> Found | None:
         """ "给它起名大橘" after a clause that said which animal the speaker took in."""
@@ -231,7 +242,7 @@ class PetHobbyRules:
     def _taste(self, subject: str, thing: str) -> Found | None:
         lex = self.lexicon
         value = self._clean_value(thing)
-        if (light := lex.activity_verbs.match(value)) and self._is_object(value[light.end():]):
+        if light := self._light_verb(value):
             value = self._clean_value(value[light.end():])  # "watching Bluey": Bluey
         words = value.casefold().split()
         if not words or words[0] in NOT_TASTES or len(words) > 3 or not self._usable(value):

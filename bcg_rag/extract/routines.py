@@ -48,7 +48,10 @@ SCHOOL = re.compile(r"\b(?:School|Elementary|Primary|Middle|High|Academy|College
 # What may stand between the subject and a Chinese activity: times, counts, adverbs, "起来".
 ZH_BETWEEN_TAGS = ("t", "m", "q", "d")
 ZH_LIGHT_VERBS = frozenset({"跳", "打", "踢", "下", "玩"})
-ZH_BETWEEN_WORDS = frozenset({"每天", "每周", "每晚", "天天", "起来", "坚持", "都", "也", "还", "会", "练", "做", "去", "一般", "通常"})
+ZH_BETWEEN_WORDS = frozenset({"每", "每天", "每周", "每晚", "天天", "起来", "坚持", "都", "也", "还", "会", "练", "做", "去", "一般", "通常"})
+# "一到周末就去钓鱼", "每逢周六都去爬山", "每到夏天都去游泳": whenever that time comes, a routine;
+# read as 经常 (often), so the time's verb 到 / 逢 is no verb before the activity.
+ZH_WHENEVER = re.compile(r"(?:一|每)(?:到|逢)[\u4e00-\u9fff]{1,3}?(?:就|都|便)")
 
 
 @functools.lru_cache(maxsize=8)
@@ -148,7 +151,7 @@ class RoutineRules:
     def _zh_game(self, clause: str, turn: Turn) -> Found | None:
         """ "我打羽毛球", "周末雷打不动去打羽毛球", "我爸不下围棋了": a game played (``plays``, as
         "I play badminton"). jieba often makes one word of the verb and the game (打篮球)."""
-        m = zh_game_pattern(self.lexicon).match(clause)
+        m = zh_game_pattern(self.lexicon).match(ZH_WHENEVER.sub("经常", clause))
         if m is None:
             return None
         _, _, frequency = routine_patterns(self.lexicon)
@@ -170,6 +173,7 @@ class RoutineRules:
     def _zh_routine(self, clause: str, turn: Turn) -> Found | None:
         """ "(我)每天(早上七点起来)游泳", "我每周去三次图书馆"."""
         _, _, frequency = routine_patterns(self.lexicon)
+        clause = ZH_WHENEVER.sub("经常", clause)
         if not frequency.search(clause):
             return None
         activities = set(self.lexicon.words("habits", "activities"))
@@ -180,13 +184,14 @@ class RoutineRules:
             if word not in activities and not gone:
                 continue
             rest = tokens[i + 1:]
-            if gone:  # 去 + (两次) + a place (+ what is done there: "天天去水库钓鱼")
+            if gone:  # 去 + (两次) + a place, what is done there, or both: "经常去钓鱼", "天天去水库钓鱼"
                 while rest and rest[0][1].startswith(("m", "q")):
                     rest = rest[1:]
-                if len(rest) > 1 and rest[-1][0] in activities and all(f.startswith(("n", "eng", "s")) for _, f, _ in rest[:-1]):
+                # "天天去跳广场舞", "周末去公园打羽毛球": what is played or danced, after the light verb
+                light = len(rest) > 1 and rest[-2][0] in ZH_LIGHT_VERBS and rest[-1][0] in activities | games
+                places = rest[:-2] if light else rest[:-1]
+                if rest and (light or rest[-1][0] in activities) and all(f.startswith(("n", "eng", "s")) for _, f, _ in places):
                     value = rest[-1][0]
-                elif len(rest) == 2 and rest[0][0] in ZH_LIGHT_VERBS and rest[1][0] in activities | games:
-                    value = rest[1][0]  # "天天去跳广场舞", "周末去打羽毛球": what is played or danced
                 elif not rest or not all(f.startswith(("n", "eng")) for _, f, _ in rest):
                     return None
                 else:

@@ -208,8 +208,8 @@ class SharedRules:
             value = head
         value = self._clean_value(value)
         gone = re.match(r"go(?:es|ing)?\s+to\s", value, re.IGNORECASE)  # "stopped going to the gym": a habit
-        if (light := lex.activity_verbs.match(value)) and self._is_object(value[light.end():]):
-            value = self._clean_value(value[light.end():])  # "打篮球" -> "篮球", "playing tennis" -> "tennis"
+        if light := self._light_verb(value):
+            value = self._clean_value(value[light.end():])  # "打篮球" -> "篮球", "跳尊巴" -> "尊巴", "playing tennis" -> "tennis"
             if kind == "stop" and not predicate:  # "stopped playing tennis": what the light verb does
                 predicate = lex.verbs.get(collapse(light.group()).casefold(), ("", ""))[1] or lex.cessation_predicate
         # A verb followed by another verb: the second one carries the object

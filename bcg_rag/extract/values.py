@@ -55,6 +55,16 @@ class ValueRules:
         return bool(self.lexicon.relative_regex.fullmatch(plural) or self.lexicon.relative_regex.fullmatch(one)
                     or one in pets or plural.casefold() in pets)
 
+    def _light_verb(self, value: str) -> re.Match[str] | None:
+        """The light verb a value starts with ("打篮球", "跳尊巴", "playing tennis") when what follows
+        it stands alone; a verb said twice that jieba reads as a word of its own is none ("跳跳糖")."""
+        light = self.lexicon.activity_verbs.match(value)
+        if light is None or not self._is_object(value[light.end():]):
+            return None
+        if has_cjk(value) and value[light.end():].startswith(light.group()) and self._tokens(value)[0][0] != light.group():
+            return None  # "跳跳糖", "看看书"; "玩玩具" is 玩 + 玩具
+        return light
+
     @staticmethod
     def _is_object(rest: str) -> bool:
         """What is left after a light verb stands alone: a word, or two Chinese characters."""

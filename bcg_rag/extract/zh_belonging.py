@@ -9,8 +9,9 @@
   "我们组组长是小李" (the speaker's team, leader). The subject is the group, so a question
   "我妈那个队的领队是谁" goes mother -> member_of -> 腰鼓队 -> leader. "她们队" with no team named
   in the message points nowhere, and stays silent; the value must be a person's name.
-* A pet that died or was lost: "仓鼠走了，难过了一整天", "我家狗狗去世了", "猫咪没了" (has, denied),
-  only for an animal the lexicon lists ([mentions] pets): "他走了", "车走了" say nothing.
+* A pet that died, was lost or was given away: "仓鼠走了，难过了一整天", "我家狗狗去世了", "猫咪没了",
+  "龟送我表弟了", "狗送给朋友了", "把猫送人了" (has, denied), only for an animal the lexicon lists
+  ([mentions] pets), and given to someone: "他走了", "车走了", "猫送我一只老鼠了" say nothing.
 """
 
 from __future__ import annotations
@@ -51,9 +52,16 @@ ZH_OUR_UNITS = {"公司": None, "单位": None, "司": None, "组": "team", "小
                 "队": "team", "球队": "team", "团": "group", "社": "club", "班": "class", "科室": "department"}
 # Someone else's unit, pointed at: "她们队", "我妈那个队" (the team the message named before).
 ZH_THEIR_UNIT = re.compile(r"^(?P<owner>.*?)(?:她们|他们|那个|这个|她们那个|他们那个)(?P<unit>队|团|社|班|组|合唱团|俱乐部|协会)$")
-# A pet that died or went missing: "仓鼠走了", "我家狗狗去世了", "猫咪没了", "我的猫前几天病死了".
-ZH_GONE = re.compile(r"^(?P<before>.+?)(?:走了|去世了|过世了|死了|病死了|老死了|没了|丢了|去了?(?:喵星|汪星|天堂)了?)"
+# A pet that died, went missing or was given away: "仓鼠走了", "我家狗狗去世了", "猫咪没了",
+# "我的猫前几天病死了", "龟送我表弟了", "狗送给朋友了", "猫给我妈养了".
+ZH_GONE = re.compile(r"^(?P<before>.+?)(?:走了|去世了|过世了|死了|病死了|老死了|没了|丢了|去了?(?:喵星|汪星|天堂)了?"
+                     r"|送走了|送给?(?P<to>[^，,了]{1,6}?)(?:养)?了|送给了(?P<to3>[^，,了]{1,6})|给(?P<to2>[^，,了]{1,6}?)养了)"
                      r"(?:呜+|唉+|哎+|啊+|[.。…]+)?$")
+# Whom a pet is given to, said without a name: "送人了", "送给朋友了" (a relative or a name is a subject).
+ZH_RECIPIENTS = ("人", "别人", "朋友", "亲戚", "邻居", "同事", "同学", "新主人", "好心人", "领养人", "救助站")
+# "我把猫送人了", "家里两只仓鼠送人了": 把 and a count before the animal say nothing of whose.
+ZH_BA = re.compile(r"^(?:我们|我)?把")
+ZH_COUNT = re.compile(r"^[一两二三四五六七八九十几俩]+[只条个]")
 ZH_HOUSEHOLD = re.compile(r"^(?:我们家|我家|咱家|家里|我的|我养的|我们家的|我家的|家里的)")
 
 
@@ -137,11 +145,13 @@ class ZhBelongingRules:
         """ "仓鼠走了", "我家狗狗去世了": the animal is no longer kept (has, denied)."""
         if not (m := ZH_GONE.match(clause)):
             return None
-        region, negated = self._clean_before_verb(m["before"])
+        if (to := m["to"] or m["to2"] or m["to3"]) and to not in ZH_RECIPIENTS and self._subject(to, turn) in (None, turn.speaker_id):
+            return None  # "猫送我一只老鼠了": given nothing to someone
+        region, negated = self._clean_before_verb(ZH_BA.sub("", m["before"]))
         if negated:
             return None  # "狗狗还没走": nothing lost
         owner = ZH_HOUSEHOLD.match(region)
-        subject, rest = turn.speaker_id, region[owner.end():] if owner else region
+        subject, rest = turn.speaker_id, ZH_COUNT.sub("", region[owner.end():] if owner else region)
         if owner is None and (kin := re.match(r"^(?P<who>.+?)(?:家的?|的|养的)(?=.)", region)):
             subject, rest = self._subject(kin["who"], turn), region[kin.end():]  # "我妈家的猫没了"
         elif owner is None and turn.other is not None:
