@@ -256,6 +256,10 @@ def _of_kind(group: Any, kind: frozenset[str]) -> bool:
     return slot_name(group[2][0]["predicate"]) in kind
 
 
+# Relations that are the value of a slot of the user's own (dating, married_to, engaged_to).
+PARTNERS = frozenset({"husband", "wife", "boyfriend", "girlfriend", "partner"})
+
+
 def speaks_of_unanswered(memory: Any, user_id: str, query: str, subject_ids: list[str]) -> Callable[[str], bool] | None:
     """When the question asks about the user or one of their relatives (as ``asked_subjects``
     reads it) and none of ``subject_ids`` (the returned groups' subjects) is that subject,
@@ -263,11 +267,14 @@ def speaks_of_unanswered(memory: Any, user_id: str, query: str, subject_ids: lis
     its names or its relation ("my sister") for a relative. None when a group is about the
     asked subject, or the question asks about no one it can tell."""
     relatives = relatives_asked(memory, user_id, query)
-    if relatives:
+    relations = set(_relations(memory, query))
+    # A relative no claim is about yet ("用户的妈妈养了什么宠物？" when only "我妈…买了只虎皮鹦鹉"
+    # was said, unread) is asked about all the same: the user's own groups do not answer. Not a
+    # partner: "用户的男朋友是谁？" asks the user's own slot (dating), whose value is the person.
+    if relatives or relations - PARTNERS:
         if set(relatives) & set(subject_ids):
             return None
         names = [n for r in relatives for n in _names(memory, r)]
-        relations = set(_relations(memory, query))
         return lambda text: names_entity(text, names) or bool(relations & set(_relations(memory, text)))
     if not refers_to_user(query):
         return None

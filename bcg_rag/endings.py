@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from .extract.endings import ENDED, PETS, SLOT_ENDINGS
 from .extract.pets_hobbies import is_pet
 from .ids import normalise_key
-from .models import REFUTES, Claim
+from .models import REFUTES, SUPPORTS, Claim
 from .relevance import memory_lexicon
 from .writing import add_claims_once
 
@@ -84,10 +84,41 @@ def of_kind(memory: Any, ended: str, value: str) -> bool:
 
 
 def link_endings(memory: BeliefMemory, evidence_id: str) -> list:
-    """Denying claims for every (ending, stated value it names) pair this evidence is part of."""
+    """Denying claims for every (ending, stated value it names) pair this evidence is part of,
+    then for the pets' names that go with the pets ended."""
     ev = memory.store.get_node("evidence", evidence_id)
     if ev is None:
         return []
+    changes = _link_values(memory, ev)
+    return changes + _names_with_pets(memory, evidence_id)
+
+
+def _names_with_pets(memory: Any, evidence_id: str) -> list:
+    """A pet's name goes with the pet: a name said together with an animal kept ("our cat
+    Luna", "我家可乐（柯基）") is denied by whatever ends that animal ("gave the cat away", "柯基
+    送人了", "no pets any more"), at the ending's time, whichever of the two arrived first."""
+    lexicon = memory_lexicon(memory)
+    touched = sorted({e.dst for e in memory.store.edges_from([evidence_id], [SUPPORTS, REFUTES])})
+    pets = [b for b in memory.store.get_nodes("belief", touched, history=False).values()
+            if b["predicate"] == "has" and is_pet(lexicon, b["value"])]
+    edges = memory.store.edges_to([b["id"] for b in pets], [SUPPORTS, REFUTES]) if pets else []
+    changes: list = []
+    for b in pets:
+        endings = [e for e in edges if e.dst == b["id"] and e.relation == REFUTES and not (e.reason or "").startswith("functional")]
+        stated = sorted({e.src for e in edges if e.dst == b["id"] and e.relation == SUPPORTS})
+        if not endings or not stated:
+            continue
+        names = [c for c in memory.store.claims_for_evidence(stated) if c["predicate"] == "pet_name" and c["stance"] > 0
+                 and memory.resolve_entity(b["user_id"], c["subject"]) == b["subject_id"]]
+        for e in endings:
+            for n in names:
+                changes += _deny(memory, e.src, n["subject"], "pet_name", n["value"], e.value if e.value is not None else -1.0)
+    return changes
+
+
+def _link_values(memory: Any, ev: dict) -> list:
+    """The denials of ``link_endings`` for the values an ending names, from either side."""
+    evidence_id = ev["id"]
     user_id = ev["user_id"]
     claims = memory.store.claims_for_evidence([evidence_id])
     changes: list = []

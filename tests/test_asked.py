@@ -112,3 +112,16 @@ def test_only_the_users_own_relatives_are_named():
     assert kin("my old manager Priya left Acme") == []  # a former one: not who "my manager" is now
     assert kin("your sister Ana lives in Rome", speaker="assistant") == []
     assert kin("Ana's sister Beth lives in Rome") == []
+
+
+def test_a_relative_no_claim_is_about_is_still_whom_the_question_asks_about(mem):
+    # only the user's own dog was read; the mother's parrot was said in words no rule reads
+    say(mem, "我家可乐是只柯基", "2025-01-01T00:00:00", Claim("user", "has", "柯基"), Claim("user", "pet_name", "可乐"))
+    say(mem, "我妈前两天买了只虎皮鹦鹉，取名叫豆豆", "2025-01-02T00:00:00")
+    r = mem.search("用户的妈妈养了什么宠物？", user_id=U)
+    assert r.unstructured_first and r.unstructured[0]["text"].startswith("我妈")  # the user's own dog is no answer
+    assert mem.search("用户的狗叫什么名字？", user_id=U)[0].current.value == "可乐"
+    # a partner is the value of the user's own slot: "who is my boyfriend?" asks it, no text first
+    say(mem, "和阿哲在一起了", "2025-01-03T00:00:00", Claim("user", "dating", "阿哲"))
+    r = mem.search("用户的男朋友是谁？", user_id=U)
+    assert not r.unstructured_first and r[0].current.value == "阿哲"

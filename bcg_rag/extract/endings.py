@@ -153,6 +153,10 @@ EN_LET_GO = re.compile(
     rf"(?:\s+(?:{EN_WHEN_OVER}))*$",
     re.IGNORECASE,
 )
+# "no pets any more", "we don't have any pets now": every animal kept ends (``KIND_ENDINGS``).
+EN_NO_PETS = re.compile(
+    r"^(?P<who>.*?)\b(?:no\s+(?:more\s+)?pets|(?:don't|do\s+not|doesn't|does\s+not|dont)\s+have\s+(?:any\s+)?pets)"
+    r"(?:\s+(?:any\s*more|now|these\s+days|at\s+the\s+moment|rn|lol))*$", re.IGNORECASE)
 # Whoever let the speaker go without being the employer: "they let me go", "my boss fired me".
 EN_NOT_EMPLOYER = re.compile(r"^(?:they|he|she|we|it|you|my\s+\w+|the\s+\w+|work|management)$", re.IGNORECASE)
 # "我辞职了", "裸辞了", "老公离职了": the same in Chinese, nothing named before the verb.
@@ -183,6 +187,8 @@ class EndingRules:
             return Found(turn.speaker_id, ENDED, what, True, True) if self._usable(what) else None
         if (job := EN_QUIT_JOB.match(clause)) and (subject := self._who(job["who"], turn)):
             return Found(subject, ENDED, JOB, True, True)
+        if (no_pets := EN_NO_PETS.match(clause)) and (subject := self._who(no_pets["who"], turn)):
+            return Found(subject, "has", "pets", True, True)
         if let_go := EN_LET_GO.match(clause):
             return self._let_go(let_go["org"], turn)
         if (gone := EN_MEMBERSHIP_ENDED.match(clause)) and (subject := self._who(gone["who"] or gone["who2"] or "", turn)):

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 NOT_KEPT = r"(?<!\bold\s)(?<!\blate\s)(?<!\bfuture\s)(?<!\bdream\s)(?<!\bfirst\s)(?<!\bnext\s)(?<!\bchildhood\s)(?<!\bformer\s)"
 # A pet no longer kept, or a word after the pet word that makes it no pet: "lost my cat", "my cat allergy".
 PET_GONE = re.compile(r"\b(?:lost|los(?:e|ing)|died|dies|passed|put\s+down|rehom\w*|gave\s+away|miss(?:ed|ing)?|rip|used\s+to"
-                      r"|had|allerg\w*|borrow\w*|sitting|watching|neighbou?r's)\b", re.IGNORECASE)
+                      r"|had|allerg\w*|borrow\w*|sitting|watching|neighbou?r's|gave|give|giving)\b", re.IGNORECASE)
 # A car no longer kept, or someone else's: "sold my civic", "my civic got totaled", "my dad's civic".
 CAR_GONE = re.compile(r"\b(?:sold|sell(?:ing)?|totall?ed|traded|trade(?:d|-in)?|scrapp\w*|stolen|used\s+to|miss(?:ed|ing)?"
                       r"|had|gave\s+away|borrow\w*|rent(?:ed|al))\b", re.IGNORECASE)

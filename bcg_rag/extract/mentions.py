@@ -17,8 +17,9 @@ import functools
 import re
 from typing import TYPE_CHECKING
 
+from .pets_hobbies import is_pet
 from .shared import Found
-from .text import collapse, phrase_pattern
+from .text import CJK, collapse, phrase_pattern
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
@@ -55,6 +56,8 @@ def pet_name_first_pattern(lexicon: Lexicon) -> re.Pattern[str]:
 EN_CLAUSE_LEAD = re.compile(r"(?:^|[,;:(!.]|\b(?:and|yes|yeah|so|plus|also|oh|btw|lol))\s*$", re.IGNORECASE)
 # "我家狗狗豆豆特别怕打雷": the speaker's household, then the animal (a word of its own to jieba).
 ZH_OURS = re.compile(r"(?:我们家|我家|家里)的?")
+# "我家可乐（柯基）今天又偷吃了": the household's pet, its name, then the animal in brackets.
+ZH_NAME_THEN_PET = re.compile(rf"{ZH_OURS.pattern}(?P<name>[{CJK}]{{2,3}})\s*[（(]\s*(?P<pet>[{CJK}]{{1,5}})\s*[）)]")
 ZH_NAME_TAGS = ("nr", "nz")
 # "我这台MacBook用了八年", "继续用我这部华为": "my this <machine>" keeps the thing it points to
 # (owns). Only the classifiers of machines and vehicles: "我这个人", "我这部电影" point elsewhere.
@@ -93,6 +96,9 @@ class MentionRules:
             if name.casefold() in self.lexicon.not_names or m["name2"] and not EN_CLAUSE_LEAD.search(sentence[: m.start()]):
                 continue
             found += [Found(turn.speaker_id, "has", collapse(word).casefold()), Found(turn.speaker_id, "pet_name", name)]
+        for m in ZH_NAME_THEN_PET.finditer(sentence):
+            if is_pet(self.lexicon, m["pet"]):
+                found += [Found(turn.speaker_id, "has", m["pet"]), Found(turn.speaker_id, "pet_name", m["name"])]
         return found
 
     def _zh_kept_thing(self, rest: str) -> str | None:

@@ -66,6 +66,12 @@ EN_LOST_PET = re.compile(
     rf"\s+{OWNER}\s+{ANIMAL}{PET_NAME}" + TAIL + r"$",
     re.IGNORECASE,
 )
+# "we had to give the cat to my aunt", "gave our rabbit away": kept no more (someone else has it).
+EN_PET_GIVEN = re.compile(
+    rf"^(?P<who>.*?)\b(?:gave|give|giving|given)\s+(?P<owner>the|our|my)\s+{ANIMAL}{PET_NAME}"
+    r"\s+(?:away" + TAIL + r"|to\s+(?:my|our|a|the|his|her|some|\w+'s)\b.*)$",
+    re.IGNORECASE,
+)
 EN_PUT_DOWN = re.compile(
     rf"^(?P<who>.*?)\bhad\s+to\s+put\s+{OWNER}\s+{ANIMAL}{PET_NAME}\s+(?:down|to\s+sleep)" + TAIL + r"$",
     re.IGNORECASE,
@@ -194,7 +200,7 @@ class PetHobbyRules:
 
     def _pet_died(self, clause: str, turn: Turn) -> list[Found] | None:
         """ "our cat passed away last night", "we lost our dog Max": the animal is kept no more."""
-        m = EN_PET_DIED.match(clause) or EN_LOST_PET.match(clause) or EN_PUT_DOWN.match(clause)
+        m = EN_PET_DIED.match(clause) or EN_LOST_PET.match(clause) or EN_PUT_DOWN.match(clause) or EN_PET_GIVEN.match(clause)
         if m is None or (pet := pet_noun(self.lexicon, m["animal"])) is None:
             return None
         who, teller = m.groupdict().get("who"), None
@@ -204,8 +210,10 @@ class PetHobbyRules:
                 return None  # "I didn't lose my dog", "the vet said we lost our dog": not the speaker's telling
         owner = collapse(m["owner"])
         key = owner.casefold()
-        if key in ("my", "our"):
-            subject = turn.speaker_id
+        if key in ("my", "our") or key == "the" and teller in (None, turn.speaker_id):
+            subject = turn.speaker_id  # "gave the cat to my aunt": the one the speaker kept
+        elif key == "the":
+            subject = teller  # "my mum gave the dog to a neighbour": hers
         elif key in ("his", "her"):  # "my mum lost her cat": hers; "her cat died": the one named before
             subject = teller if teller not in (None, turn.speaker_id) else turn.other
         else:  # "my sister's dog", "Kofi's cat"
