@@ -269,8 +269,11 @@ def speaks_of_unanswered(memory: Any, user_id: str, query: str, subject_ids: lis
     relatives = relatives_asked(memory, user_id, query)
     relations = set(_relations(memory, query))
     # A relative no claim is about yet ("用户的妈妈养了什么宠物？" when only "我妈…买了只虎皮鹦鹉"
-    # was said, unread) is asked about all the same: the user's own groups do not answer. Not a
-    # partner: "用户的男朋友是谁？" asks the user's own slot (dating), whose value is the person.
+    # was said, unread) is asked about all the same when every group is the user's own: they do
+    # not answer. Not a partner ("用户的男朋友是谁？" asks the user's dating slot), nor when a group
+    # is about someone else, who may be that relative by name ("Ana", the user's sibling).
+    if not relatives and relations - PARTNERS and subject_ids:
+        relations = relations if _user_or_named(memory, query, subject_ids)[0] == set(subject_ids) else set()
     if relatives or relations - PARTNERS:
         if set(relatives) & set(subject_ids):
             return None

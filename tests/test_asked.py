@@ -125,3 +125,12 @@ def test_a_relative_no_claim_is_about_is_still_whom_the_question_asks_about(mem)
     say(mem, "和阿哲在一起了", "2025-01-03T00:00:00", Claim("user", "dating", "阿哲"))
     r = mem.search("用户的男朋友是谁？", user_id=U)
     assert not r.unstructured_first and r[0].current.value == "阿哲"
+
+
+def test_a_relative_known_only_by_name_is_not_unanswered(mem):
+    # no claim names "the user's sister"; Ana is the user's sibling by a slot of the user's own
+    say(mem, "my sister Ana lives in Porto", "2025-01-01T00:00:00", Claim("Ana", "lives_in", "Porto"),
+        Claim("user", "has_sibling", "Ana"))
+    say(mem, "what should I not miss in Porto?", "2025-01-02T00:00:00")
+    r = mem.search("Which city does the user's sister live in?", user_id=U)
+    assert not r.unstructured_first and r[0].current.value == "Porto"
