@@ -46,14 +46,8 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
     # coffee"): it stays among the raw rows, as a plain retriever would have it.
     speaks = speaks_of_unanswered(memory, user_id, query, [g.best.subject_id for g in groups]) if groups else None
     groups_own = _shown(groups) | set(stands_on)
-    # No group holds the slot asked ("the name of the user's puppy?" when "…my denver apartment
-    # and adopted a puppy named biscuit" was read as a home only): their messages are raw texts
-    # like any other, read first, as a plain retriever would read them.
-    # (A slot whose value was refuted says "no longer", whatever its fit: it stays the answer.)
-    off_slot = bool(groups) and all(g.current is not None and (g.predicate_fit or 0.0) < OFF_SLOT_FIT
-                                    and g.of_asked_kind is not True for g in groups)
-    others = groups_own if speaks is not None or off_slot else set()  # shown, yet not what is asked
-    rows = _unstructured(memory, hits, relevance, set() if speaks is not None or off_slot else groups_own, user_id, agent_id)
+    others = groups_own if speaks is not None else set()  # shown, yet about someone else than asked
+    rows = _unstructured(memory, hits, relevance, set() if speaks is not None else groups_own, user_id, agent_id)
     # The nearest evidence of all is what plain retrieval would answer from. When the
     # extractor read nothing in it and it is more relevant than every returned belief, the
     # raw text is read first; where it made claims, the beliefs ranked them already.
@@ -81,7 +75,7 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
         rows = [dict(u, about_asked=True) if u["id"] in about else u for u in rows]
     # No belief is about the subject asked (the groups answer for the husband, asked about
     # the user): the raw evidence is read first, as a plain retriever would.
-    first = first or (speaks is not None and bool(not_read)) or (off_slot and bool(rows))
+    first = first or (speaks is not None and bool(not_read))
     # Asked within a context the best belief is not held in (the office's green tea, asked
     # at the gym), or with no belief at all: what was said in that context and not read is
     # what to answer from, before newer texts said elsewhere (the laptop at home).
@@ -141,10 +135,6 @@ def _comparable_relevance(group: Any, relevance: dict[str, float]) -> float:
     return max((relevance[i] for i in ids if i in relevance), default=-1.0)
 
 
-# Below this fit of its predicate to the question (``relevance.predicate_similarity``) a slot
-# is not the one asked: "lives_in" fits "what is the name of the user's puppy?" at 0.09, "which
-# city does the user live in?" at 0.49.
-OFF_SLOT_FIT = 0.1
 # The best group accounts for the nearest raw text only when nearly as relevant: in a long
 # memory, a value of some other subject's slot is named in many texts.
 ACCOUNTED_MARGIN = 0.1

@@ -125,12 +125,3 @@ def test_a_district_asked_for_is_where_one_works_not_the_employer_slot(mem):
     say(mem, "我们家住天河，老公在越秀那边上班", "我老公换工作了，现在在番禺上班")
     result = mem.search("我老公在哪个区上班？", user_id=U)
     assert (result[0].predicate, result[0].current.value) == ("works_in", "番禺")
-
-
-def test_when_no_belief_holds_the_slot_asked_the_message_is_read_as_raw_text(mem):
-    # only the home was read; the puppy's name (in lower case) was not
-    say(mem, "crazy week: got the keys to my denver apartment and adopted a puppy named biscuit", "any tips for house training?")
-    r = mem.search("What is the name of the user's puppy?", user_id=U)
-    assert r.unstructured_first and "biscuit" in r.unstructured[0]["text"]
-    r = mem.search("Which city does the user live in?", user_id=U)  # the slot asked: the belief answers
-    assert not r.unstructured_first and r[0].current.value == "Denver"
