@@ -84,6 +84,13 @@ JOB_ENDED = (USER, "does", "job", -0.8)
         ("想开特斯拉", []),
         ("我老公开宝马", []),
         ("我不会开宝马", []),
+        # a degree in progress at a school; a pastime counted with a filler
+        ("first week of my masters at Kestrel Polytechnic and i already miss having a dishwasher",
+         [(USER, "studies_at", "Kestrel Polytechnic", 1.0)]),
+        ("I'm doing my PhD at University of Leeds", [(USER, "studies_at", "University of Leeds", 1.0)]),
+        ("my degree at UCL was a waste", []),
+        ("my sister's masters at Yale", []),
+        ("been bouldering like 3x a week lately", [(USER, "habit", "bouldering", 1.0)]),
         # a process completed is nothing ended
         ("ok the HQ relocation is officially done", []),
         ("the move is done", []),

@@ -44,6 +44,13 @@ EN_TOWN_HOME = re.compile(
 EN_SUPPORTS_TEAM = re.compile(
     r"^(?P<who>.*?)\b(?:support|supports|supported|root\s+for|roots\s+for|rooting\s+for|cheer\s+for|cheers\s+for)\s+"
     r"(?P<team>(?:the\s+)?[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})(?:\s+(?:fc|FC|now|too|lol|haha))*$")
+# "first week of my masters at Kestrel Polytechnic", "doing my PhD at Leeds": where one studies.
+EN_DEGREE_AT = re.compile(
+    r"\bmy\s+(?:(?:first|second|third|final|last)\s+(?:year|term|semester)\s+of\s+my\s+)?"
+    r"(?:masters?|master's|phd|ph\.d\.?|mba|msc|degree|doctorate|undergrad|bachelor's|bachelors|postgrad|llm)\s+"
+    r"(?:(?:course|program(?:me)?|studies)\s+)?at\s+(?P<school>(?-i:[A-Z][\w&'.-]*(?:\s+(?:of\s+)?[A-Z][\w&'.-]*){0,4}))"
+    r"(?![\w&'.-])(?!\s+(?:was|were|had|back\s+in|years\s+ago)\b)",  # "my degree at UCL was a waste": a past one
+    re.IGNORECASE)
 # What stands where the town would and is none: "my tiny flat", "my student flat".
 NOT_TOWNS = frozenset("""new own tiny small big little cute current shared student studio rented cheap nice lovely cozy cosy
     messy empty damp cold hot dream top ground basement one two three city beach lake country garden uni university
@@ -153,6 +160,8 @@ class EverydayRules:
         if (m := EN_TOWN_HOME.search(clause)) and (m["place"].split()[0].casefold() not in NOT_TOWNS or " " in m["place"] and m["place"][:1].isupper()) \
                 and self._town(m["place"], turn):
             return Found(turn.speaker_id, "lives_in", self._clean_value(m["place"]))
+        if m := EN_DEGREE_AT.search(clause):
+            return Found(turn.speaker_id, "studies_at", self._clean_value(m["school"]))
         if (m := EN_SUPPORTS_TEAM.match(clause)) and (subject := self._subject(self._clean_before_verb(m["who"])[0], turn)):
             return Found(subject, "likes", self._clean_value(m["team"]))
         if m := EN_COMMUTE_FROM.match(clause):
