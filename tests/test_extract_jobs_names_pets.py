@@ -89,6 +89,7 @@ JOB_ENDED = (USER, "does", "job", -0.8)
          [(USER, "studies_at", "Kestrel Polytechnic", 1.0)]),
         ("I'm doing my PhD at University of Leeds", [(USER, "studies_at", "University of Leeds", 1.0)]),
         ("my degree at UCL was a waste", []),
+        ("finished my masters at Kestrel Polytechnic last year", []),
         ("my sister's masters at Yale", []),
         ("been bouldering like 3x a week lately", [(USER, "habit", "bouldering", 1.0)]),
         # a process completed is nothing ended

@@ -51,6 +51,9 @@ EN_DEGREE_AT = re.compile(
     r"(?:(?:course|program(?:me)?|studies)\s+)?at\s+(?P<school>(?-i:[A-Z][\w&'.-]*(?:\s+(?:of\s+)?[A-Z][\w&'.-]*){0,4}))"
     r"(?![\w&'.-])(?!\s+(?:was|were|had|back\s+in|years\s+ago)\b)",  # "my degree at UCL was a waste": a past one
     re.IGNORECASE)
+# A degree said as ended or done ("dropped out of my MBA program at Wharton"): other rules read it.
+DEGREE_ENDED = re.compile(r"\b(?:drop(?:ped|ping)?|quit|finish(?:ed|ing)?|complet(?:ed|ing)|left|graduat\w*|gave\s+up|abandon\w*"
+                          r"|defer\w*|paus\w*|after|before|during|since)\b", re.IGNORECASE)
 # What stands where the town would and is none: "my tiny flat", "my student flat".
 NOT_TOWNS = frozenset("""new own tiny small big little cute current shared student studio rented cheap nice lovely cozy cosy
     messy empty damp cold hot dream top ground basement one two three city beach lake country garden uni university
@@ -160,7 +163,7 @@ class EverydayRules:
         if (m := EN_TOWN_HOME.search(clause)) and (m["place"].split()[0].casefold() not in NOT_TOWNS or " " in m["place"] and m["place"][:1].isupper()) \
                 and self._town(m["place"], turn):
             return Found(turn.speaker_id, "lives_in", self._clean_value(m["place"]))
-        if m := EN_DEGREE_AT.search(clause):
+        if (m := EN_DEGREE_AT.search(clause)) and not DEGREE_ENDED.search(clause[: m.start()]):
             return Found(turn.speaker_id, "studies_at", self._clean_value(m["school"]))
         if (m := EN_SUPPORTS_TEAM.match(clause)) and (subject := self._subject(self._clean_before_verb(m["who"])[0], turn)):
             return Found(subject, "likes", self._clean_value(m["team"]))
