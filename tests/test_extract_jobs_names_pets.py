@@ -91,6 +91,7 @@ JOB_ENDED = (USER, "does", "job", -0.8)
         ("my degree at UCL was a waste", []),
         ("finished my masters at Kestrel Polytechnic last year", []),
         ("my sister's masters at Yale", []),
+        ("I've got a PhD in chemistry but I ended up in software sales", []),  # a qualification, nothing owned
         ("been bouldering like 3x a week lately", [(USER, "habit", "bouldering", 1.0)]),
         # a process completed is nothing ended
         ("ok the HQ relocation is officially done", []),
