@@ -272,9 +272,8 @@ def speaks_of_unanswered(memory: Any, user_id: str, query: str, subject_ids: lis
     # was said, unread) is asked about all the same when every group is the user's own: they do
     # not answer. Not a partner ("用户的男朋友是谁？" asks the user's dating slot), nor when a group
     # is about someone else, who may be that relative by name ("Ana", the user's sibling).
-    if not relatives and relations - PARTNERS and subject_ids:
-        relations = relations if _user_or_named(memory, query, subject_ids)[0] == set(subject_ids) else set()
-    if relatives or relations - PARTNERS:
+    unknown_relative = not relatives and bool(relations - PARTNERS) and _user_or_named(memory, query, subject_ids)[0] == set(subject_ids)
+    if relatives or unknown_relative:
         if set(relatives) & set(subject_ids):
             return None
         names = [n for r in relatives for n in _names(memory, r)]

@@ -21,6 +21,7 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from .gate import NOT_PLACE_WORDS
 from .shared import Found
 from .text import collapse
 
@@ -55,9 +56,9 @@ EN_DEGREE_AT = re.compile(
 DEGREE_ENDED = re.compile(r"\b(?:drop(?:ped|ping)?|quit|finish(?:ed|ing)?|complet(?:ed|ing)|left|graduat\w*|gave\s+up|abandon\w*"
                           r"|defer\w*|paus\w*|after|before|during|since)\b", re.IGNORECASE)
 # What stands where the town would and is none: "my tiny flat", "my student flat".
-NOT_TOWNS = frozenset("""new own tiny small big little cute current shared student studio rented cheap nice lovely cozy cosy
-    messy empty damp cold hot dream top ground basement one two three city beach lake country garden uni university
-    work corporate company""".split())
+NOT_TOWNS = NOT_PLACE_WORDS | frozenset("""new own tiny small big little cute current shared student rented cheap nice lovely
+    cozy cosy messy empty damp cold hot dream top ground one two three beach lake garden uni university work corporate
+    company""".split())
 # "the new apartment in Leeds is tiny", "big month: new job, new apartment in Oakland": a new
 # home said in passing is the speaker's.
 EN_NEW_HOME_IN = re.compile(rf"^(?:(?:the|my|our|a)\s+)?new\s+(?:(?:little|small|tiny|big|cute)\s+)?{HOME_WORDS}\s+in\s+{PLACE_NAME}")

@@ -100,7 +100,6 @@ EN_TRADED = re.compile(
 ZH_CLEFT = re.compile(r"^(?P<who>.*?)(?P<verb>开|喝|吃|用|学|养|玩|弹)的(?P<neg>不)?是(?:一)?(?:辆|台|部|只|条|个|杯|款|家)?(?P<value>.+)$")
 ZH_CLEFT_PREDICATES = {"开": "owns", "用": "uses", "养": "has"}  # the car one drives is the one bought (买了, 换了台)
 ZH_BOUGHT = re.compile(r"^(?P<who>.*?)(?P<verb>买了|买|入手了|提了|换了|卖了|卖掉了)(?:一)?(?:辆|台|套|部|架|个)?(?P<thing>.+)$")
-EN_DEGREE = re.compile(r"(?:PhD|Ph\.D\.?|MBA|MSc|MA|BA|BSc|BEng|MEng|LLB|LLM|MD|GCSEs?|A-levels?|CELTA|TEFL|DPhil|EdD)\b")
 ZH_DURABLE_GOODS = ("车", "房", "房子", "公寓", "自行车", "电动车", "摩托车", "钢琴", "吉他", "手机", "电脑", "相机")
 EN_MY_JOB_AT = re.compile(r"\bmy\s+(?:office|job|work|desk|team)\s+at\s+(?P<org>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*)*)")
 JOB_ENDED = re.compile(r"\b(?:quit|left|leav\w*|lost|los\w+|fired|resign\w*|retir\w*|former|old|previous|ex)\b", re.IGNORECASE)
@@ -270,8 +269,8 @@ class ShapeRules:
         if not thing or not (len(thing) > 1 and thing[:1].isupper() or thing.split()[-1].casefold() in DURABLE_GOODS
                              or EN_MODEL.fullmatch(thing)):
             return None  # "got a cold", "got an A": neither a name nor a thing kept
-        if EN_DEGREE.match(thing):
-            return None  # "I've got a PhD in chemistry": a qualification, not a thing owned
+        if thing.split()[0].casefold().rstrip(".") in self.lexicon.not_possessions:
+            return None  # "I've got a PhD in chemistry": a qualification (the lexicon's), not a thing owned
         region, negated = self._clean_before_verb(m["who"])
         subject = self._subject(region, turn)
         sold = m["verb"].casefold().startswith(("sold", "sell"))
