@@ -121,7 +121,8 @@ class MentionRules:
         if len(tokens) < 2 or tokens[0][0] not in self.lexicon.pets:
             return None
         name = rest[tokens[1][2]: tokens[1][2] + 2]
-        doubled = len(name) == 2 and name[0] == name[1] and tokens[1][0][0] == name[0]
+        # doubled, but not an adverb or a time word doubled ("猫天天拆家", "狗狗刚刚吃完")
+        doubled = len(name) == 2 and name[0] == name[1] and tokens[1][0][0] == name[0] and not tokens[1][1].startswith(("t", "d"))
         # 阿 + one character is a pet name jieba cuts apart (阿福 as 阿 + 福)
         nickname = len(name) == 2 and tokens[1][0] == "阿" and len(tokens) > 2 and len(tokens[2][0]) == 1
         if doubled or nickname or tokens[1][0] == name and tokens[1][1] in ZH_NAME_TAGS:
