@@ -68,6 +68,10 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
                       and named_in_question(query, stated) == set(stated))
     # Rows with claims were read: their beliefs speak (unless they speak of someone else only).
     not_read = [u for u in rows if u["id"] not in claimed or u["id"] in others]
+    # A plan asserted below the line says nothing of now: "我可能要搬去成都了" leaves where one
+    # lives to what else was said ("西安今天又是雾霾"), not to "no answer".
+    first = first or (bool(groups) and groups[0].current is None and str(groups[0].predicate).startswith("plan:")
+                      and any(u["text"] != HIDDEN_TEXT for u in not_read))
     speaks = speaks if rows else None  # the user's own unread "I'm stuck here in Kansas City" may answer
     about = {u["id"] for u in not_read if speaks is not None and u["text"] != HIDDEN_TEXT and speaks(u["text"])
              and (u["id"] not in others or _self_as_subject(memory, u["text"]))}

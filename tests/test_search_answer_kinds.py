@@ -125,3 +125,20 @@ def test_a_district_asked_for_is_where_one_works_not_the_employer_slot(mem):
     say(mem, "我们家住天河，老公在越秀那边上班", "我老公换工作了，现在在番禺上班")
     result = mem.search("我老公在哪个区上班？", user_id=U)
     assert (result[0].predicate, result[0].current.value) == ("works_in", "番禺")
+
+
+def test_a_plan_below_the_line_leaves_the_present_to_what_else_was_said(mem):
+    # "可能要搬去成都" is a hedged plan: it says nothing of where one lives now, so the raw
+    # statement that speaks of the present city is read first, not "no answer"
+    say(mem, "西安今天又是雾霾，早上骑车差点看不清路", "我是做产品经理的，天天被老板催",
+        "我可能要搬去成都了，那边有个机会在谈，不过还没定")
+    result = mem.search("用户现在住在哪个城市？", user_id=U)
+    assert result[0].predicate.startswith("plan:") and result[0].current is None
+    assert result.unstructured_first
+    assert result.unstructured[0]["text"].startswith("西安")
+
+
+def test_a_plan_group_does_not_push_raw_text_over_a_held_value(mem):
+    say(mem, "我住在西安", "我可能要搬去成都了，不过还没定")
+    result = mem.search("用户现在住在哪个城市？", user_id=U)
+    assert result[0].current is not None and result[0].current.value == "西安"
