@@ -96,7 +96,7 @@ from claims import USER, triples
         ("我住在杭州，西湖边上", [(USER, "lives_in", "杭州", 1.0)]),
         # any other name followed by a country or a state: one place, as said
         ("The capital of Vellmar is Oban, New Zealand.", [("Vellmar", "capital", "Oban, New Zealand", 1.0)]),
-        ("My favourite city is Nelson, British Columbia", [(USER, "attr:favourite_city", "Nelson, British Columbia", 1.0)]),
+        ("My favourite city is Nelson, British Columbia", [(USER, "attr:favorite_city", "Nelson, British Columbia", 1.0)]),
         ("I speak French, Spanish", [(USER, "speaks", "French", 1.0)]),  # a language is no region
         # a place name that a counted description follows, in a town's slot
         ("我老家是湖南一个小县城", [(USER, "attr:hometown", "湖南", 1.0)]),

@@ -297,10 +297,17 @@ class Lexicon:
             return self.attributes[key]
         if marker := self.preference.match(key):
             rest = key[marker.end():]
-            for other in self.words("grammar", "preference_markers"):
+            markers = self.words("grammar", "preference_markers")
+            for other in markers:
                 variant = collapse(f"{other} {rest}" if other.isascii() else other + rest).casefold()
                 if variant in self.attributes:
                     return self.attributes[variant]
+            # One slot whichever marker says it: "favourite band", "fave band" and "favorite band"
+            # (or 最爱的乐队 and 最喜欢的乐队) are the first marker's of their script.
+            said = marker.group().strip()
+            first = next((m for m in markers if m.isascii() == said.isascii()), said)
+            if not said.casefold().startswith("prefer"):
+                return snake_name(f"{first} {rest}" if first.isascii() else first + rest)
         return snake_name(phrase)
 
 

@@ -59,6 +59,15 @@ ZH_OURS = re.compile(r"(?:我们家|我家|家里)的?")
 # "我家可乐（柯基）今天又偷吃了": the household's pet, its name, then the animal in brackets.
 ZH_NAME_THEN_PET = re.compile(rf"{ZH_OURS.pattern}(?P<name>[{CJK}]{{2,3}})\s*[（(]\s*(?P<pet>[{CJK}]{{1,5}})\s*[）)]")
 ZH_NAME_TAGS = ("nr", "nz")
+# "cant stop playing Khruangbin, they're my favorite band rn": a taste said of a pronoun whose
+# name came before it in the message (one word of what is liked: "band", "show", "café").
+EN_PRONOUN_FAVORITE = re.compile(
+    r"(?:^|[,;:!.(-]\s*|\b(?:and|but|so|honestly|ok|okay)\s+)(?:it|they|that|this)\s*(?:'s|'re|’s|’re|\s+is|\s+are)\s+"
+    r"(?:my|our)\s+(?:new\s+|current\s+)?(?P<attr>(?:all[- ]time\s+)?(?:favou?rite|fave?)\s+[a-z]+)\b", re.IGNORECASE)
+EN_CALENDAR = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june|july|august"
+                         r"|september|october|november|december|christmas|easter", re.IGNORECASE)
+# A name: capitalised words, with initials ("Fontaines D.C."), not opening a sentence.
+EN_NAME_BEFORE = re.compile(r"(?<=[a-z0-9,;:(]\s)(?P<name>(?-i:[A-Z][\w'&-]*(?:\.[A-Z]\.?)*(?:\s+[A-Z][\w'&-]*(?:\.[A-Z]\.?)*)*))")
 # "我这台MacBook用了八年", "继续用我这部华为": "my this <machine>" keeps the thing it points to
 # (owns). Only the classifiers of machines and vehicles: "我这个人", "我这部电影" point elsewhere.
 ZH_MY_THIS = re.compile(r"我(?:的)?这(?:台|辆|部)")
@@ -100,6 +109,20 @@ class MentionRules:
             if is_pet(self.lexicon, m["pet"]):
                 found += [Found(turn.speaker_id, "has", m["pet"]), Found(turn.speaker_id, "pet_name", m["name"])]
         return found
+
+    def _favorite_named_before(self, sentence: str, before: str, turn: Turn) -> list[Found]:
+        """ "<Name> …, they're my favorite <thing>": the last name said before the pronoun, in this
+        sentence or the ones before it (``before``: the message up to this sentence)."""
+        if not turn.user_is_speaker or not (m := EN_PRONOUN_FAVORITE.search(sentence)):
+            return []
+        said = f"{before} {sentence[:m.start()]}"
+        names = [n["name"].rstrip(".") for n in EN_NAME_BEFORE.finditer(said)
+                 if n["name"].casefold() not in self.lexicon.not_names and n["name"] not in ("I", "I'm")
+                 and not EN_CALENDAR.fullmatch(n["name"])]
+        if not names:
+            return []
+        found = self._attribute_claim(turn.speaker_id, True, m["attr"], names[-1], False)
+        return [found] if found else []
 
     def _zh_kept_thing(self, rest: str) -> str | None:
         """The noun phrase at the start of ``rest``: "iPhone 13用了…" -> iPhone 13, "电脑…" -> 电脑."""

@@ -134,6 +134,7 @@ class OfflineExtractor(
     def states_something(self, text: str) -> bool:
         """Whether a message states anything (some clause is neither a question, a request
         to the assistant, nor small talk): raw evidence worth showing when no claim covers it."""
+        said = ""  # the sentences before this one
         for sentence in sentences(collapse(chat_text(text))):
             parts = share_subjects(self.lexicon, [c.strip(EDGE_PUNCTUATION) for c in clauses(sentence.text)])
             if any(c and not silent for c, silent in zip(parts, self.grammar.silent(sentence, parts))):
@@ -182,6 +183,7 @@ class OfflineExtractor(
         seen: set[tuple[str, str, str]] = set()
         reading = Reading()
         parsed: dict[tuple, tuple[list[Found], str | None]] = {}
+        said = ""  # the sentences before this one
         for sentence in sentences(collapse(chat_text(text))):
             turn.other = None if sentence.question else turn.other
             turn.introduced = turn.introduced and not sentence.question  # "我叫小林。你见过我儿子吗？5岁了": not hers
@@ -190,7 +192,9 @@ class OfflineExtractor(
             turn.town = turn.venue = turn.place_topic = None
             parts = share_subjects(self.lexicon, [c.strip(EDGE_PUNCTUATION) for c in clauses(sentence.text)])
             # "his new school, Maple Grove Elementary": read on the sentence, the comma cuts clauses
-            venues = [] if sentence.question else self._venues(sentence.text, turn) + self._pets_named_first(sentence.text, turn)
+            venues = [] if sentence.question else (self._venues(sentence.text, turn) + self._pets_named_first(sentence.text, turn)
+                                                   + self._favorite_named_before(sentence.text, said, turn))
+            said += f" {sentence.text}"
             listed = self.grammar.list_items(parts)
             for clause, silent, turn.listed in zip(parts, self.grammar.silent(sentence, parts), listed):
                 if not clause:

@@ -26,6 +26,7 @@ EN_NAME_AFTER = re.compile(r"^\s*,?\s*([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s*,?\s*
 # "plays the position of defender": the verb is part of a longer relation phrase.
 LONGER_RELATION = re.compile(r"^the\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+of\s")
 JOB_WORDS = re.compile(r"\b(?:job|position|role|gig|internship|shift|program|programme|class|course)s?\b|工作|岗位", re.IGNORECASE)
+EN_CHAT_TAIL = re.compile(r"(?:\s+(?:rn|atm|tbh|ngl|fr|lol|lowkey|tho))+$", re.IGNORECASE)
 # Values an unknown attribute may have: "my shoe size is 42", "my blood type is B", "my cat's name is Mochi".
 SLOT_VALUE = re.compile(r"\d[\d.,:'\"]*\s*[a-zA-Z]{0,5}|[A-Z]{1,2}[+-]?")
 EN_TITLE_NAME = re.compile(r"[A-Z][a-z][\w'-]*(?:\s+[A-Z][a-z][\w'-]*){0,3}")
@@ -345,7 +346,8 @@ class SharedRules:
     def _clean_attribute(self, attr: str) -> tuple[str, bool]:
         """Drop time words, adverbs and negations after an attribute ("颜色现在", "名字不再", "color now")."""
         lex = self.lexicon
-        return self._peel(attr.strip(EDGE_PUNCTUATION), (lex.negation, lex.time, lex.before_verb), lead=False)
+        attr = EN_CHAT_TAIL.sub("", attr.strip(EDGE_PUNCTUATION))  # chat shorthand is no part of a name: "my fav band rn is …"
+        return self._peel(attr, (lex.negation, lex.time, lex.before_verb), lead=False)
 
     def _clean_value(self, value: str) -> str:
         """Drop what surrounds a value without being it: articles, fillers, time, punctuation.
