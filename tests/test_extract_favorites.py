@@ -36,3 +36,13 @@ def test_one_favourite_slot_whatever_the_marker(extractor, text, expected):
 ])
 def test_a_favourite_said_of_a_pronoun_takes_the_name_before_it(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("back to Radiohead, they're my favorite again", [(USER, "likes", "Radiohead", 1.0)]),
+    ("we tried Luigi's, it's my favorite now", [(USER, "likes", "Luigi's", 1.0)]),
+    ("back to Radiohead, they're my all-time favorite lol", [(USER, "likes", "Radiohead", 1.0)]),
+    ("I love Radiohead the most", [(USER, "likes", "Radiohead", 1.0)]),  # how much is no part of what
+])
+def test_a_favourite_of_no_kind_said_of_a_pronoun_is_liked(extractor, text, expected):
+    assert triples(extractor, text) == expected

@@ -63,7 +63,8 @@ ZH_NAME_TAGS = ("nr", "nz")
 # name came before it in the message (one word of what is liked: "band", "show", "café").
 EN_PRONOUN_FAVORITE = re.compile(
     r"(?:^|[,;:!.(-]\s*|\b(?:and|but|so|honestly|ok|okay)\s+)(?:it|they|that|this)\s*(?:'s|'re|’s|’re|\s+is|\s+are)\s+"
-    r"(?:my|our)\s+(?:new\s+|current\s+)?(?P<attr>(?:all[- ]time\s+)?(?:favou?rite|fave?)\s+[a-z]+)\b", re.IGNORECASE)
+    r"(?:my|our)\s+(?:new\s+|current\s+)?(?P<attr>(?:all[- ]time\s+)?(?:favou?rite|fave?)(?:\s+(?!(?:again|now|ever|still|too|rn|atm|lol|of|for|in|on|at)\b)[a-z]+)?)\b",
+    re.IGNORECASE)
 EN_CALENDAR = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june|july|august"
                          r"|september|october|november|december|christmas|easter", re.IGNORECASE)
 # A name: capitalised words, with initials ("Fontaines D.C."), not opening a sentence.
@@ -121,6 +122,8 @@ class MentionRules:
                  and not EN_CALENDAR.fullmatch(n["name"])]
         if not names:
             return []
+        if not re.search(r"(?:rite|fave?)\s+[a-z]", m["attr"], re.IGNORECASE):  # "they're my favorite again": a favourite of no kind said is liked
+            return [Found(turn.speaker_id, "likes", value)] if self._usable(value := self._clean_value(names[-1])) else []
         found = self._attribute_claim(turn.speaker_id, True, m["attr"], names[-1], False)
         return [found] if found else []
 
