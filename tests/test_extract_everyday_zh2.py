@@ -130,3 +130,16 @@ def test_everyday_zh_near_misses(extractor, text):
 ])
 def test_a_new_way_to_work_said_as_a_change(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("升产品经理了，手下要带一个实习生，有点慌", [(USER, "job_title", "产品经理", 1.0)]),  # the speaker, left out
+    ("我升主管了", [(USER, "job_title", "主管", 1.0)]),
+    ("老公升副总了", [(f"{USER}'s husband", "job_title", "副总", 1.0)]),
+    ("手机升级了", []),  # an upgrade
+    ("儿子升初中了", []),  # a school year
+    ("温度升高了", []),
+    ("我没升主管", []),
+])
+def test_promoted_to_a_title(extractor, text, expected):
+    assert triples(extractor, text) == expected

@@ -55,6 +55,8 @@ EN_RETIRED = re.compile(r"^(?P<before>.+?)\s+(?:has\s+|have\s+|'s\s+|'ve\s+)?ret
 ZH_TASTE_AFTER = re.compile(r"^(?P<thing>[^我你他她]{1,6}?)(?P<who>我)?(?:真的|实在|是|有点|一直|完全|确实|其实|最|超|特别|很|也|都)*"
                             r"(?:(?P<hate>接受不了|吃不惯|喝不惯)|(?P<cold>不太感冒|不感冒|无感)|(?P<neg>不太|不)?"
                             r"(?P<love>喜欢|爱))了?$")
+# "升产品经理了", "老公升副总了": promoted to a title (the lexicon's jobs; not 升级 / 升初中 / 升高)
+ZH_PROMOTED = re.compile(rf"^(?P<who>.*?)(?:终于|已经|刚|刚刚|正式|今年|这次)*(?:被)?升(?:职)?(?:成|为|到)?(?P<title>[{CJK}A-Za-z]{{1,8}}?)了[吧啊呀哦！!]*$")
 ZH_TRADE = re.compile(r"^(?P<who>.*?)(?P<neg>不是|是)(?P<verb>做|搞|干|学)(?P<trade>.+?)的$")
 
 
@@ -63,7 +65,7 @@ class IdiomRules:
 
     def _idiom(self, clause: str, turn: Turn) -> Found | list[Found] | None:
         if has_cjk(clause):
-            return (self._zh_trade(clause, turn) or self._zh_cleft(clause, turn) or self._zh_faction(clause, turn)
+            return (self._zh_trade(clause, turn) or self._zh_promoted(clause, turn) or self._zh_cleft(clause, turn) or self._zh_faction(clause, turn)
                     or self._taste_named_last(ZH_IS_MY_TASTE, clause, turn) or self._state_reached(clause, turn)
                     or self._graduate(clause, turn) or self._make_kept(clause, turn) or self._zh_taste_after(clause, turn))
         return (self._taste_named_last(EN_IS_MY_TASTE, clause, turn) or self._kind_of_person(clause, turn)
@@ -161,6 +163,15 @@ class IdiomRules:
         # that each answer "what does the user do?" ("我是做产品经理的", later "可能是程序员").
         predicate = "studies" if m["verb"] == "学" else "job_title" if self.lexicon.is_occupation(trade) else "occupation"
         return Found(subject, predicate, trade, negated or m["neg"] == "不是")
+
+    def _zh_promoted(self, clause: str, turn: Turn) -> Found | None:
+        """ "升产品经理了" (job_title 产品经理), "老公升副总了": a title the lexicon knows as a job."""
+        m = ZH_PROMOTED.match(clause)
+        if m is None or not (self.lexicon.is_occupation(m["title"]) or m["title"].endswith("总")):
+            return None
+        region, negated = self._clean_before_verb(m["who"])
+        subject = self._subject(region, turn) if region else turn.speaker_id  # the speaker, left out
+        return Found(subject, "job_title", m["title"], negated) if subject and not negated else None
 
     def _state_reached(self, clause: str, turn: Turn) -> Found | None:
         """ "我退休了", "我姐怀孕了": a listed state, reached (了), of someone named."""
