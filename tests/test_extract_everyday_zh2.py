@@ -143,3 +143,17 @@ def test_a_new_way_to_work_said_as_a_change(extractor, text, expected):
 ])
 def test_promoted_to_a_title(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("finally done unpacking in tacoma!!! it's rained 4 days straight", [(USER, "lives_in", "Tacoma", 1.0)]),
+    ("finished unpacking in Leeds", [(USER, "lives_in", "Leeds", 1.0)]),
+    ("all settled in in Denver now", [(USER, "lives_in", "Denver", 1.0)]),
+    ("we unpacked in Rome for a week", []),  # a stay
+    ("I finished unpacking in the hotel room", []),
+    ("终于在成都安顿下来了", [(USER, "lives_in", "成都", 1.0)]),
+    ("我姐在深圳安家了", [(f"{USER}'s sister", "lives_in", "深圳", 1.0)]),
+    ("想在大理安家", [(USER, "plan:lives_in", "大理", 0.5)]),
+])
+def test_settled_in_a_new_home(extractor, text, expected):
+    assert triples(extractor, text) == expected
