@@ -99,3 +99,26 @@ def test_other_peoples_plans_are_plans(extractor):
     claims = triples(extractor, "my coworker Dana is planning to move to Austin")
     assert ("Dana", "plan:lives_in", "Austin", 0.5) in claims
     assert all(not p.startswith("lives_in") for _, p, *_ in claims)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("work's been brutal, quarterly reserving as an actuary is no joke", [(USER, "job_title", "actuary", 1.0)]),
+    ("life as a nurse is hard", [(USER, "job_title", "nurse", 1.0)]),
+    ("my job as a barista is so boring", [(USER, "job_title", "barista", 1.0)]),
+    ("moonlighting as a bartender on weekends", [(USER, "job_title", "bartender", 1.0)]),
+    ("ten years as a nurse and I'm tired", []),  # may be over
+    ("dressing up as a nurse for halloween", []),
+    ("posing as a doctor lol", []),
+    ("my sister's life as a nurse is hard", []),  # hers
+    ("Tom is moonlighting as a bartender", []),
+])
+def test_ones_work_said_in_passing(extractor, text, expected):
+    assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("I'm a photographer", [(USER, "job_title", "photographer", 1.0)]),  # a job the lexicon knows
+    ("我是摄影师", [(USER, "job_title", "摄影师", 1.0)]),
+])
+def test_more_jobs_are_titles(extractor, text, expected):
+    assert triples(extractor, text) == expected

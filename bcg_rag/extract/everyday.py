@@ -70,6 +70,11 @@ EN_NEW_TITLE = re.compile(r"^(?:(?:my|our)\s+)?(?:(?:new|official)\s+)?(?:job\s+
 # passing, by a clause that names no one else (the speaker's).
 EN_AS_JOB_AT = re.compile(r"\bas\s+an?\s+(?P<title>[A-Za-z][\w-]*(?:\s+[\w-]+){0,2}?)\s+(?:at|for)\s+"
                           r"(?P<org>[A-Z][\w&'.-]*(?:\s+(?!I\b)[A-Z][\w&'.-]*){0,3})")
+# "quarterly reserving as an actuary is no joke", "life as a nurse is hard": one's work said in
+# passing (a job the lexicon knows; not "years as a nurse", which may be over, nor "dressed up as")
+EN_DOING_AS_JOB = re.compile(r"(?:^(?:[a-z]+\s+)?|\b(?:my|the)\s+)(?:[a-z]+ing|life|work|job|shifts?|days?)\s+as\s+an?\s+"
+                             r"(?P<title>[a-z][\w-]*(?:\s+(?!(?:is|are|has|means|isn't|on|at|for|in)\b)[a-z][\w-]*)?)"
+                             r"(?=\s+(?:is|are|has|means|isn't|on|at|for|in)\b|\s*$|\s*[,.!])", re.IGNORECASE)
 # "I'm on the procurement team at Corvalis Robotics", "she works on the payments team at Stripe":
 # a team inside a company says who employs them.
 EN_ON_TEAM_AT = re.compile(
@@ -155,6 +160,10 @@ class EverydayRules:
                 clause[: m.start()]):
             return [Found(turn.speaker_id, "works_at", self._clean_value(m["org"])),
                     Found(turn.speaker_id, "job_title", self._clean_value(m["title"]))]
+        if (m := EN_DOING_AS_JOB.search(clause)) and not EN_SOMEONE_ELSE.match(clause[: m.start()]) \
+                and not re.match(r"(?:dress|pos|masquerad|pretend|act)ing\b", m.group().strip(), re.IGNORECASE) \
+                and self.lexicon.is_occupation(title := self._clean_value(m["title"])):
+            return Found(turn.speaker_id, "job_title", title)
         if (m := EN_ON_TEAM_AT.match(clause)) and (subject := self._subject(self._clean_before_verb(m["who"])[0], turn)):
             return Found(subject, "works_at", self._clean_value(m["org"]))
         if m := EN_SCHOOL_YEAR_AT.match(clause):
