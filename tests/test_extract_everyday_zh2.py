@@ -157,3 +157,15 @@ def test_promoted_to_a_title(extractor, text, expected):
 ])
 def test_settled_in_a_new_home(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a name jieba does not know, named as a club's by its card
+    ("乐刻那张卡转给同事了，实在没时间去，以后不办了", [(USER, "member_of", "乐刻", -0.8)]),
+    ("乐刻的卡退了", [(USER, "member_of", "乐刻", -0.8)]),
+    ("我老婆把乐刻的会员卡退了", [(f"{USER}'s wife", "member_of", "乐刻", -0.8)]),
+    ("这张卡退了", []),
+    ("办了乐刻的年卡", []),  # taken out: not read (see zh_belonging._zh_club_card)
+])
+def test_a_club_card_given_up(extractor, text, expected):
+    assert triples(extractor, text) == expected

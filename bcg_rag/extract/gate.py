@@ -296,7 +296,9 @@ class GateRules:
             return None  # "房子退了": a home given up (zh_homes.py), no group left
         if found.predicate == "works_at" and self._zh_place(found.value):
             found = replace(found, predicate="works_in")  # "我在岳麓区上班": a district is where, not whom for
-        if not self._value_ok(found) or not self._subject_ok(found, turn):
+        # a name the caller knows, or this message named as one ("乐刻的年卡"), whatever jieba tags it
+        if not (has_cjk(found.value) and found.value.casefold() in turn.entities or self._value_ok(found)) \
+                or not self._subject_ok(found, turn):
             return None
         if found.subject == turn.speaker_id and found.predicate.removeprefix("attr:") in ORG_ATTRIBUTES:
             return None  # "our HQ is in Denver": "our" is the company there, not the speaker

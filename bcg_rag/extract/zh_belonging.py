@@ -9,6 +9,8 @@
   "我们组组长是小李" (the speaker's team, leader). The subject is the group, so a question
   "我妈那个队的领队是谁" goes mother -> member_of -> 腰鼓队 -> leader. "她们队" with no team named
   in the message points nowhere, and stays silent; the value must be a person's name.
+* A membership ended by its card: "乐刻那张卡转给同事了", "乐刻的卡退了" (member_of, denied); not
+  "信用卡退了". (A card taken out, "办了乐刻的年卡", is not read: see ``_zh_club_card``.)
 * A pet that died, was lost or was given away: "仓鼠走了，难过了一整天", "我家狗狗去世了", "猫咪没了",
   "龟送我表弟了", "狗送给朋友了", "把猫送人了" (has, denied), only for an animal the lexicon lists
   ([mentions] pets), and given to someone: "他走了", "车走了", "猫送我一只老鼠了" say nothing.
@@ -26,6 +28,12 @@ if TYPE_CHECKING:
     from .lexicon import Lexicon
     from .offline import Turn
 
+# A club's card given up: "乐刻那张卡转给同事了", "乐刻的卡退了".
+ZH_CARDS = r"(?:健身)?(?:年卡|季卡|月卡|次卡|会员卡|会员|卡)"
+ZH_CARD_GIVEN_UP = re.compile(rf"^(?P<who>.*?)把?(?P<club>(?:(?![把我你他她])[{CJK}A-Za-z]){{2,8}}?)(?:那张|的|那个)?{ZH_CARDS}(?:已经|也)?"
+                              rf"(?:转给[{CJK}]{{1,4}}|转让|转出去|退掉?|不续(?:费)?|停掉?)了")
+# Cards that are no club's: a bank's, a phone's, a transport card.
+ZH_NOT_CLUBS = ("信用", "银行", "储蓄", "电话", "手机", "公交", "地铁", "交通", "医保", "社保", "饭", "电", "流量", "健身")
 # The last characters of a group's name: 腰鼓队, 彩虹合唱团, 摄影社, 读书会, 钓鱼协会, 舞蹈兴趣班.
 ZH_GROUP_ENDS = ("队", "团", "社", "俱乐部", "协会", "社团", "小组", "读书会", "车友会", "兴趣班", "舞蹈班", "合唱班")
 # Ends of words that are no group one belongs to: companies, outings, verbs, people.
@@ -71,7 +79,24 @@ class ZhBelongingRules:
     def _zh_belonging(self, clause: str, turn: Turn) -> Found | list[Found] | None:
         if not re.search(f"[{CJK}]", clause):
             return None
-        return self._zh_group_role(clause, turn) or self._zh_group_joined(clause, turn) or self._zh_pet_gone(clause, turn)
+        return (self._zh_group_role(clause, turn) or self._zh_group_joined(clause, turn) or self._zh_pet_gone(clause, turn)
+                or self._zh_club_card(clause, turn))
+
+    def _zh_club_card(self, clause: str, turn: Turn) -> Found | None:
+        """ "乐刻那张卡转给同事了" (member_of 乐刻, denied)."""
+        # Only the card given up: read taking one out, a later switch said in words no rule reads
+        # ("乐刻楼下那家店关了……我转去超级猩猩了") left the old club answering (measured: -1 read, -1 held out).
+        if (m := ZH_CARD_GIVEN_UP.match(clause)) is None:
+            return None
+        club, who = m["club"], m["who"]
+        if club.endswith(ZH_NOT_CLUBS) or club.startswith(("这", "那", "一")):
+            return None
+        region, negated = self._clean_before_verb(who)
+        subject = self._subject(region, turn) if region else turn.speaker_id
+        if not subject or negated:
+            return None
+        turn.entities.setdefault(club.casefold(), club)  # a club's name, whatever jieba tags its words
+        return Found(subject, "member_of", club, True)
 
     def _zh_group(self, words: str) -> bool:
         """A group's name: a noun run ending like a group, not a company, an outing or a verb."""
