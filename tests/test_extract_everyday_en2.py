@@ -122,3 +122,15 @@ def test_ones_work_said_in_passing(extractor, text, expected):
 ])
 def test_more_jobs_are_titles(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("I'm going to a concert", []),  # where one goes, not what one is
+    ("I've been going to a bouldering gym", []),
+    ("I'm going to be a nurse", [(USER, "plan:job_title", "nurse", 0.5)]),
+    ("went bouldering 4 times this week", [(USER, "habit", "bouldering", 1.0)]),  # lately, by a count
+    ("been bouldering 4 times this week", [(USER, "habit", "bouldering", 1.0)]),
+    ("went to the dentist 3 times this week", []),
+])
+def test_going_somewhere_and_doing_something_lately(extractor, text, expected):
+    assert triples(extractor, text) == expected

@@ -82,6 +82,9 @@ EN_WORK_AS_AT = re.compile(r"^(?P<before>.*?)\bwork(?:s|ing)?\s+as\s+(?:a|an)\s+
                            r"(?P<org>(?-i:[A-Z])[\w&'.-]*(?:\s+(?-i:[A-Z])[\w&'.-]*){0,4})(?:\s*,.*)?$", re.IGNORECASE)
 EN_AS_TITLE = re.compile(r"^(?P<org>.+?)\s+as\s+(?:a\s+|an\s+|the\s+)?(?P<title>.+)$", re.IGNORECASE)
 # First-person and third-person copulas: "I'm a nurse", "my mom is a doctor", "I'm vegetarian".
+# Motion after a copula: "going to a concert", "heading to the gym" (not "going to be a nurse").
+EN_GOING_TO_A = re.compile(r"^\s*(?:(?:just|also|still|now|currently|really)\s+)*(?:going|heading|off|driving|walking|flying)\s+(?:to|into)\s+(?:a|an|the|my|our|this|that)\b",
+                           re.IGNORECASE)
 EN_COPULA = re.compile(
     r"^(?P<subject>.+?)(?:'ve been|'s been|\s+(?:have|has) been|'m|'re|'s|\s+(?P<verb>am|is|are|was|were|be))\s+(?P<rest>.+)$",
     re.IGNORECASE
@@ -252,6 +255,8 @@ class EnglishRules:
             subject = self._third_person(region, turn)
             if subject is None:
                 return None
+        if EN_GOING_TO_A.match(m["rest"]):
+            return None  # "I'm going to a concert", "I've been going to a bouldering gym": where, not what one is
         rest, more_negated = self._peel(m["rest"], (lex.negation, lex.time, lex.before_verb), lead=True)
         negated = negated or more_negated
         if (m["verb"] or "").casefold() in ("was", "were"):

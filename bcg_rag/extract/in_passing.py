@@ -55,7 +55,7 @@ EN_OFFICE_IN = re.compile(
 EN_COUNT_PER = re.compile(
     r"\b(?:\d{1,2}\s*x|\d{1,2}(?:-\d{1,2})?\s+(?:times|days|nights|mornings|evenings)"
     r"|(?:two|three|four|five|six|seven|a\s+few|several)\s+(?:times|days|nights|mornings|evenings))"
-    r"\s+(?:a|per|each|every)\s+(?:week|month|day)\b", re.IGNORECASE)
+    r"\s+(?:a|per|each|every|this)\s+(?:week|month|day)\b", re.IGNORECASE)
 # Practices said as a noun after "doing": "doing yoga", "practicing tai chi".
 PRACTICES = ("yoga", "pilates", "crossfit", "tai chi", "meditation", "karate", "judo", "jiu jitsu", "jiu-jitsu",
              "taekwondo", "kickboxing", "boxing", "ballet", "zumba", "barre", "calisthenics", "parkour", "spin")
@@ -158,7 +158,9 @@ class InPassingRules:
         """A clause rule: a habit by a count, a practice kept up, an ability learned, none of a thing."""
         if has_cjk(clause):
             return None
-        if EN_COUNT_PER.search(clause):  # "I've been running 3x a week": how often, said by a count
+        if count := EN_COUNT_PER.search(clause):  # "I've been running 3x a week": how often, said by a count
+            if re.search(r"\bthis\s+\w+$", count.group(), re.IGNORECASE):  # "went bouldering 4 times this week": lately
+                clause = re.sub(r"^((?:i\s+)?)went(?=\s+\w+ing\b)", r"\1go", clause, flags=re.IGNORECASE)
             found = self._en_routine(EN_COUNT_PER.sub("every week", clause), turn)
             if found and found.predicate == "habit":
                 return found
