@@ -134,3 +134,21 @@ def test_more_jobs_are_titles(extractor, text, expected):
 ])
 def test_going_somewhere_and_doing_something_lately(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("ugh honestly I cancelled the IronPeak membership", [(USER, "member_of", "IronPeak", -0.8)]),  # an interjection first
+    ("yeah I work at Google", [(USER, "works_at", "Google", 1.0)]),
+    ("I'm back in Austin, crashing at my brother's till I find a place", [(USER, "lives_in", "Austin", 1.0)]),
+    ("my sister is back in Paris", [(f"{USER}'s sister", "lives_in", "Paris", 1.0)]),
+    ("I'm back in London for the weekend", []),  # a visit
+    ("we're back in Leeds after the trip", []),
+    ("I'm a sales rep for Orla Foods, we make frozen dumplings. HQ is in Rotterdam",
+     [(USER, "job_title", "sales rep", 1.0), (USER, "works_at", "Orla Foods", 1.0),
+      ("Orla Foods", "headquarters", "Rotterdam", 1.0)]),  # the employer named in an earlier sentence
+    ("I work at Orla Foods, HQ is in Rotterdam",
+     [(USER, "works_at", "Orla Foods", 1.0), ("Orla Foods", "headquarters", "Rotterdam", 1.0)]),
+    ("HQ is in Rotterdam", []),  # whose is not said
+])
+def test_interjections_returns_and_headquarters(extractor, text, expected):
+    assert triples(extractor, text) == expected

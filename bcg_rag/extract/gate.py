@@ -300,6 +300,8 @@ class GateRules:
         if not (has_cjk(found.value) and found.value.casefold() in turn.entities or self._value_ok(found)) \
                 or not self._subject_ok(found, turn):
             return None
+        if found.subject.casefold() in ("hq", "headquarters", "head office"):
+            return None  # "HQ is in Rotterdam" with no company named in the message: whose is not said
         if found.subject == turn.speaker_id and found.predicate.removeprefix("attr:") in ORG_ATTRIBUTES:
             return None  # "our HQ is in Denver": "our" is the company there, not the speaker
         if found.predicate in EPISODIC_PREDICATES and not found.negated and self._episode(clause):

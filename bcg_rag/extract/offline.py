@@ -99,6 +99,7 @@ class Turn:
     town: str | None = None  # the place the last clause put someone or something in: "moved to Porto"
     place_topic: str | None = None  # a place the last clause put first, said nothing of yet: "青岛这海风…"
     venue: str | None = None  # the school, employer or club the last clause named: "switched Leo to Riverside"
+    employer: str | None = None  # the employer this message named last: whose "HQ is in Rotterdam" a later sentence says
     courting: bool = False  # an earlier clause said the speaker dates someone unnamed: "seeing someone new"
     kin: set[tuple[str, str]] = field(default_factory=set)  # (relation, name) the user named: "my sister Ana"
     listed: bool = False  # the clause is an item of a list of names: "..., New York Knicks, Los angeles Lakers, ..."
@@ -213,8 +214,8 @@ class OfflineExtractor(
                 found = found + ended_by_kind(found)  # "quit the gym": the gym named before ends too
                 if not found and turn.town and (region := self._region_of(mood.clause, turn.town, turn)):
                     found = [region]  # "moved to Porto, Portugal": the town is in the region named after it
-                if not found and turn.venue and (where := self._venue_in(mood.clause, turn.venue)):
-                    found = [where]  # "switched Leo to Riverside Academy, it's over in Cranford"
+                if (turn.venue or turn.employer) and (where := self._venue_in(mood.clause, turn.venue, turn.employer, bool(found))):
+                    found = [where]  # "switched Leo to Riverside Academy, it's over in Cranford"; "…for Orla Foods. HQ is in Rotterdam"
                 if not found and turn.named is not None and (value := self._refined_name(claims[turn.named].value, mood.clause)):
                     claims[turn.named] = replace(claims[turn.named], value=value)  # "Oban, New Zealand"; "东北的，黑龙江鹤岗"
                     turn.named = None
@@ -224,6 +225,7 @@ class OfflineExtractor(
                 # An employer just named is a name for the rest of the message, whatever jieba
                 # tags it: "跳槽到九章云了！九章云总部在杭州" (九章 is a numeral to jieba).
                 turn.entities.update({f.value.casefold(): f.value for f in found if f.predicate == "works_at" and not f.negated})
+                turn.employer = next((f.value for f in found if f.predicate == "works_at" and not f.negated), turn.employer)
                 turn.town = next((f.value for f in found if f.predicate in TOWN_PREDICATES and not f.negated), None)
                 turn.venue = next((f.value for f in found if f.predicate in VENUE_PREDICATES and not f.negated), None)
                 if mood.plan:  # "我想喝奶茶", "I want to play tennis": a passing wish, not a plan

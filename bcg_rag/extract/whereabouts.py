@@ -32,7 +32,10 @@ EN_BE_PLACED = re.compile(
     r"(?P<rest>.+)$",
     re.IGNORECASE,
 )
-EN_PLACED = re.compile(r"^(?P<neg>not\s+|no longer\s+)?(?:still\s+|now\s+|currently\s+)?(?P<prep>in|at)\s+(?P<name>.+)$", re.IGNORECASE)
+EN_PLACED = re.compile(r"^(?P<neg>not\s+|no longer\s+)?(?:still\s+|now\s+|currently\s+)?(?P<back>back\s+)?(?P<prep>in|at)\s+(?P<name>.+)$", re.IGNORECASE)
+# "I'm back in Austin" is a return home, unless it is a visit: "back in London for the weekend".
+EN_VISIT = re.compile(r"\bfor\s+(?:the|a|an|a\s+few|two|three|christmas|thanksgiving|easter|the\s+holidays)\b|\bvisit|\btrip\b|\bholiday|\bvacation",
+                      re.IGNORECASE)
 # The state lasts: a change said ("now", "anymore") or a span of months or years.
 EN_NOW = re.compile(r"\b(?:now|these days|nowadays)\b", re.IGNORECASE)
 EN_LASTING = re.compile(
@@ -118,13 +121,18 @@ class WhereaboutsRules:
         tokens = self._tokens(m["place"])
         return m["place"] if tokens and all(tag.startswith("ns") for _, tag, _ in tokens) else value
 
-    def _venue_in(self, clause: str, venue: str) -> Found | None:
+    def _venue_in(self, clause: str, venue: str | None, employer: str | None = None, read: bool = False) -> Found | None:
         """ "it's in Cranford" right after a clause that named a school or an employer; "their
-        HQ is in Leeds" / "他们总部在合肥" right after one that named an employer."""
-        named = clause[len(venue):] if has_cjk(venue) and clause.startswith(venue) else clause  # "米境总部在上海"
+        HQ is in Leeds" / "他们总部在合肥" right after one that named an employer, or after any
+        sentence of the message that did ("I'm a sales rep for Orla Foods. HQ is in Rotterdam"),
+        in place of what a looser rule read ("HQ is_in Rotterdam")."""
+        org = venue or employer or ""
+        named = clause[len(org):] if has_cjk(org) and clause.startswith(org) else clause  # "米境总部在上海"
         if (hq := EN_ITS_HQ.match(clause) or ZH_ITS_HQ.match(named)) and (
                 not has_cjk(hq["place"]) or self._zh_place(hq["place"])):
-            return Found(venue, "headquarters", hq["place"], rule="region")
+            return Found(org, "headquarters", hq["place"], rule="region")
+        if read or venue is None:
+            return None
         m = EN_IT_IS_IN.match(clause)
         if m is None or any(w.casefold() in self.lexicon.not_names for w in m["place"].split()):
             return None
@@ -163,7 +171,8 @@ class WhereaboutsRules:
         # "I'm at Starbucks now" is an errand; "at X for two years" a job, and so is "left Lumora,
         # I'm at Halvard now" (an employer left before it in the message)
         moved_on = at and turn.job_left and bool(EN_NOW.search(clause))
-        if not (home or moved_on or EN_LASTING.search(clause) or not at and EN_NOW.search(clause)):
+        returned = bool(placed["back"]) and not at and not placed["neg"] and not EN_VISIT.search(clause)
+        if not (home or moved_on or returned or EN_LASTING.search(clause) or not at and EN_NOW.search(clause)):
             return None
         words = []
         for word in placed["name"].split():
@@ -178,7 +187,7 @@ class WhereaboutsRules:
         # "I was in Boston for years": a past state, no longer so
         negated = negated or bool(placed["neg"]) or m["be"].strip().casefold() in ("was", "were")
         predicate = "works_at" if at else "lives_in"
-        return Found(subject, predicate, name, negated, moved_on)
+        return Found(subject, predicate, name, negated, moved_on or returned)
 
     def _zh_whereabouts(self, clause: str, turn: Turn) -> Found | None:
         """ "现在在成都" (lives_in 成都), "之前在腾讯" after "在百度上班" (works_at 腾讯), "去了字节"
