@@ -37,6 +37,9 @@ NOT_ENDED = frozenset({ENDED, "likes", "loves", "dislikes", "hates", "prefers", 
 NOT_ENDED_PREFIXES = ("plan:", "stmt:", "slot:", "attr:", "favorite", "prefers_")
 # "spanish" names "Spanish on Babbel": the value goes on with a preposition.
 CONTINUES = frozenset({"on", "at", "in", "with", "from", "for", "of", "via", "through"})
+# "IronPeak" names "IronPeak gym": the value goes on with the kind of place it is.
+PLACE_KINDS = frozenset({"gym", "fitness", "studio", "studios", "club", "cafe", "café", "bar", "pub", "restaurant", "salon",
+                         "spa", "academy", "school", "clinic", "store", "shop", "bakery", "center", "centre", "app"})
 
 
 def endable(predicate: str) -> bool:
@@ -46,7 +49,8 @@ def endable(predicate: str) -> bool:
 def names_value(ended: str, value: str) -> bool:
     """Whether an ending's thing names a stated value: the same words; the value's first
     words, then a preposition ("spanish" / "Spanish on Babbel"), more of a name
-    ("Northwind" / "Northwind Traders") or a model number ("iphone" / "iPhone 12"); in
+    ("Northwind" / "Northwind Traders"), the kind of place it is ("IronPeak" / "IronPeak gym") or a
+    model number ("iphone" / "iPhone 12"); in
     Chinese, one the start or the end of the other ("吉他课" / "吉他", "朗逸" / "大众朗逸": a model without its make, "老卡罗拉" / "卡罗拉")."""
     e, v = normalise_key(ended), normalise_key(value)
     if not e or not v:
@@ -60,7 +64,7 @@ def names_value(ended: str, value: str) -> bool:
         return False
     following = shown[len(ew)]
     # "iphone" names "iPhone 12": a model number goes on with the name
-    return (following.casefold() in CONTINUES or (ended[:1].isupper() and following[:1].isupper())
+    return (following.casefold() in CONTINUES | PLACE_KINDS or (ended[:1].isupper() and following[:1].isupper())
             or bool(re.fullmatch(r"\d+[a-z]?", following, re.IGNORECASE)))
 
 

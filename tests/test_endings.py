@@ -68,6 +68,8 @@ def test_a_visit_or_an_unnamed_leaving_is_no_ending(extractor, text):
     ("iphone", "iPhone 12", True), ("pixel", "Pixel 8a", True),  # a model number goes on with the name
     ("spanish", "Spanish on Babbel", True),
     ("Northwind", "Northwind Traders", True),
+    ("IronPeak", "IronPeak gym", True), ("fitzroy", "Fitzroy climbing club", False),  # the kind of place it is, next
+    ("Lincoln", "Lincoln Park", True), ("Lincoln", "Lincoln forever", False),
     ("YMCA", "YMCA", True),
     ("吉他课", "吉他", True),
     ("朗逸", "大众朗逸", True),  # a model without its make
@@ -235,3 +237,10 @@ def test_a_pets_name_ends_with_the_pet_in_any_order(make_memory, ending):
     assert all(g.current is None for g in names)  # the name went with the cat
     held = {(b[1], b[2]): b[3] > 0 for b in beliefs if b[1] in ("has", "pet_name")}
     assert held[("has", "cat")] is False and held[("pet_name", "Luna")] is False
+
+
+def test_a_denial_names_a_gym_by_its_name_before_the_kind_in_any_order(make_memory):
+    joined = {"text": "new year new me lol. signed up at IronPeak gym yesterday", "timestamp": "2024-01-05T07:45:00"}
+    cancelled = {"text": "ugh honestly I cancelled the IronPeak membership, I just wasnt going", "timestamp": "2024-04-11T22:10:00"}
+    _, gyms = _asked_in_each_order(make_memory, ([joined, cancelled], [cancelled, joined]), "Which gym is the user a member of?", "member_of")
+    assert all(g.current is None for g in gyms)  # "IronPeak" names "IronPeak gym": the membership ended
