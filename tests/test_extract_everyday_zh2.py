@@ -165,7 +165,23 @@ def test_settled_in_a_new_home(extractor, text, expected):
     ("乐刻的卡退了", [(USER, "member_of", "乐刻", -0.8)]),
     ("我老婆把乐刻的会员卡退了", [(f"{USER}'s wife", "member_of", "乐刻", -0.8)]),
     ("这张卡退了", []),
-    ("办了乐刻的年卡", []),  # taken out: not read (see zh_belonging._zh_club_card)
+    ("办了乐刻的年卡", []),
+    ("爱奇艺会员我退了 自动续费也取消了", [(USER, "member_of", "爱奇艺", -0.8)]),  # 爱 of 爱奇艺 is no verb
+    ("乐动那张卡我退了，太远了根本不去。现在改去公司楼下的超级猩猩，按次付费",
+     [(USER, "member_of", "乐动", -0.8), (USER, "member_of", "超级猩猩", 1.0)]),  # the new club, after the old card
+    ("现在改去超级猩猩了", []),  # no club left before it: what was changed is not said  # taken out: not read (see zh_belonging._zh_club_card)
 ])
 def test_a_club_card_given_up(extractor, text, expected):
+    assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("不过香菜我是真不行 一点都不能放", [(USER, "dislikes", "香菜", 1.0)]),
+    ("这个我真不行", []),
+    ("我不行了", []),
+    ("我从化学转到经济了", [(USER, "studies", "化学", -0.8), (USER, "studies", "经济", 1.0)]),  # a subject, not an employer
+    ("Owen switched from chemistry to economics, dad is pretending not to care lol",
+     [("Owen", "studies", "chemistry", -0.8), ("Owen", "studies", "economics", 1.0)]),
+])
+def test_cannot_stand_and_subjects_switched(extractor, text, expected):
     assert triples(extractor, text) == expected

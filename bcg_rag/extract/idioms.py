@@ -52,8 +52,8 @@ EN_RETIRED = re.compile(r"^(?P<before>.+?)\s+(?:has\s+|have\s+|'s\s+|'ve\s+)?ret
                         r"few|couple|of|years?|months?|weeks?|ago|already|\d{4}))*)\s*$", re.IGNORECASE)
 # The taste said after its thing, the speaker between or left out. 感冒 is "care for" here;
 # not 受不了, which as often says a moment is unbearable ("天气真的受不了").
-ZH_TASTE_AFTER = re.compile(r"^(?P<thing>[^我你他她]{1,6}?)(?P<who>我)?(?:真的|实在|是|有点|一直|完全|确实|其实|最|超|特别|很|也|都)*"
-                            r"(?:(?P<hate>接受不了|吃不惯|喝不惯)|(?P<cold>不太感冒|不感冒|无感)|(?P<neg>不太|不)?"
+ZH_TASTE_AFTER = re.compile(r"^(?P<thing>[^我你他她]{1,6}?)(?P<who>我)?(?:真的|实在|是|有点|一直|完全|确实|其实|最|超|特别|很|也|都|真)*"
+                            r"(?:(?P<hate>接受不了|吃不惯|喝不惯|不行)|(?P<cold>不太感冒|不感冒|无感)|(?P<neg>不太|不)?"
                             r"(?P<love>喜欢|爱))了?$")
 # "升产品经理了", "老公升副总了": promoted to a title (the lexicon's jobs; not 升级 / 升初中 / 升高)
 ZH_PROMOTED = re.compile(rf"^(?P<who>.*?)(?:终于|已经|刚|刚刚|正式|今年|这次)*(?:被)?升(?:职)?(?:成|为|到)?(?P<title>[{CJK}A-Za-z]{{1,8}}?)了[吧啊呀哦！!]*$")

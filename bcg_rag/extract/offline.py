@@ -105,6 +105,7 @@ class Turn:
     listed: bool = False  # the clause is an item of a list of names: "..., New York Knicks, Los angeles Lakers, ..."
     named: int | None = None  # the claim whose value, a name, ended the last clause: "is Oban" (", New Zealand")
     job_moved: bool = False  # the last clause said a job change without saying where to: "老公跳槽了！"
+    club_left: bool = False  # a clause gave up a club's card ("乐动那张卡我退了"): "现在改去超级猩猩" names the new one
     job_left: bool = False  # a clause left an employer or a job ("left Lumora"): "I'm at Halvard now" is the next one
     introduced: bool = False  # the speaker introduced themself ("简单介绍下：", "我叫小林"): a bare "28岁" is theirs
     unnamed_topic: bool = False  # the last clause was about a 他/她 this message does not name ("他跳槽了！")

@@ -143,7 +143,10 @@ class ChineseRules:
             return False
         for word, flag, at in tokens:
             if at == start:
-                # A noun that starts with the verb is a noun: "学校" holds 学, "住房" 住, "爱人" 爱.
+                # A noun that starts with the verb is a noun: "学校" holds 学, "住房" 住, "爱人" 爱; and
+                # an organisation's name: "爱奇艺" holds 爱 (jieba tags "喝咖啡" a person's name, nr).
+                if end < at + len(word) and flag == "nt" and len(word) > 2:
+                    return False
                 if end >= at + len(word) or frame or not (flag == "n" and len(word) == 2):
                     return True
                 return self.lexicon.verbs.get(clause[start:end], ("",))[0] == "stop"  # 戒烟 is 戒 + 烟
@@ -268,8 +271,8 @@ class ChineseRules:
             return None
         if verb in ZH_MOVE_VERBS:
             predicate = "lives_in"
-        elif verb in ZH_JOB_VERBS:
-            predicate = "works_at"
+        elif verb in ZH_JOB_VERBS:  # 从腾讯跳到字节; but 从化学转到经济 is a subject of study
+            predicate = "works_at" if self._value_predicate(new, old) == "prefers" else self._value_predicate(new, old)
         else:
             inner = self.lexicon.verb_regex.match(new)  # 换成喝茶: the verb names the slot
             predicate = self.lexicon.verbs[collapse(inner.group()).casefold()][1] if inner else None

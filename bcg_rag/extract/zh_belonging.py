@@ -30,8 +30,9 @@ if TYPE_CHECKING:
 
 # A club's card given up: "乐刻那张卡转给同事了", "乐刻的卡退了".
 ZH_CARDS = r"(?:健身)?(?:年卡|季卡|月卡|次卡|会员卡|会员|卡)"
-ZH_CARD_GIVEN_UP = re.compile(rf"^(?P<who>.*?)把?(?P<club>(?:(?![把我你他她])[{CJK}A-Za-z]){{2,8}}?)(?:那张|的|那个)?{ZH_CARDS}(?:已经|也)?"
+ZH_CARD_GIVEN_UP = re.compile(rf"^(?P<who>.*?)把?(?P<club>(?:(?![把我你他她])[{CJK}A-Za-z]){{2,8}}?)(?:那张|的|那个)?{ZH_CARDS}(?:我|我们)?(?:已经|也)?"
                               rf"(?:转给[{CJK}]{{1,4}}|转让|转出去|退掉?|不续(?:费)?|停掉?)了")
+ZH_CLUB_SWITCH = re.compile(rf"^(?:现在|目前|以后)?(?:改去|改到|换到|换去|转去|转到)(?P<club>[{CJK}A-Za-z]{{2,16}}?)(?:了|啦|练|锻炼)?$")
 # Cards that are no club's: a bank's, a phone's, a transport card.
 ZH_NOT_CLUBS = ("信用", "银行", "储蓄", "电话", "手机", "公交", "地铁", "交通", "医保", "社保", "饭", "电", "流量", "健身")
 # The last characters of a group's name: 腰鼓队, 彩虹合唱团, 摄影社, 读书会, 钓鱼协会, 舞蹈兴趣班.
@@ -82,8 +83,14 @@ class ZhBelongingRules:
         return (self._zh_group_role(clause, turn) or self._zh_group_joined(clause, turn) or self._zh_pet_gone(clause, turn)
                 or self._zh_club_card(clause, turn))
 
-    def _zh_club_card(self, clause: str, turn: Turn) -> Found | None:
-        """ "乐刻那张卡转给同事了" (member_of 乐刻, denied)."""
+    def _zh_club_card(self, clause: str, turn: Turn) -> Found | list[Found] | None:
+        """ "乐刻那张卡转给同事了" (member_of 乐刻, denied); after it, "现在改去公司楼下的超级猩猩"
+        (member_of 超级猩猩, said as a change)."""
+        if turn.club_left and (switch := ZH_CLUB_SWITCH.match(clause)):
+            club = switch["club"].rsplit("的", 1)[-1]
+            if len(club) >= 2 and not club.endswith(ZH_NOT_CLUBS):
+                turn.entities.setdefault(club.casefold(), club)
+                return Found(turn.speaker_id, "member_of", club, False, True)
         # Only the card given up: read taking one out, a later switch said in words no rule reads
         # ("乐刻楼下那家店关了……我转去超级猩猩了") left the old club answering (measured: -1 read, -1 held out).
         if (m := ZH_CARD_GIVEN_UP.match(clause)) is None:
@@ -96,6 +103,7 @@ class ZhBelongingRules:
         if not subject or negated:
             return None
         turn.entities.setdefault(club.casefold(), club)  # a club's name, whatever jieba tags its words
+        turn.club_left = subject == turn.speaker_id
         return Found(subject, "member_of", club, True)
 
     def _zh_group(self, words: str) -> bool:
