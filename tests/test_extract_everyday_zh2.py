@@ -178,6 +178,7 @@ def test_a_club_card_given_up(extractor, text, expected):
 @pytest.mark.parametrize("text, expected", [
     ("不过香菜我是真不行 一点都不能放", [(USER, "dislikes", "香菜", 1.0)]),
     ("这个我真不行", []),
+    ("日语我能看懂，但是口语不行", []),  # a poor skill, not a taste
     ("我不行了", []),
     ("我从化学转到经济了", [(USER, "studies", "化学", -0.8), (USER, "studies", "经济", 1.0)]),  # a subject, not an employer
     ("Owen switched from chemistry to economics, dad is pretending not to care lol",

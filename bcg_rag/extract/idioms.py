@@ -80,6 +80,8 @@ class IdiomRules:
         if not tokens or not all(flag.startswith(("n", "eng")) or flag == "vn" for _, flag, _ in tokens) or \
                 self._zh_named(thing) or thing in self.lexicon.pronoun_values:
             return None  # "小王我受不了": a person, not a taste; "这个我不喜欢": no thing named
+        if m["hate"] == "不行" and not m["who"]:
+            return None  # "口语不行": a poor skill; "香菜我是真不行": a taste
         if m["hate"]:
             return Found(turn.speaker_id, "dislikes", thing)
         return Found(turn.speaker_id, "likes", thing, bool(m["cold"] or m["neg"]))
