@@ -152,3 +152,15 @@ def test_going_somewhere_and_doing_something_lately(extractor, text, expected):
 ])
 def test_interjections_returns_and_headquarters(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("At the office I drink espresso", [(USER, "prefers_coffee_type", "espresso", 1.0)]),  # where, before who
+    ("On weekends I play tennis", [(USER, "plays", "tennis", 1.0)]),
+    ("At the office I basically live on double espressos, the machine on the 3rd floor is the only decent one",
+     [(USER, "prefers_coffee_type", "double espresso", 1.0)]),
+    ("my brother lives on energy drinks", [(f"{USER}'s brother", "drinks", "energy drinks", 1.0)]),
+    ("I live on Elm Street", []),  # an address, no drink
+])
+def test_a_setting_before_the_subject_and_what_one_lives_on(extractor, text, expected):
+    assert triples(extractor, text) == expected

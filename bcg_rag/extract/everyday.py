@@ -75,6 +75,9 @@ EN_AS_JOB_AT = re.compile(r"\bas\s+an?\s+(?P<title>[A-Za-z][\w-]*(?:\s+[\w-]+){0
 EN_DOING_AS_JOB = re.compile(r"(?:^(?:[a-z]+\s+)?|\b(?:my|the)\s+)(?:[a-z]+ing|life|work|job|shifts?|days?)\s+as\s+an?\s+"
                              r"(?P<title>[a-z][\w-]*(?:\s+(?!(?:is|are|has|means|isn't|on|at|for|in)\b)[a-z][\w-]*)?)"
                              r"(?=\s+(?:is|are|has|means|isn't|on|at|for|in)\b|\s*$|\s*[,.!])", re.IGNORECASE)
+# "I basically live on double espressos": what one consumes most (a drink or food the lexicon
+# knows; "I live on Elm Street" is an address, no food)
+EN_LIVE_ON = re.compile(r"^(?P<who>.*?)\bliv(?:e|es|ing)\s+on\s+(?P<what>[a-z][a-z -]{1,30}?)\s*$", re.IGNORECASE)
 # "I'm on the procurement team at Corvalis Robotics", "she works on the payments team at Stripe":
 # a team inside a company says who employs them.
 EN_ON_TEAM_AT = re.compile(
@@ -160,6 +163,12 @@ class EverydayRules:
                 clause[: m.start()]):
             return [Found(turn.speaker_id, "works_at", self._clean_value(m["org"])),
                     Found(turn.speaker_id, "job_title", self._clean_value(m["title"]))]
+        if (m := EN_LIVE_ON.match(clause)) and (subject := self._subject(self._clean_before_verb(m["who"])[0], turn)):
+            what = self._clean_value(m["what"])
+            kind = next((k[0] for v in (what, what.rsplit(" ", 1)[-1])
+                         if (k := self.lexicon.value_predicates.get(self.lexicon.value_of(v).casefold()))), "")
+            if kind in ("drinks", "prefers_coffee_type", "eats") and self._usable(what):
+                return Found(subject, "drinks" if kind != "eats" else "eats", what)
         if (m := EN_DOING_AS_JOB.search(clause)) and not EN_SOMEONE_ELSE.match(clause[: m.start()]) \
                 and not re.match(r"(?:dress|pos|masquerad|pretend|act)ing\b", m.group().strip(), re.IGNORECASE) \
                 and self.lexicon.is_occupation(title := self._clean_value(m["title"])):

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
 from .grammar import MAX_VALUE_CJK_CHARS, MAX_VALUE_WORDS, TIME_TAILS, ZH_DURATION, ZH_PLACE_CALLED
-from .text import CJK_CHAR, EDGE_PUNCTUATION, collapse, has_cjk, inside_title, snake_name, title_article
+from .text import CJK_CHAR, EDGE_PUNCTUATION, EN_SETTING_LEAD, collapse, has_cjk, inside_title, snake_name, title_article
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
@@ -329,7 +329,7 @@ class SharedRules:
         if has_cjk(region) and "为了" in region:  # "(我)为了离公司近点搬到徐汇了": a purpose, then the verb
             region, purpose = region[: region.index("为了")], region[region.index("为了"):]
             purpose_negated = bool(lex.negation.trail.search(purpose))  # "为了减肥不吃晚饭了": the 不 is the verb's
-        region, negated = self._peel(region.strip(), (lex.negation, lex.time, lex.before_verb), lead=True)
+        region, negated = self._peel(EN_SETTING_LEAD.sub("", region.strip()), (lex.negation, lex.time, lex.before_verb), lead=True)
         negated = negated or purpose_negated
         if EN_CONTRACTED_BE.search(region):  # "my uncle's from Ireland", "my sister's not into sports": 's is "is"
             region, more = self._peel(EN_CONTRACTED_BE.sub("", region), (lex.negation, lex.time, lex.before_verb), lead=True)

@@ -238,3 +238,9 @@ def writes_in_lower_case(text: str) -> bool:
     """English chat typed without capitals ("moved to bristol last weekend!"): no Capitalised
     word but "I". Its writer names towns in lower case too; one who capitalises does not."""
     return bool(re.search(r"[a-z]{3}", text)) and not _TITLE_WORD.search(text)
+
+
+# Where or when a statement holds, said before its subject: "At the office I basically live on
+# espressos", "at work we use Slack", "On weekends I ...": no part of who says it.
+EN_SETTING_LEAD = re.compile(r"^(?:at|in|on)\s+(?:the\s+|my\s+|our\s+)?(?:office|work|home|school|uni|weekends?|the\s+weekend|"
+                             r"weekdays|mornings?|nights?|lunch|night)\s*,?\s+(?=(?:i|we|i'm|i've|we're|my|our)\b)", re.IGNORECASE)
