@@ -161,6 +161,8 @@ def test_interjections_returns_and_headquarters(extractor, text, expected):
      [(USER, "prefers_coffee_type", "double espresso", 1.0)]),
     ("my brother lives on energy drinks", [(f"{USER}'s brother", "drinks", "energy drinks", 1.0)]),
     ("I live on Elm Street", []),  # an address, no drink
+    ("In March I moved to Leeds", [(USER, "lives_in", "Leeds", 1.0)]),  # a time named before the subject
+    ("At Google I work on search", []),  # "At Google I" is nobody's name
 ])
 def test_a_setting_before_the_subject_and_what_one_lives_on(extractor, text, expected):
     assert triples(extractor, text) == expected

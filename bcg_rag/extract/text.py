@@ -242,5 +242,6 @@ def writes_in_lower_case(text: str) -> bool:
 
 # Where or when a statement holds, said before its subject: "At the office I basically live on
 # espressos", "at work we use Slack", "On weekends I ...": no part of who says it.
-EN_SETTING_LEAD = re.compile(r"^(?:at|in|on)\s+(?:the\s+|my\s+|our\s+)?(?:office|work|home|school|uni|weekends?|the\s+weekend|"
-                             r"weekdays|mornings?|nights?|lunch|night)\s*,?\s+(?=(?:i|we|i'm|i've|we're|my|our)\b)", re.IGNORECASE)
+EN_SETTING_LEAD = re.compile(r"^(?:at|in|on)\s+(?:(?:the\s+|my\s+|our\s+)?(?:office|work|home|school|uni|weekends?|the\s+weekend|"
+                             r"weekdays|mornings?|nights?|lunch|night)|(?-i:[A-Z][\w'-]+))\s*,?\s+(?=(?:i|we|i'm|i've|we're|my|our)\b)",
+                             re.IGNORECASE)
