@@ -166,3 +166,12 @@ def test_interjections_returns_and_headquarters(extractor, text, expected):
 ])
 def test_a_setting_before_the_subject_and_what_one_lives_on(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Bobby has already bought skis", []),  # a perfect tense, no possession named "already bought skis"
+    ("Tom has a Tesla", [("Tom", "has", "Tesla", 1.0)]),
+    ("Anna has moved to Rome", [("Anna", "lives_in", "Rome", 1.0)]),
+])
+def test_a_perfect_tense_is_no_possession(extractor, text, expected):
+    assert triples(extractor, text) == expected

@@ -83,6 +83,8 @@ EN_WORK_AS_AT = re.compile(r"^(?P<before>.*?)\bwork(?:s|ing)?\s+as\s+(?:a|an)\s+
 EN_AS_TITLE = re.compile(r"^(?P<org>.+?)\s+as\s+(?:a\s+|an\s+|the\s+)?(?P<title>.+)$", re.IGNORECASE)
 # First-person and third-person copulas: "I'm a nurse", "my mom is a doctor", "I'm vegetarian".
 # Motion after a copula: "going to a concert", "heading to the gym" (not "going to be a nurse").
+EN_PARTICIPLE = re.compile(r"^(?:(?:already|just|finally|recently|also|never|not|since)\s+)*(?:\w+ed|bought|got|gotten|made|done|been|seen|"
+                           r"gone|taken|given|found|left|won|lost|sold|built|written|begun|become|come|run|put|set|known|grown)\b", re.IGNORECASE)
 EN_GOING_TO_A = re.compile(r"^\s*(?:(?:just|also|still|now|currently|really)\s+)*(?:going|heading|off|driving|walking|flying)\s+(?:to|into)\s+(?:a|an|the|my|our|this|that)\b",
                            re.IGNORECASE)
 EN_COPULA = re.compile(
@@ -317,6 +319,8 @@ class EnglishRules:
                 words, negated = [words[0], *" ".join(words[1:])[not_lead.end():].split()], True
         if not words or not self._looks_like_verb(words[0]) or words[0].casefold() in ENDING_VERBS | SAYING_VERBS:
             return None  # "Dana left Nationwide" says that something ended: the endings rule's; "Kofi says ..." reports
+        if words[0].casefold() in ("has", "have", "had") and EN_PARTICIPLE.match(" ".join(words[1:])):
+            return None  # "Bobby has already bought skis": a perfect tense, not a possession
         if len(words) > 2 and words[0].casefold() in COPULAS and words[1].casefold() in ("done", "finished", "through"):
             return None  # "Kofi is done with Quorra Labs": an ending, not a relation "is_done_with"
         # The relation runs to the first preposition close after the verb
