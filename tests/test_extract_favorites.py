@@ -16,6 +16,7 @@ from claims import USER, triples
     ("我最爱的乐队是五月天", [(USER, "attr:最喜欢的乐队", "五月天", 1.0)]),  # as 最喜欢的乐队
     ("my preferred airline is KLM", [(USER, "attr:preferred_airline", "KLM", 1.0)]),  # a preference, not a favourite
     ("my favourite colour is blue", [(USER, "attr:favorite_color", "blue", 1.0)]),  # the lexicon's own slot
+    ("my favorite band is Blur btw", [(USER, "attr:favorite_band", "Blur", 1.0)]),  # chat shorthand ends a value
 ])
 def test_one_favourite_slot_whatever_the_marker(extractor, text, expected):
     assert triples(extractor, text) == expected
