@@ -263,7 +263,7 @@ class EnglishRules:
         negated = negated or more_negated
         if (m["verb"] or "").casefold() in ("was", "were"):
             negated = True  # "I was a teacher (for ten years)": a past state, no longer so
-        rest = rest.strip(" .!")
+        rest = re.sub(r"\s+(?:rn|atm)$", "", rest.strip(" .!"))  # "a junior QA tester rn": right now (not "an ICU RN")
         if plural:
             rest = re.sub(r"^(?:both|all)\s+", "", rest, flags=re.IGNORECASE)
         if (age := EN_AGE.match(rest)) and not plural:

@@ -289,9 +289,9 @@ class GateRules:
             found = replace(found, predicate="owns", changed=True)  # "(卖了思域，)换成了比亚迪海豹": a make first, the car kept now
         if turn.lower_case and found.predicate in LOWER_CASE_PLACE_SLOTS and (town := self._lower_case_place(said)):
             found = replace(found, value=town)  # "bristol" is Bristol
-        if found.predicate == "works_at" and (found.value in ZH_EMPLOYER_WORDS
+        if found.predicate == "works_at" and (found.value in ZH_EMPLOYER_WORDS or re.search(r"(?:一|某)(?:家|个|所|间)", found.value)
                                               or re.search(rf"(?:一|某)(?:家|个|所|间){re.escape(found.value)}", clause)):
-            return None  # "入职了一家新公司", "在一家创业公司当CTO": which one is not said (yet)
+            return None  # "入职了一家新公司", "在(宁波)一家创业公司当CTO": which one is not said (yet)
         if found.predicate == "member_of" and has_cjk(found.value) and found.value.endswith(ZH_HOME_WORDS):
             return None  # "房子退了": a home given up (zh_homes.py), no group left
         if found.predicate == "works_at" and self._zh_place(found.value):
