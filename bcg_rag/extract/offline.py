@@ -136,7 +136,6 @@ class OfflineExtractor(
     def states_something(self, text: str) -> bool:
         """Whether a message states anything (some clause is neither a question, a request
         to the assistant, nor small talk): raw evidence worth showing when no claim covers it."""
-        said = ""  # the sentences before this one
         for sentence in sentences(collapse(chat_text(text))):
             parts = share_subjects(self.lexicon, [c.strip(EDGE_PUNCTUATION) for c in clauses(sentence.text)])
             if any(c and not silent for c, silent in zip(parts, self.grammar.silent(sentence, parts))):

@@ -118,7 +118,6 @@ class RoutineRules:
         if turn.user_is_speaker and (m := ZH_LANGUAGE_FIRST.match(clause)) and self._zh_language(m["lang"]):
             return Found(turn.speaker_id, "speaks", m["lang"], bool(m["neg"]))
         activities = set(self.lexicon.words("habits", "activities"))
-        games = set(self.lexicon.words("habits", "games"))
         tokens = self._tokens(clause)
         for i, (word, _, at) in enumerate(tokens[:-1]):
             if word[-1:] == "会" and self._is_pronoun(word[:-1]):  # jieba's "我会" is 我 + 会

@@ -83,7 +83,7 @@ class ZhBelongingRules:
         return (self._zh_group_role(clause, turn) or self._zh_group_joined(clause, turn) or self._zh_pet_gone(clause, turn)
                 or self._zh_club_card(clause, turn))
 
-    def _zh_club_card(self, clause: str, turn: Turn) -> Found | list[Found] | None:
+    def _zh_club_card(self, clause: str, turn: Turn) -> Found | None:
         """ "乐刻那张卡转给同事了" (member_of 乐刻, denied); after it, "现在改去公司楼下的超级猩猩"
         (member_of 超级猩猩, said as a change)."""
         if turn.club_left and (switch := ZH_CLUB_SWITCH.match(clause)):
