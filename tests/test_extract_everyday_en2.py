@@ -184,3 +184,13 @@ def test_a_perfect_tense_is_no_possession(extractor, text, expected):
 ])
 def test_right_now_after_a_title_and_an_unnamed_company(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("I lived in Paris for three years", [(USER, "lives_in", "Paris", -0.8)]),  # a past state over a span: no longer so
+    ("my sister lived in Rome for two years", [(f"{USER}'s sister", "lives_in", "Rome", -0.8)]),
+    ("I've lived in Melbourne for a decade", [(USER, "lives_in", "Melbourne", 1.0)]),  # still so
+    ("I live in Leeds", [(USER, "lives_in", "Leeds", 1.0)]),
+])
+def test_a_past_state_over_a_span_no_longer_holds(extractor, text, expected):
+    assert triples(extractor, text) == expected

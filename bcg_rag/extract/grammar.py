@@ -175,6 +175,13 @@ def join_cjk(text: str) -> str:
     return SPACE_BETWEEN_CJK.sub("", collapse(text))
 
 
+# A state in the simple past over a span: "I lived in Paris for three years", "worked at Acme for
+# a decade" (not "I've lived in Melbourne for a decade", which still holds).
+EN_PAST_SPAN = re.compile(r"^(?!.*\b(?:have|has|'ve|'s|had)\s+(?:\w+\s+)?(?:lived|worked|studied)\b).*\b(?:lived|worked|studied)\s+(?:in|at|for)\b"
+                          r".*\bfor\s+(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|several|many|a\s+few)\s+(?:years?|months?|decades?)\b",
+                          re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class Sentence:
     text: str
@@ -325,6 +332,7 @@ class Grammar:
         if m := self._marker(lex.past_markers.anywhere, clause):
             past = True
             clause = join_cjk(clause[: m.start()] + " " + clause[m.end():])
+        past = past or bool(EN_PAST_SPAN.search(clause))  # "I lived in Paris for three years": no longer so
         if (m := self._marker(lex.plan_markers.anywhere, clause)) and GOING_PLACES.match(clause, m.end()) and re.fullmatch(
                 r"going\s+to", m.group(), re.IGNORECASE):
             m = None  # "stopped going to the gym": a place gone to, not a plan
