@@ -17,6 +17,7 @@ import functools
 import re
 from typing import TYPE_CHECKING
 
+from .grammar import MONTHS, WEEKDAYS
 from .pets_hobbies import is_pet
 from .shared import Found
 from .text import CJK, collapse, phrase_pattern
@@ -65,8 +66,7 @@ EN_PRONOUN_FAVORITE = re.compile(
     r"(?:^|[,;:!.(-]\s*|\b(?:and|but|so|honestly|ok|okay)\s+)(?:it|they|that|this)\s*(?:'s|'re|’s|’re|\s+is|\s+are)\s+"
     r"(?:my|our)\s+(?:new\s+|current\s+)?(?P<attr>(?:all[- ]time\s+)?(?:favou?rite|fave?)(?:\s+(?!(?:again|now|ever|still|too|rn|atm|lol|of|for|in|on|at)\b)[a-z]+)?)\b",
     re.IGNORECASE)
-EN_CALENDAR = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june|july|august"
-                         r"|september|october|november|december|christmas|easter", re.IGNORECASE)
+EN_CALENDAR = re.compile(rf"{WEEKDAYS}|{MONTHS}|christmas|easter", re.IGNORECASE)  # a day is no name of a place
 # A name: capitalised words, with initials ("Fontaines D.C."), not opening a sentence.
 EN_NAME_BEFORE = re.compile(r"(?<=[a-z0-9,;:(]\s)(?P<name>(?-i:[A-Z][\w'&-]*(?:\.[A-Z]\.?)*(?:\s+[A-Z][\w'&-]*(?:\.[A-Z]\.?)*)*))")
 # "我这台MacBook用了八年", "继续用我这部华为": "my this <machine>" keeps the thing it points to
