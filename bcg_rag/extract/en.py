@@ -82,9 +82,10 @@ EN_WORK_AS_AT = re.compile(r"^(?P<before>.*?)\bwork(?:s|ing)?\s+as\s+(?:a|an)\s+
                            r"(?P<org>(?-i:[A-Z])[\w&'.-]*(?:\s+(?-i:[A-Z])[\w&'.-]*){0,4})(?:\s*,.*)?$", re.IGNORECASE)
 EN_AS_TITLE = re.compile(r"^(?P<org>.+?)\s+as\s+(?:a\s+|an\s+|the\s+)?(?P<title>.+)$", re.IGNORECASE)
 # First-person and third-person copulas: "I'm a nurse", "my mom is a doctor", "I'm vegetarian".
-# Motion after a copula: "going to a concert", "heading to the gym" (not "going to be a nurse").
+# A perfect tense after "has": "Bobby has already bought skis" (no possession).
 EN_PARTICIPLE = re.compile(r"^(?:(?:already|just|finally|recently|also|never|not|since)\s+)*(?:\w+ed|bought|got|gotten|made|done|been|seen|"
                            r"gone|taken|given|found|left|won|lost|sold|built|written|begun|become|come|run|put|set|known|grown)\b", re.IGNORECASE)
+# Motion after a copula: "going to a concert", "heading to the gym" (not "going to be a nurse").
 EN_GOING_TO_A = re.compile(r"^\s*(?:(?:just|also|still|now|currently|really)\s+)*(?:going|heading|off|driving|walking|flying)\s+(?:to|into)\s+(?:a|an|the|my|our|this|that)\b",
                            re.IGNORECASE)
 EN_COPULA = re.compile(

@@ -272,7 +272,8 @@ class ChineseRules:
         if verb in ZH_MOVE_VERBS:
             predicate = "lives_in"
         elif verb in ZH_JOB_VERBS:  # 从腾讯跳到字节; but 从化学转到经济 is a subject of study
-            predicate = "works_at" if self._value_predicate(new, old) == "prefers" else self._value_predicate(new, old)
+            predicate = self._value_predicate(new, old)
+            predicate = "works_at" if predicate == "prefers" else predicate
         else:
             inner = self.lexicon.verb_regex.match(new)  # 换成喝茶: the verb names the slot
             predicate = self.lexicon.verbs[collapse(inner.group()).casefold()][1] if inner else None
