@@ -280,6 +280,8 @@ def test_a_batch_links_a_company_by_its_other_name_as_messages_one_by_one_do(mak
     ([("我弟在学日语", "2024-01-05T19:00:00"), ("我弟小明在北京上班", "2024-02-05T19:00:00")], {"小明"}),
     ([("我姐在云杉智能上班", "2024-04-10T20:00:00"), ("云杉智能总部在成都", "2024-04-10T20:05:00"),
       ("我姐说云杉把总部搬到西安了", "2024-11-22T19:30:00")], {"u's sister", "云杉智能"}),
+    ([("I'm a sales rep for Orla Foods. HQ is in Rotterdam", "2023-04-12T14:00:00"),
+      ("Orla moved its headquarters to Antwerp", "2024-01-22T11:00:00")], {"u", "Orla Foods"}),
 ])
 def test_who_and_what_a_name_means_does_not_depend_on_arrival_order(make_memory, said, subjects):
     # A relative spoken of before being named is the one named later ("my sister", then

@@ -142,3 +142,16 @@ def test_a_plan_group_does_not_push_raw_text_over_a_held_value(mem):
     say(mem, "我住在西安", "我可能要搬去成都了，不过还没定")
     result = mem.search("用户现在住在哪个城市？", user_id=U)
     assert result[0].current is not None and result[0].current.value == "西安"
+
+
+def test_a_company_called_by_its_name_without_its_suffix_is_the_employer(mem):
+    say(mem, "I'm a sales rep for Orla Foods, we make frozen dumplings. HQ is in Rotterdam",
+        "Orla moved its headquarters to Antwerp, official as of this month")
+    groups = mem.search("In which city is the headquarters of the user's employer?", user_id=U)
+    assert groups[0].current.value == "Antwerp"
+    from bcg_rag.extract.lexicon import default_lexicon, org_forms
+
+    lexicon = default_lexicon()
+    assert org_forms("Orla Foods", lexicon) == ["Orla"] and "Orla Foods" in org_forms("Orla", lexicon)
+    # a person's full name has no shorter form, and neither does a name that ends in another word
+    assert org_forms("Robert Hale", lexicon) == [] and org_forms("Golden Gate Park", lexicon) == []

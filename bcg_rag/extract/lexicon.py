@@ -312,13 +312,23 @@ class Lexicon:
 
 
 ZH_GROUP_KINDS = ("队", "团", "社", "俱乐部", "协会")
+# One to four capitalised words: a name an organisation may go by with or without its suffix.
+EN_CAPITALISED_NAME = re.compile(r"[A-Z][\w&'-]*(?: [A-Z][\w&'.-]*){0,3}")
 
 
 def org_forms(name: str, lexicon: Lexicon) -> list[str]:
     """The other forms of a Chinese organisation's name: without its suffix ("云杉智能" ->
     "云杉"), or, for a short name, with each suffix ("云杉" -> "云杉智能", "云杉科技", ...).
     A form keeps two characters at least; other names have none. A group is also called by
-    its kind alone ("彩虹腰鼓队" -> "腰鼓队": its tails of three characters or more)."""
+    its kind alone ("彩虹腰鼓队" -> "腰鼓队": its tails of three characters or more). An English
+    name in capitals likewise: "Orla Foods" -> "Orla", "Orla" -> "Orla Foods", "Orla Labs", ...
+    (the lexicon's ``en_suffixes``)."""
+    if EN_CAPITALISED_NAME.fullmatch(name):
+        suffixes = lexicon.words("organisations", "en_suffixes")
+        *head, last = name.split()
+        if head:
+            return [" ".join(head)] if last.casefold().rstrip(".") in suffixes else []
+        return [f"{name} {s.title()}" for s in suffixes]
     if not re.fullmatch(r"[\u4e00-\u9fff]{2,12}", name):
         return []
     suffixes = lexicon.words("organisations", "suffixes")
