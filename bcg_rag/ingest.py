@@ -29,7 +29,7 @@ from .extract.endings import ENDED
 from .extract.lexicon import org_forms
 from .ids import normalise_key
 from .models import Claim, ObserveResult
-from .names import unit_vectors
+from .names import known_entities, unit_vectors
 from .relevance import memory_lexicon
 from .writing import add_claims_once, check_messages
 
@@ -39,7 +39,6 @@ if TYPE_CHECKING:
 RESTATEMENT_NEIGHBOURS = 5
 RECENT_WITHOUT_INDEX = 50  # without a vector index, compare with this many latest statements
 AMBIGUITY_MARGIN = 0.02  # predicates: two names this close are a tie
-KNOWN_ENTITIES_SHOWN = 64  # names offered to an extractor for reuse
 
 
 @dataclass
@@ -128,7 +127,7 @@ def _extract_one(memory: "BeliefMemory", m: dict, speaker: str) -> tuple[list[Cl
     known_predicates = _known_predicates(memory, m["user_id"])
     raw, added, kin = _extract(
         memory.extractor, m["text"], user_id=m["user_id"], speaker=speaker, context=m.get("context"),
-        known_predicates=known_predicates, known_entities=_known_entities(memory, m["user_id"], m["text"]),
+        known_predicates=known_predicates, known_entities=known_entities(memory, m["user_id"], m["text"]),
     )
     return raw, added, known_predicates, kin
 
@@ -172,17 +171,6 @@ def _links(memory: "BeliefMemory", r: MessageResult) -> list[dict]:
 # --- linking -----------------------------------------------------------------------------
 def _known_predicates(memory: "BeliefMemory", user_id: str) -> list[str]:
     return memory.store.known_predicates(user_id)
-
-
-def _known_entities(memory: "BeliefMemory", user_id: str, text: str) -> list[str]:
-    """The user's entity names an extractor may reuse: the ones nearest the message (an
-    LLM prompt cannot carry a long-lived user's tens of thousands of names); none for an
-    extractor that says it does not use them (``uses_known_entities = False``)."""
-    if not getattr(memory.extractor, "uses_known_entities", True):
-        return []
-    if memory.index is None:
-        return memory.store.entity_names(user_id)[:KNOWN_ENTITIES_SHOWN]
-    return memory.names.nearest(user_id, unit_vectors(memory, [text])[0], KNOWN_ENTITIES_SHOWN)
 
 
 def _link(memory: "BeliefMemory", c: Claim, user_id: str, predicates: list[str],

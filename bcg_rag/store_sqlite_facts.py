@@ -260,6 +260,11 @@ class SQLiteFacts:
     def aliases_of(self, entity_id: str) -> list[str]:
         return [r["alias_norm"] for r in self.execute("SELECT alias_norm FROM alias WHERE entity_id = ? ORDER BY alias_norm", (entity_id,))]
 
+    def aliases_in(self, user_id: str, text_norm: str) -> list[tuple[str, str]]:
+        rows = self.execute("SELECT a.alias_norm, e.name FROM alias a JOIN entity e ON e.id = a.entity_id"
+                            " WHERE a.user_id = ? AND instr(?, a.alias_norm) > 0 ORDER BY a.alias_norm", (user_id, text_norm))
+        return [(r["alias_norm"], r["name"]) for r in rows]
+
     def names_for_user(self, user_id: str) -> list[str]:
         return [r["name"] for r in self.execute(
             "SELECT name FROM entity WHERE user_id = ? UNION SELECT alias_norm FROM alias WHERE user_id = ?", (user_id, user_id))]

@@ -304,13 +304,13 @@ def test_the_rules_own_predicate_names_are_not_renamed_by_what_is_known_in_any_o
 
 def test_a_hop_said_before_a_newer_headquarters_is_not_read_before_it(mem):
     """Asked through a person's employer, the newer headquarters of the asked kind answers;
-    the older hop ("Omar got hired at Pinecrest Robotics") is shown, not read first."""
+    the older hop ("Omar got hired at Pinecrest Robotics", his works_at) is shown, not read first."""
     say(mem, ("2025-01-05T20:00:00", "my friend Omar got hired at Pinecrest Robotics!! the startup that makes warehouse arms"),
         ("2025-01-06T09:00:00", "Pinecrest Robotics is in Boston, right by his flat"),
         ("2025-07-19T18:00:00", "Pinecrest officially moved their whole HQ to Denver last month, Omar relocated with them"))
     result = mem.search("what city is the company Omar works at based in?", user_id=USER)
     assert (result[0].predicate, result[0].current.value) == ("headquarters", "Denver")
-    assert [u["text"][:16] for u in result.unstructured] == ["my friend Omar g"]
+    assert ("works_at", "Pinecrest Robotics") in [(g.predicate, g.current and g.current.value) for g in result[1:]]
     assert not any(u.get("continues_chain") for u in result.unstructured)
     assert not result.unstructured_first
 

@@ -26,6 +26,10 @@ HUSBAND, SISTER = f"{USER}'s husband", f"{USER}'s sister"
     ("我跳槽了，现在在公司楼下", []),  # no employer named
     ("老公跳槽了！去了字节，说是工资涨了30%", [(HUSBAND, "works_at", "字节", 1.0)]),
     ("我在百度上班，昨天去了故宫", [(USER, "works_at", "百度", 1.0)]),  # a visit, no job change before it
+    # a clause that is a kin word and a name: the next clause is about the one named
+    ("我大学室友张磊 现在在深圳做硬件工程师", [("张磊", "works_in", "深圳", 1.0), ("张磊", "job_title", "硬件工程师", 1.0)]),
+    ("我同事张伟豪，在腾讯上班", [("张伟豪", "works_at", "腾讯", 1.0)]),
+    ("嘉嘉去深圳了，在一家游戏公司做UI设计", [("嘉嘉", "job_title", "UI设计", 1.0)]),  # a name, then where she went
 ])
 def test_a_chinese_clause_after_names_what_the_one_before_left_open(extractor, text, expected):
     assert triples(extractor, text) == expected
@@ -94,4 +98,18 @@ def test_an_offer_is_a_plan_and_a_usual_game_is_played(extractor, text, expected
     ("论文会", []),
 ])
 def test_a_language_said_first(extractor, text, expected):
+    assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a name that led a clause with a verb is whom the next "he" / "she" means
+    ("Bobby sent me a pic of the snow, he says he's already bought skis lol", [("Bobby", "owns", "skis", 1.0)]),
+    ("Priya texted me, she moved to Lisbon", [("Priya", "lives_in", "Lisbon", 1.0)]),
+    ("Honestly called it, she moved to Lisbon", []),
+    # durable goods bought, with or without an article; not what is used up
+    ("got skis for christmas", [(USER, "owns", "skis", 1.0)]),
+    ("I bought groceries", []),
+    ("I bought Nintendo Switch games", []),
+])
+def test_a_name_before_a_pronoun_and_durable_goods_bought(extractor, text, expected):
     assert triples(extractor, text) == expected

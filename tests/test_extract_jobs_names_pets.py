@@ -1,7 +1,8 @@
 """English chat about jobs ended by the employer, teams at a company, what others call the
 speaker, pets named before the animal, diets followed, memberships cancelled in lower case
 homes named by their town and teams supported (``endings.py``, ``everyday.py``, ``shared.py``,
-``mentions.py``, ``diets.py``, ``shapes.py``); with near misses that must stay silent."""
+``mentions.py``, ``diets.py``, ``shapes.py``), people hired, and Chinese names jieba
+misreads; with near misses that must stay silent."""
 
 from __future__ import annotations
 
@@ -97,6 +98,18 @@ JOB_ENDED = (USER, "does", "job", -0.8)
         ("ok the HQ relocation is officially done", []),
         ("the move is done", []),
         ("the vegan thing is over", [(USER, "diet", "vegan", -0.8)]),
+        # hired: the employer, and the title it was for
+        ("Meg just got hired as a vet tech at Pinecrest Animal Hospital",
+         [("Meg", "works_at", "Pinecrest Animal Hospital", 1.0), ("Meg", "job_title", "vet tech", 1.0)]),
+        ("Tom just got hired at Google", [("Tom", "works_at", "Google", 1.0)]),
+        ("I was hired by Deloitte last week", [(USER, "works_at", "Deloitte", 1.0)]),
+        ("I didn't get hired at Google", []),
+        ("I hope I get hired at Google", []),
+        # 老许, 小许 are people, though jieba tags them adverbs; a doubled given name (嘉嘉) leads its clauses
+        ("老许住在昆山", [("老许", "lives_in", "昆山", 1.0)]),
+        ("小许是医生", [("小许", "job_title", "医生", 1.0)]),
+        ("嘉嘉去深圳了 在一家游戏公司做UI设计", [("嘉嘉", "job_title", "UI设计", 1.0)]),
+        ("天天去健身房", [(USER, "habit", "健身房", 1.0)]),
     ],
 )
 def test_jobs_names_pets_and_diets(extractor, text, expected):

@@ -60,9 +60,9 @@ def test_where_work_is_in_chinese(extractor, text, expected):
 @pytest.mark.parametrize("text, expected", [
     ("我家狗狗豆豆特别怕打雷", [(USER, "has", "狗狗", 1.0), (USER, "pet_name", "豆豆", 1.0)]),
     ("我们家的兔子团团丢了", [(USER, "has", "兔子", 1.0), (USER, "pet_name", "团团", 1.0)]),
-    ("我家狗特别乖", []),  # 特别 is no name
-    ("我家猫今天吐了", []),
-    ("我家猫天天拆家", []),  # 天天 (every day) is no name
+    ("我家狗特别乖", [(USER, "has", "狗", 1.0)]),  # 特别 is no name
+    ("我家猫今天吐了", [(USER, "has", "猫", 1.0)]),
+    ("我家猫天天拆家", [(USER, "has", "猫", 1.0)]),  # 天天 (every day) is no name
     ("我家狗粮吃完了", []),  # dog food, no dog named
 ])
 def test_a_chinese_household_animal_and_its_name(extractor, text, expected):

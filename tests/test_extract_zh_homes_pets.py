@@ -192,3 +192,17 @@ def test_a_move_toward_a_town_placed_for_a_company_is_not_the_companys(extractor
     # "她" after "星河总部在杭州" may point at the company: no move is read for it
     found = triples(extractor, "小林去了星河科技，星河总部在杭州，她下个月搬过去")
     assert not [t for t in found if t[1].endswith("lives_in")]
+
+
+@pytest.mark.parametrize("text, expected", [
+    # the household's animal by its kind, said in passing
+    ("只有我家兔子陪我😭", [(USER, "has", "兔子", 1.0)]),
+    ("我的猫今天又拆家了", [(USER, "has", "猫", 1.0)]),
+    ("我家那只橘猫太胖了", [(USER, "has", "橘猫", 1.0)]),
+    ("我家狗粮吃完了", []),  # dog food, cut after 狗 by the segmenter
+    ("我家猫砂用完了", []),
+    ("我家以前的猫", []),
+    ("我家金毛对猫过敏", []),
+])
+def test_a_pet_of_the_household_said_in_passing(extractor, text, expected):
+    assert triples(extractor, text) == expected

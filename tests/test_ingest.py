@@ -81,6 +81,21 @@ def test_declared_aliases_resolve_to_one_entity():
         ("北京", 0.6), ("上海", 0.0)]
 
 
+def test_an_alias_names_its_entity_in_lower_case_and_chinese_nicknames():
+    # "meg" at the start of a lower-case message is no name to the rules; declared, it is Margaret
+    m = mem()
+    m.add_alias("u", "Meg", "Margaret")
+    m.add_alias("u", "豪哥", "张伟豪")
+    m.add_message("meg just got hired as a vet tech at Pinecrest Animal Hospital!!", user_id="u", timestamp="2024-03-09T19:30:00")
+    m.add_message("豪哥住昆山，每天开四十分钟车来上班", user_id="u", timestamp="2024-04-02T09:00:00")
+    assert [b.value for b in m.beliefs("u", subject="Margaret", predicate="job_title", now=NOW)] == ["vet tech"]
+    assert [b.value for b in m.beliefs("u", subject="张伟豪", predicate="lives_in", now=NOW)] == ["昆山"]
+    # undeclared, the same lower-case word names no one
+    other = mem()
+    other.add_message("meg just got hired as a vet tech at Pinecrest Animal Hospital!!", user_id="u", timestamp="2024-03-09T19:30:00")
+    assert other.beliefs("u", predicate="job_title", now=NOW) == []
+
+
 def test_unparseable_message_is_kept_as_evidence():
     m = mem()
     r = m.add_message("hmm, ok then", user_id="u", timestamp="2025-01-01T00:00:00")

@@ -53,10 +53,11 @@ EN_MOVED_AFTER = re.compile(
 )
 EN_MOVE_VERBS = ("move", "moved", "moving", "relocated", "relocate", "relocating")
 EN_INSTEAD = re.compile(r"^(?P<head>.+?)\s+(?:instead of|rather than)\s+(?P<old>.+)$", re.IGNORECASE)
-# Jobs: "started a new job at Microsoft as a data scientist", "got a job with Acme".
+# Jobs: "started a new job at Microsoft as a data scientist", "got a job with Acme", "got hired as a vet tech at X".
 EN_NEW_JOB = re.compile(
-    r"^(?P<before>.*?)\b(?:started|start|starting|got|get|getting|landed|accepted|took|begin|began|have|had)\s+"
-    r"(?:a|an|my|the)?\s*(?:new\s+|first\s+|dream\s+)?(?:job|position|role|gig|internship|work)\s+"
+    r"^(?P<before>.*?)\b(?:(?:started|start|starting|got|get|getting|landed|accepted|took|begin|began|have|had)\s+"
+    r"(?:a|an|my|the)?\s*(?:new\s+|first\s+|dream\s+)?(?:job|position|role|gig|internship|work)"
+    r"|(?:got|gets|get|getting|was|were|been|is|am|are)\s+(?:just\s+)?hired(?:\s+on)?)\s+"
     r"(?:as\s+(?:a\s+|an\s+)?(?P<title0>[a-z][\w\s-]*?)\s+)?"
     r"(?:at|with|in)\s+(?P<org>.+?)(?:\s+as\s+(?:a\s+|an\s+)?(?P<title>.+))?$",
     re.IGNORECASE,

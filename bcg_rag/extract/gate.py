@@ -61,15 +61,6 @@ EN_PROGRESSIVE = re.compile(r"(?:'m|'re|'s|\b(?:am|are|is))\s+(?:\w+ly\s+)?(?:ea
 ZH_PROGRESSIVE = re.compile(r"(?:正在|(?<![现实存所自])在)(?:吃|喝|玩|看)")  # not the 在 of 现在
 EN_EPISODE_VERB = re.compile(r"\b(?:ate|eaten|drank|drunk|had|played|watched)\b", re.IGNORECASE)
 # "My (college) roommate (Marcus) is …", "Marcus is …": who an English clause is about.
-EN_LEAD = re.compile(  # after a discourse word ("so my sister finally did it, she moved to Lisbon")
-    r"^(?:(?:so|ok|okay|well|and|but|yeah|oh|omg|anyway|btw)\b[,!]?\s+)?(?:(?:[Mm]y|[Oo]ur)\s+(?:[a-z]+\s+){0,2}?(?P<rel>[a-z-]+)(?:\s+(?P<name>[A-Z][a-z]+))?|(?P<lone>[A-Z][a-z]+))"
-    r"\s+(?:is|was|'s|has|had|got|just|now|still|finally|recently|also)\b"
-)
-# "my sis", "(big) news from my sister", "update on my brother": a relative alone, the topic of what follows
-EN_KIN_ALONE = re.compile(r"(?:(?:(?:big|some|quick|good|bad|great|sad|huge|small)\s+)?(?:news|update|updates|gossip)"
-                          r"\s+(?:from|on|about)\s+)?(?:my|our)\s+(?P<rel>[a-z-]+(?:\s+[a-z-]+)?)", re.IGNORECASE)
-# What happens to a person, after their name ("小雨跳槽了，去了米境": the next clause is hers).
-ZH_LIFE_EVENT = re.compile(r"(?:跳槽|辞职|离职|退休|换(?:了(?:份|个)?)?工作|搬家|毕业|结婚|离婚|升职)")
 # Chinese: episodes (a meal today, "吃了/喝过") are not habits.
 ZH_SPECIFIC_TIME = re.compile(r"今天|昨天|前天|今晚|昨晚|刚才|刚刚|中午|这顿|那天|上次|这次")
 ZH_PERFECTIVE = re.compile(r"(?:吃|喝)(?:了|完|过|到)")
@@ -259,6 +250,8 @@ class GateRules:
         flags = [flag for _, flag, _ in tokens]
         if re.fullmatch("[A-Za-z]+", text):
             return text[0].isupper()
+        if flags == ["nr", "nr"] and text[0] == text[1]:
+            return True  # a doubled given name the segmenter cuts in two: 嘉嘉, 婷婷
         if len(tokens) == 1:
             if flags[0].startswith("nr"):
                 return True
@@ -310,45 +303,6 @@ class GateRules:
             return None  # "I'm a mess today": a passing state
         return found
 
-    def _lead_subject(self, clause: str, turn: Turn) -> str | None:
-        """Whom a Chinese clause is about when no claim was read from it: "我妈退休了" (then
-        "不当医生了" is about her), "Anna是我大学室友" (then "现在在德国读博" is Anna's)."""
-        if not has_cjk(clause):
-            return self._en_lead_subject(clause, turn)
-        if latin := re.match(r"^([A-Z][a-z]+)(?=[\u4e00-\u9fff])", clause):
-            return latin.group(1)
-        owner = re.match(r"^(?:我的|我们的|我们|我|咱)?", clause)
-        rest = clause[owner.end():]
-        if (kin := self.lexicon.relative_regex.match(rest)) and (owner.group() or kin.group() in ZH_OWN_KIN):
-            relation = self.lexicon.relatives[collapse(kin.group()).casefold()]
-            tail = rest[kin.end():]
-            for size in (3, 2):  # "我同事小王…": the name after the kin word
-                if len(tail) > size and self._zh_named(tail[:size]):
-                    return tail[:size]
-            return f"{turn.user_id}'s {relation}"
-        for size in (3, 2):
-            if len(clause) > size and self._zh_named(clause[:size]) and not self._zh_named(clause[: size + 1]):
-                rest = clause[size:]  # "老王上个月从中石化退休了": a name, then what it did
-                if rest[0] in "是在叫从也都已刚" or self.lexicon.time.lead.match(rest) or self.lexicon.verb_regex.match(rest) \
-                        or ZH_LIFE_EVENT.match(rest):
-                    return clause[:size]
-        return None
-
-    def _en_lead_subject(self, clause: str, turn: Turn) -> str | None:
-        """ "My college roommate Marcus is in Phoenix" (then ", working at Intel" is his); a
-        relative alone, as in an aside ("update on mia (my sis): … she moved up to Porto")."""
-        aside = EN_KIN_ALONE.fullmatch(clause.strip())
-        if aside and (kin := self.lexicon.relative_regex.fullmatch(aside["rel"])):
-            return f"{turn.user_id}'s {self.lexicon.relatives[collapse(kin.group()).casefold()]}"
-        m = EN_LEAD.match(clause)
-        if m is None:
-            return None
-        if (m["name"] or m["lone"]) and (name := self._name(m["name"] or m["lone"], turn)):
-            return name
-        if m["rel"] and (kin := self.lexicon.relative_regex.fullmatch(m["rel"])):
-            return f"{turn.user_id}'s {self.lexicon.relatives[collapse(kin.group()).casefold()]}"
-        return None
-
     @staticmethod
     def _episode(clause: str) -> bool:
         """One occasion, not a habit: "今天中午吃了猪脚饭", "had sushi yesterday", "I just ate too much"."""
@@ -360,9 +314,6 @@ class GateRules:
 
 # Predicates whose value may be an activity (a verb phrase): "爱画画", "学做川菜", "不会开车".
 ACTIVITY_PREDICATES = frozenset({"likes", "dislikes", "hobby", "studies", "plays", "can", "ability", "speaks"})
-# Kin words that are the speaker's without 我 at the head of a chat clause ("老公跳槽了！"):
-# spouses, partners, parents and a best friend; not 哥 / 姐, which also address a listener.
-ZH_OWN_KIN = frozenset({"老公", "老婆", "媳妇", "男朋友", "女朋友", "男票", "女票", "爸爸", "妈妈", "老爸", "老妈", "爸妈", "闺蜜", "男友", "女友", "对象"})
 ZH_BAD_TITLE = re.compile(r"[了的是在不没很吗呢吧]")  # "当了组长": phrasing around a title, not one
 ZH_NOUN_TAGS = ("n", "eng", "vn", "j", "nz", "nt", "ns", "nr", "an", "l", "i", "g", "m", "q", "s")
 # A dictionary word of these kinds is no name, whatever its first character ("周末", "高兴").

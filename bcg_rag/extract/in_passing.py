@@ -8,7 +8,8 @@
   not read: measured, such claims were mostly not what annotators store (``mentions.py``);
 * a car by its make or model after "my": "my 2016 mazda 3 makes a clicking noise", "my civic
   needs new tires" (owns Mazda 3 / Civic; not "my old civic", "sold my civic"); in Chinese,
-  "我那台本田飞度开了六年了", "我的卡罗拉该保养了" (owns 本田飞度 / 卡罗拉);
+  "我那台本田飞度开了六年了", "我的卡罗拉该保养了" (owns 本田飞度 / 卡罗拉); a pet after "我家" /
+  "我的": "只有我家兔子陪我" (has 兔子; not "我家狗粮", "我家以前的猫");
 * an office in a town: "the drive to my office in Burbank takes forever", "our office in
   Leeds is closing" (works_in);
 * how often said by a count: "I've been running 3x a week", "I swim 4 times a week", "I lift
@@ -27,9 +28,11 @@ a possessive ("can't wait to see my nephew Leo") but not the clause's own claim.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from typing import TYPE_CHECKING
 
+from .pets_hobbies import is_pet
 from .shared import Found
 from .text import collapse, has_cjk, phrase_pattern
 
@@ -46,6 +49,9 @@ PET_GONE = re.compile(r"\b(?:lost|los(?:e|ing)|died|dies|passed|put\s+down|rehom
 CAR_GONE = re.compile(r"\b(?:sold|sell(?:ing)?|totall?ed|traded|trade(?:d|-in)?|scrapp\w*|stolen|used\s+to|miss(?:ed|ing)?"
                       r"|had|gave\s+away|borrow\w*|rent(?:ed|al))\b", re.IGNORECASE)
 ZH_CAR_GONE = re.compile(r"卖了|卖掉|报废|被偷|以前|之前|原来|租的|借的")
+# The household's animal by its kind; gone, or someone else's, it is none kept now.
+ZH_OURS_BEFORE_PET = re.compile(r"(?:我们家|我家|咱家|我的)的?(?:那只|这只|那条|这条)?")
+ZH_PET_GONE = re.compile(r"以前|之前|原来|去世|走了|没了|丢了|死了|送人|送走|过敏|想养|要养|领养|收养")
 # Kin whose name is a partner's: married to a spouse, dating a girlfriend or boyfriend.
 PARTNER_PREDICATES = {"wife": "married_to", "husband": "married_to", "girlfriend": "dating", "boyfriend": "dating"}
 EN_OFFICE_IN = re.compile(
@@ -135,7 +141,8 @@ class InPassingRules:
                 region, negated = self._clean_before_verb(clause[:driven.start()])
                 # "平时开Model Y通勤": the car one drives is one's own (not "我老公开宝马", "想开特斯拉")
                 m = driven if not negated and self._subject(region, turn) == me and not re.search(r"想|要|租|借|会|能", clause[:driven.start()]) else None
-            return [Found(me, "owns", m["car"].strip())] if m and not ZH_CAR_GONE.search(clause) else []
+            found = [Found(me, "owns", m["car"].strip())] if m and not ZH_CAR_GONE.search(clause) else []
+            return found + ([] if ZH_PET_GONE.search(clause) else self._zh_pets_in_passing(clause, me))
         found: list[Found] = []
         for m in en_car.finditer(clause) if not CAR_GONE.search(clause) else ():
             found.append(Found(me, "owns", collapse(m["car"])))  # as said: "civic" and "Civic" are one value
@@ -153,6 +160,20 @@ class InPassingRules:
         if (m := EN_OFFICE_IN.search(clause)) and m["place"].casefold() not in lex.not_names:
             found.append(Found(me, "works_in", self._clean_value(m["place"])))
         return [f for f in found if self._usable(f.value)]
+
+    def _zh_pets_in_passing(self, clause: str, me: str) -> list[Found]:
+        """ "我家兔子", "我家那只橘猫": the nouns right after the possessive, when together they
+        name a pet of the lexicon (not "狗粮" or "猫砂", which the segmenter cuts after 狗 / 猫)."""
+        tokens = self._tokens(clause)
+        found = []
+        for ours in ZH_OURS_BEFORE_PET.finditer(clause):
+            if not any(at == ours.end() for _, _, at in tokens):
+                continue  # the possessive ends inside a word
+            after = [(word, flag) for word, flag, at in tokens if at >= ours.end()]
+            nouns = [word for word, _ in itertools.takewhile(lambda t: t[1].startswith("n"), after)]
+            if 0 < len(nouns) <= 3 and is_pet(self.lexicon, pet := "".join(nouns)):
+                found.append(Found(me, "has", pet))
+        return found
 
     def _said_in_passing(self, clause: str, turn: Turn) -> Found | None:
         """A clause rule: a habit by a count, a practice kept up, an ability learned, none of a thing."""

@@ -127,7 +127,7 @@ class OfflineExtractor(
 ):
     """Rule-based claims from Chinese and English chat messages; no model, deterministic."""
 
-    uses_known_entities = False  # the rules read names from the text alone: ingestion need not look them up
+    uses_known_entities = False  # the rules read names from the text (and the aliases it uses): no embedding lookup
 
     def __init__(self, lexicon: Lexicon | None = None):
         self.lexicon = lexicon or default_lexicon()

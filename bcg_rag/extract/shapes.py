@@ -86,10 +86,11 @@ EN_ITS_NAME = re.compile(
     r"\s+(?P<name>[A-Z][a-z][\w'-]*)$"
 )
 EN_BOUGHT = re.compile(
-    r"^(?P<who>.*?)\b(?P<verb>bought|buy|sold|sell|got)\s+(?P<thing>(?:a|an|the|my|our)\s+.+)$", re.IGNORECASE
+    r"^(?P<who>.*?)\b(?P<verb>bought|buy|sold|sell|got)\s+(?P<thing>(?P<article>(?:a|an|the|my|our)\s+)?.+)$", re.IGNORECASE
 )
 DURABLE_GOODS = frozenset(
-    "house home apartment condo flat car truck van suv bike bicycle motorcycle scooter boat piano guitar".split()
+    "house home apartment condo flat car truck van suv bike bicycle motorcycle scooter boat piano guitar"
+    " skis snowboard kayak canoe surfboard paddleboard skates rollerblades tent drum drums keyboard violin".split()
 )
 # "traded in the Civic for a Subaru": one thing given up for another.
 EN_TRADED = re.compile(
@@ -266,9 +267,9 @@ class ShapeRules:
         if not (m := EN_BOUGHT.match(clause)):
             return None
         thing = self._clean_value(m["thing"])
-        if not thing or not (len(thing) > 1 and thing[:1].isupper() or thing.split()[-1].casefold() in DURABLE_GOODS
-                             or EN_MODEL.fullmatch(thing)):
-            return None  # "got a cold", "got an A": neither a name nor a thing kept
+        durable = bool(thing) and thing.split()[-1].casefold() in DURABLE_GOODS
+        if not thing or not (durable or m["article"] and (len(thing) > 1 and thing[:1].isupper() or EN_MODEL.fullmatch(thing))):
+            return None  # "got a cold", "got an A", "bought groceries": neither a name nor a thing kept
         if thing.split()[0].casefold().rstrip(".") in self.lexicon.not_possessions:
             return None  # "I've got a PhD in chemistry": a qualification (the lexicon's), not a thing owned
         region, negated = self._clean_before_verb(m["who"])

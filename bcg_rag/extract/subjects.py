@@ -1,11 +1,14 @@
 """Who a clause is about: the speaker, the user, a relative ("my mom", "我妈"), a pronoun for
-the last person named, or a name; and who owns an attribute."""
+the last person named, or a name; who owns an attribute; and whom a clause that read nothing
+was about, for the next one to go on with ("我室友张磊，现在在深圳…", "Bobby sent me a pic, he
+says…")."""
 
 from __future__ import annotations
 
 import re
 from typing import TYPE_CHECKING
 
+from .gate import ZH_WORD_TAGS
 from .mentions import pet_named_pattern
 from .shared import EN_NAME_AFTER, Found
 from .text import CJK_CHAR, EDGE_PUNCTUATION, collapse, has_cjk
@@ -23,6 +26,18 @@ EN_KIN_MODIFIER = re.compile(r"^(?:old|former|new|current|previous)\s+(?=[a-z])"
 # Reported speech: a modal or advice says what was said is no fact; a pronoun after the verb is the reporter.
 REPORT_MODAL = re.compile(r"\b(?:would|wouldn't|could|might|may|should)\b|不会|不能|不敢", re.IGNORECASE)
 SAID_PRONOUN = re.compile(r"(?:he|she)\b|[他她](?![们])", re.IGNORECASE)
+EN_LEAD = re.compile(  # after a discourse word ("so my sister finally did it, she moved to Lisbon")
+    r"^(?:(?:so|ok|okay|well|and|but|yeah|oh|omg|anyway|btw)\b[,!]?\s+)?(?:(?:[Mm]y|[Oo]ur)\s+(?:[a-z]+\s+){0,2}?(?P<rel>[a-z-]+)(?:\s+(?P<name>[A-Z][a-z]+))?|(?P<lone>[A-Z][a-z]+))"
+    r"\s+(?:is|was|'s|has|had|got|just|now|still|finally|recently|also|(?=[a-z]+ed\b|sent\b|told\b|said\b))\b"
+)
+# "my sis", "(big) news from my sister", "update on my brother": a relative alone, the topic of what follows
+EN_KIN_ALONE = re.compile(r"(?:(?:(?:big|some|quick|good|bad|great|sad|huge|small)\s+)?(?:news|update|updates|gossip)"
+                          r"\s+(?:from|on|about)\s+)?(?:my|our)\s+(?P<rel>[a-z-]+(?:\s+[a-z-]+)?)", re.IGNORECASE)
+# What happens to a person, after their name ("小雨跳槽了，去了米境": the next clause is hers).
+ZH_LIFE_EVENT = re.compile(r"(?:跳槽|辞职|离职|退休|换(?:了(?:份|个)?)?工作|搬家|毕业|结婚|离婚|升职)")
+# Kin words that are the speaker's without 我 at the head of a chat clause ("老公跳槽了！"):
+# spouses, partners, parents and a best friend; not 哥 / 姐, which also address a listener.
+ZH_OWN_KIN = frozenset({"老公", "老婆", "媳妇", "男朋友", "女朋友", "男票", "女票", "爸爸", "妈妈", "老爸", "老妈", "爸妈", "闺蜜", "男友", "女友", "对象"})
 SAID_ADVICE = re.compile(r"\b(?:should|shouldn't|ought to|need to|needs to|have to|has to)\b|应该|得|要不", re.IGNORECASE)
 
 
@@ -131,3 +146,49 @@ class SubjectRules:
         if relative := self._relative(region, turn):
             return relative, False
         return self._name(region, turn), False
+
+    def _lead_subject(self, clause: str, turn: Turn) -> str | None:
+        """Whom a Chinese clause is about when no claim was read from it: "我妈退休了" (then
+        "不当医生了" is about her), "Anna是我大学室友" (then "现在在德国读博" is Anna's)."""
+        if not has_cjk(clause):
+            return self._en_lead_subject(clause, turn)
+        if latin := re.match(r"^([A-Z][a-z]+)(?=[\u4e00-\u9fff])", clause):
+            return latin.group(1)
+        owner = re.match(r"^(?:我的|我们的|我们|我|咱)?", clause)
+        rest = clause[owner.end():]
+        if owner.group() and (school := ZH_KIN_SCHOOL.match(rest)) and self.lexicon.relative_regex.match(rest[school.end():]):
+            rest = rest[school.end():]  # "我大学室友张磊": where they met says which one
+        if (kin := self.lexicon.relative_regex.match(rest)) and (owner.group() or kin.group() in ZH_OWN_KIN):
+            relation = self.lexicon.relatives[collapse(kin.group()).casefold()]
+            tail = rest[kin.end():]
+            if self._zh_named(tail) and self._tokens(tail)[-1][1] not in ZH_WORD_TAGS:
+                return tail  # "我室友张磊", "我同事张伟豪": the clause ends on the name (not "张磊好")
+            for size in (3, 2):  # "我同事小王…": the name after the kin word
+                if len(tail) > size and self._zh_named(tail[:size]):
+                    return tail[:size]
+            return f"{turn.user_id}'s {relation}"
+        if known := next((turn.entities[k] for k in sorted(turn.entities, key=len, reverse=True)
+                          if has_cjk(k) and clause.startswith(k) and len(clause) > len(k)), None):
+            return known  # a name or alias the user's memory knows ("豪哥住昆山")
+        for size in (3, 2):
+            if len(clause) > size and self._zh_named(clause[:size]) and not self._zh_named(clause[: size + 1]):
+                rest = clause[size:]  # "老王上个月从中石化退休了": a name, then what it did
+                if rest[0] in "是在叫从也都已刚去回调" or self.lexicon.time.lead.match(rest) or self.lexicon.verb_regex.match(rest) \
+                        or ZH_LIFE_EVENT.match(rest):
+                    return clause[:size]
+        return None
+
+    def _en_lead_subject(self, clause: str, turn: Turn) -> str | None:
+        """ "My college roommate Marcus is in Phoenix" (then ", working at Intel" is his); a
+        relative alone, as in an aside ("update on mia (my sis): … she moved up to Porto")."""
+        aside = EN_KIN_ALONE.fullmatch(clause.strip())
+        if aside and (kin := self.lexicon.relative_regex.fullmatch(aside["rel"])):
+            return f"{turn.user_id}'s {self.lexicon.relatives[collapse(kin.group()).casefold()]}"
+        m = EN_LEAD.match(clause)
+        if m is None:
+            return None
+        if (m["name"] or m["lone"]) and (name := self._name(m["name"] or m["lone"], turn)):
+            return name
+        if m["rel"] and (kin := self.lexicon.relative_regex.fullmatch(m["rel"])):
+            return f"{turn.user_id}'s {self.lexicon.relatives[collapse(kin.group()).casefold()]}"
+        return None

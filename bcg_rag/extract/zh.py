@@ -173,7 +173,8 @@ class ChineseRules:
             start += 1
         while keep > start and len(tokens[keep - 1][0]) > 1 and (
                 tokens[keep - 1][1] == "t" or tokens[keep - 1][1] in ("d", "ad")
-                and tokens[keep - 1][0] not in self.lexicon.negation_words):
+                and tokens[keep - 1][0] not in self.lexicon.negation_words
+                and not self._zh_named(tokens[keep - 1][0])):  # 老许, 小许: adverbs to jieba, names to us
             keep -= 1
         if keep <= start and start:  # all time words: the lexicon's peel decides, as before
             return region
@@ -197,7 +198,7 @@ class ChineseRules:
         if len(tokens) > 1 and len(tokens[0][0]) == 1 and tokens[0][1].startswith(NAME_START_NOT):
             return None  # "我老公说新老板…": 说 (a verb) + 新 is not his name; 小 (a) in 小陈 is
         for word, flag, _ in tokens:
-            if len(word) > 1 and flag.startswith(NOT_NAME_TAGS) and not flag.startswith(("nr", "vn")):
+            if len(word) > 1 and flag.startswith(NOT_NAME_TAGS) and not flag.startswith(("nr", "vn")) and not self._zh_named(word):
                 return None  # "今天" (t), "这个" (r), "已经" (d): not a name
         return text
 
