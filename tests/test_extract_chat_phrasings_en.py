@@ -112,24 +112,26 @@ def test_group_near_misses(extractor, text):
 
 @pytest.mark.parametrize("text, expected", [
     ("caught up with Kofi, he's lecturing economics at Harwick University now",
-     [("Kofi", "works_at", "Harwick University", 1.0), ("Kofi", "teaches", "economics", 1.0)]),
+     [("Kofi", "works_at", "Harwick University", 1.0), ("Kofi", "teaches", "economics", 1.0), ("Kofi", "job_title", "lecturer", 1.0)]),
     ("my friend Kofi is lecturing economics at Harwick University now",
-     [("Kofi", "works_at", "Harwick University", 1.0), ("Kofi", "teaches", "economics", 1.0)]),
-    ("my sister Ana just graduated, she's teaching at Greenfield High", [("Ana", "works_at", "Greenfield High", 1.0)]),
-    ("I'm interning at Lumen Labs this summer", [(USER, "works_at", "Lumen Labs", 1.0)]),
-    ("my brother is nursing at St Mary's", [(f"{USER}'s brother", "works_at", "St Mary's", 1.0)]),
-    ("my wife teaches at Greenfield High", [(f"{USER}'s wife", "works_at", "Greenfield High", 1.0)]),
+     [("Kofi", "works_at", "Harwick University", 1.0), ("Kofi", "teaches", "economics", 1.0), ("Kofi", "job_title", "lecturer", 1.0)]),
+    ("my sister Ana just graduated, she's teaching at Greenfield High",
+     [("Ana", "works_at", "Greenfield High", 1.0), ("Ana", "job_title", "teacher", 1.0)]),
+    ("I'm interning at Lumen Labs this summer", [(USER, "works_at", "Lumen Labs", 1.0), (USER, "job_title", "intern", 1.0)]),
+    ("my brother is nursing at St Mary's", [(f"{USER}'s brother", "works_at", "St Mary's", 1.0), (f"{USER}'s brother", "job_title", "nurse", 1.0)]),
+    ("my wife teaches at Greenfield High", [(f"{USER}'s wife", "works_at", "Greenfield High", 1.0), (f"{USER}'s wife", "job_title", "teacher", 1.0)]),
     ("I'm teaching 7th grade math at Greenfield Middle School",
-     [(USER, "works_at", "Greenfield Middle School", 1.0), (USER, "teaches", "7th grade math", 1.0)]),
-    ("bartending at Joe's on weekends", [(USER, "works_at", "Joe's", 1.0)]),
-    ("I used to teach at Greenfield High", [(USER, "works_at", "Greenfield High", NO)]),
+     [(USER, "works_at", "Greenfield Middle School", 1.0), (USER, "teaches", "7th grade math", 1.0), (USER, "job_title", "teacher", 1.0)]),
+    ("bartending at Joe's on weekends", [(USER, "works_at", "Joe's", 1.0), (USER, "job_title", "bartender", 1.0)]),
+    ("I used to teach at Greenfield High", [(USER, "works_at", "Greenfield High", NO), (USER, "job_title", "teacher", NO)]),
     # by a task verb at a company (a capitalised name, or a company's last word in lower case)
     ("i process claims at thistledown insurance and today someone claimed a raccoon stole their car keys",
      [(USER, "works_at", "Thistledown Insurance", 1.0)]),
     ("i do payroll at acme corp", [(USER, "works_at", "Acme Corp", 1.0)]),
     ("my sister writes code at Stripe", [(f"{USER}'s sister", "works_at", "Stripe", 1.0)]),
     ("I sell insurance for State Farm", [(USER, "works_at", "State Farm", 1.0)]),
-    ("long shift today, I weld hull sections at Halvorsen Marine, my arms are jelly", [(USER, "works_at", "Halvorsen Marine", 1.0)]),
+    ("long shift today, I weld hull sections at Halvorsen Marine, my arms are jelly",
+     [(USER, "works_at", "Halvorsen Marine", 1.0), (USER, "job_title", "welder", 1.0)]),
 ])
 def test_work_said_by_a_trade_at_an_organisation(extractor, text, expected):
     assert triples(extractor, text) == expected

@@ -126,6 +126,16 @@ def _task_at(lexicon: Lexicon) -> re.Pattern[str]:
         re.IGNORECASE)
 
 
+# Trades named by their verb: "I weld hull sections at Halvorsen Marine" says a welder
+# (by the verb's stem: "teaches", "teaching"). Only verbs whose doer is the trade's name.
+TRADE_AGENTS = {"teach": "teacher", "lectur": "lecturer", "weld": "welder", "tutor": "tutor", "bartend": "bartender",
+                "nurs": "nurse", "plumb": "plumber", "intern": "intern"}
+
+
+def trade_agent(verb: str) -> str | None:
+    return next((agent for stem, agent in TRADE_AGENTS.items() if verb.casefold().startswith(stem)), None)
+
+
 # Task verbs said of chores and pastimes as well ("do laundry at Mom's", "run errands at
 # Target"): only with a company's last word ("do payroll at Acme Corp").
 LOOSE_TASK_VERBS = frozenset({"do", "does", "run", "runs"})
@@ -210,9 +220,9 @@ class GroupWorkRules:
             found.append(Found(subject, "teaches", self._clean_value(m["what"]), negated))
         elif what:
             return None  # "nursing her wounds at Mercy": what is nursed is no trade
-        return found
+        return found + [Found(subject, "job_title", agent, negated) for agent in [trade_agent(verb)] if agent]
 
-    def _work_by_task(self, clause: str, turn: Turn) -> Found | None:
+    def _work_by_task(self, clause: str, turn: Turn) -> list[Found] | None:
         """ "I process claims at Thistledown Insurance", "i do payroll at acme corp": whom one
         works for, said by what one does there."""
         if not (m := _task_at(self.lexicon).match(clause)):
@@ -231,8 +241,10 @@ class GroupWorkRules:
         if org.casefold() in self.lexicon.not_names or HOLIDAYS.fullmatch(org) or not self._usable(org):
             return None
         region, negated = self._clean_before_verb(m["who"])
-        subject = self._subject(region, turn)
-        return Found(subject, "works_at", org, negated) if subject else None
+        if (subject := self._subject(region, turn)) is None:
+            return None
+        agent = trade_agent(m["verb"])
+        return [Found(subject, "works_at", org, negated)] + ([Found(subject, "job_title", agent, negated)] if agent else [])
 
     def _teaching_moved(self, clause: str, turn: Turn) -> list[Found] | None:
         """ "they moved me to teaching 7th grade math this year", "switched from teaching history
