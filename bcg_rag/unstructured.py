@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from .asked import relatives_asked, speaks_of_relation, speaks_of_unanswered
-from .extract.text import has_cjk
+from .extract.text import CJK_CHAR, has_cjk
 from .groups import held_in
 from .models import HIDDEN_TEXT
 from .relevance import STATEMENT_SLOTS, is_wh_question, memory_lexicon, named_in_question
@@ -50,10 +50,12 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
     rows = _unstructured(memory, hits, relevance, set() if speaks is not None else groups_own, user_id, agent_id)
     # The nearest evidence of all is what plain retrieval would answer from. When the
     # extractor read nothing in it and it is more relevant than every returned belief, the
-    # raw text is read first; where it made claims, the beliefs ranked them already.
+    # raw text is read first; where it made claims, the beliefs ranked them already. A question
+    # the user asked states nothing ("any tips for getting metal dust out of hair?"): it is
+    # shown, not read before a belief it outranks only by its words.
     top = hits[0][0] if hits else None
     top_row = next((u for u in rows if u["id"] == top), None)
-    first = (top_row is not None and top not in claimed
+    first = (top_row is not None and top not in claimed and not only_asks(top_row["text"])
              and relevance[top] > max((_comparable_relevance(g, relevance) for g in groups), default=-1.0)
              and not (groups and groups[0].relevance >= relevance[top] - ACCOUNTED_MARGIN
                       and (accounted(groups[0], top_row) or superseded(memory, groups[0], top_row))))
@@ -105,6 +107,20 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
         first = True
         rows = chain_before_update(rows)
     return rows, first
+
+
+# A question at the start of a text, with nothing before it ("ugh, knees. how do I …?").
+LEADING_QUESTION = re.compile(r"^[^.!。！?？]*[?？]+")
+
+
+def only_asks(text: str) -> bool:
+    """A text that asks and says nothing else: a question with at most a short tail ("any tips
+    for metal dust in hair? asking seriously", "有啥办法？在线等"); not "which is better? asking
+    for me, Hangzhou life is getting boring", which says where one lives."""
+    if (asked := LEADING_QUESTION.match(text.strip())) is None:
+        return False
+    rest = text.strip()[asked.end():]
+    return len(rest.split()) <= 3 and len(CJK_CHAR.findall(rest)) <= 4
 
 
 def chain_before_update(rows: list[dict]) -> list[dict]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from bcg_rag.unstructured import only_asks
 from claims import USER, triples
 
 SISTER, HUSBAND, MOTHER = f"{USER}'s sister", f"{USER}'s husband", f"{USER}'s mother"
@@ -339,3 +340,27 @@ def test_a_later_text_naming_another_town_may_be_a_move_unless_a_trip_or_a_recor
     assert result[0].current.value == "Lyon"
     assert [bool(u.get("newer_than_belief")) for u in result.unstructured] == [marked]
     assert result.unstructured_first is marked
+
+
+def test_a_question_the_user_asked_is_not_read_before_the_belief_it_outranks(mem):
+    """The user's own question states nothing: nearer to the question asked than the belief
+    (a year on, the belief's evidence is far), it is still shown, after the belief."""
+    say(mem, ("2024-02-01T20:00:00", "rough day, I weld ship hulls at Brakstad Yard and my shoulders are done"),
+        ("2024-02-01T20:05:00", "any tips for getting metal shavings out of a wool sweater? asking for real"),
+        ("2024-02-20T21:00:00", "they put me on the night rota next month"))
+    result = mem.search("What does the user do for a living?", user_id=USER, now="2025-03-01T00:00:00")
+    assert (result[0].predicate, result[0].current.value) == ("job_title", "welder")
+    assert not result.unstructured_first
+    assert any(u["text"].startswith("any tips for getting metal shavings") for u in result.unstructured)
+
+
+@pytest.mark.parametrize("text, asks_only", [
+    ("any tips for getting metal shavings out of a wool sweater? asking for real", True),
+    ("有啥办法？在线等", True),
+    ("what city is better to live in, Hangzhou or Suzhou? asking for me, Hangzhou life is getting boring", False),
+    ("杭州和苏州哪个好？我在杭州住腻了", False),
+    ("ugh my knees. how do I recover faster?", False),  # said something before it asked
+    ("I love tea", False),
+])
+def test_a_text_that_only_asks(text, asks_only):
+    assert only_asks(text) is asks_only
