@@ -133,6 +133,7 @@ TRADE_AGENTS = {"teach": "teacher", "lectur": "lecturer", "weld": "welder", "tut
 
 
 def trade_agent(verb: str) -> str | None:
+    """The trade a verb form names: "welds" -> "welder"; None for a task verb of no one trade."""
     return next((agent for stem, agent in TRADE_AGENTS.items() if verb.casefold().startswith(stem)), None)
 
 

@@ -49,7 +49,8 @@ PET_GONE = re.compile(r"\b(?:lost|los(?:e|ing)|died|dies|passed|put\s+down|rehom
 CAR_GONE = re.compile(r"\b(?:sold|sell(?:ing)?|totall?ed|traded|trade(?:d|-in)?|scrapp\w*|stolen|used\s+to|miss(?:ed|ing)?"
                       r"|had|gave\s+away|borrow\w*|rent(?:ed|al))\b", re.IGNORECASE)
 ZH_CAR_GONE = re.compile(r"卖了|卖掉|报废|被偷|以前|之前|原来|租的|借的")
-# The household's animal by its kind; gone, or someone else's, it is none kept now.
+# The household's animal by its kind; gone, allergic to, wished for or just taken in, it is
+# none said in passing (taking one in is the shapes rule's).
 ZH_OURS_BEFORE_PET = re.compile(r"(?:我们家|我家|咱家|我的)的?(?:那只|这只|那条|这条)?")
 ZH_PET_GONE = re.compile(r"以前|之前|原来|去世|走了|没了|丢了|死了|送人|送走|过敏|想养|要养|领养|收养")
 # Kin whose name is a partner's: married to a spouse, dating a girlfriend or boyfriend.

@@ -26,7 +26,9 @@ EN_KIN_MODIFIER = re.compile(r"^(?:old|former|new|current|previous)\s+(?=[a-z])"
 # Reported speech: a modal or advice says what was said is no fact; a pronoun after the verb is the reporter.
 REPORT_MODAL = re.compile(r"\b(?:would|wouldn't|could|might|may|should)\b|不会|不能|不敢", re.IGNORECASE)
 SAID_PRONOUN = re.compile(r"(?:he|she)\b|[他她](?![们])", re.IGNORECASE)
-EN_LEAD = re.compile(  # after a discourse word ("so my sister finally did it, she moved to Lisbon")
+# A person leading a clause, after a discourse word ("so my sister finally did it, she moved to
+# Lisbon"), before a verb: an auxiliary, or a past one ("Bobby sent me a pic, he says…").
+EN_LEAD = re.compile(
     r"^(?:(?:so|ok|okay|well|and|but|yeah|oh|omg|anyway|btw)\b[,!]?\s+)?(?:(?:[Mm]y|[Oo]ur)\s+(?:[a-z]+\s+){0,2}?(?P<rel>[a-z-]+)(?:\s+(?P<name>[A-Z][a-z]+))?|(?P<lone>[A-Z][a-z]+))"
     r"\s+(?:is|was|'s|has|had|got|just|now|still|finally|recently|also|(?=[a-z]+ed\b|sent\b|told\b|said\b))\b"
 )
