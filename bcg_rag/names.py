@@ -42,6 +42,8 @@ ANN_CANDIDATES = 32
 _PRODUCT_ELEMENTS = 2**17
 KNOWN_ENTITIES_SHOWN = 64  # names offered to an extractor for reuse
 LATIN_LETTER = "[0-9A-Za-z\u00c0-\u024f]"
+ALIAS_WORDS, ALIAS_CHARS = 4, 6  # the longest alias looked for: words, or Chinese characters
+CJK_RUN = re.compile("[\u4e00-\u9fff]{2,}")
 
 
 @dataclass
@@ -214,9 +216,22 @@ def _aliases_used(memory: Any, user_id: str, text: str) -> list[str]:
     name to the rules. An entity's own name is left to the rules, which read it from the text
     whether or not it is known: what they read must not depend on what came before."""
     used = []
-    for alias, name in memory.store.aliases_in(user_id, normalise_text(text)):
+    for alias, name in memory.store.aliases_among(user_id, alias_candidates(text)):
         # a Latin alias is a whole word ("al" is not in "also"); Chinese has no spaces to keep
         pattern = rf"(?<!{LATIN_LETTER})" + r"\s+".join(map(re.escape, alias.split())) + rf"(?!{LATIN_LETTER})"
         if alias != normalise_key(name) and (said := re.search(pattern, text, re.IGNORECASE)):
             used.append(said.group())
     return used
+
+
+def alias_candidates(text: str) -> set[str]:
+    """The keys an alias in ``text`` could have: runs of one to ``ALIAS_WORDS`` words, and
+    Chinese runs of two to ``ALIAS_CHARS`` characters. Looked up by key, so the cost is the
+    message's, not the number of names the user has: a scan of every alias row measured 0.1 ms
+    a message at 400 rows (every entity has one), growing with the user; by key, 0.1 to 0.6 ms
+    for a chat message and 20 ms for a 40 KB one, whatever the user has."""
+    words = [w for w in (normalise_key(w) for w in normalise_text(text).split()) if w]
+    keys = {" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, min(i + ALIAS_WORDS, len(words)) + 1)}
+    for run in CJK_RUN.findall(normalise_text(text)):
+        keys.update(run[i:j] for i in range(len(run)) for j in range(i + 2, min(i + ALIAS_CHARS, len(run)) + 1))
+    return keys - {""}

@@ -260,9 +260,9 @@ class PostgresFacts:
         rows = self.execute(f"SELECT alias_norm FROM {self.schema}.alias WHERE entity_id = %s ORDER BY alias_norm", (entity_id,))
         return [r["alias_norm"] for r in rows]
 
-    def aliases_in(self, user_id: str, text_norm: str) -> list[tuple[str, str]]:
+    def aliases_among(self, user_id: str, keys: Sequence[str]) -> list[tuple[str, str]]:
         rows = self.execute(f"SELECT a.alias_norm, e.name FROM {self.schema}.alias a JOIN {self.schema}.entity e ON e.id = a.entity_id"
-                            " WHERE a.user_id = %s AND strpos(%s, a.alias_norm) > 0 ORDER BY a.alias_norm", (user_id, text_norm))
+                            " WHERE a.user_id = %s AND a.alias_norm = ANY(%s) ORDER BY a.alias_norm", (user_id, sorted(set(keys))))
         return [(r["alias_norm"], r["name"]) for r in rows]
 
     def names_for_user(self, user_id: str) -> list[str]:

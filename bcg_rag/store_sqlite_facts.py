@@ -260,10 +260,13 @@ class SQLiteFacts:
     def aliases_of(self, entity_id: str) -> list[str]:
         return [r["alias_norm"] for r in self.execute("SELECT alias_norm FROM alias WHERE entity_id = ? ORDER BY alias_norm", (entity_id,))]
 
-    def aliases_in(self, user_id: str, text_norm: str) -> list[tuple[str, str]]:
-        rows = self.execute("SELECT a.alias_norm, e.name FROM alias a JOIN entity e ON e.id = a.entity_id"
-                            " WHERE a.user_id = ? AND instr(?, a.alias_norm) > 0 ORDER BY a.alias_norm", (user_id, text_norm))
-        return [(r["alias_norm"], r["name"]) for r in rows]
+    def aliases_among(self, user_id: str, keys: Sequence[str]) -> list[tuple[str, str]]:
+        out = []
+        for chunk in _chunks(sorted(set(keys))):  # primary-key seeks: the cost is the keys', not the user's aliases'
+            out += [(r["alias_norm"], r["name"]) for r in self.execute(
+                "SELECT a.alias_norm, e.name FROM alias a JOIN entity e ON e.id = a.entity_id"
+                f" WHERE a.user_id = ? AND a.alias_norm IN ({','.join('?' * len(chunk))})", (user_id, *chunk))]
+        return sorted(out)
 
     def names_for_user(self, user_id: str) -> list[str]:
         return [r["name"] for r in self.execute(

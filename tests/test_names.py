@@ -1,10 +1,13 @@
 """Entity linking at scale: each known name is embedded once per process, and the kept
-names follow the store (new entities, merges, deletion)."""
+names follow the store (new entities, merges, deletion); the aliases a message may use are
+looked up by key."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+
+from bcg_rag.names import alias_candidates
 
 sys.path.insert(0, str(Path(__file__).parent / "bench"))
 import scale_data  # noqa: E402
@@ -109,3 +112,10 @@ def test_past_the_index_threshold_linking_finds_what_every_name_compared_finds(m
     r = mem.add_message(f"{known[3]} lives in Oslo.", user_id="user0000", timestamp="2025-01-01T00:00:00")
     assert [c.subject for c in r.claims] == [known[3]]
     assert np.allclose(np.linalg.norm(entry.rows, axis=1), 1, atol=1e-4)
+
+
+def test_the_keys_an_alias_in_a_message_could_have():
+    keys = alias_candidates("Meg just got HIRED!! 豪哥住昆山")
+    assert {"meg", "got hired", "meg just got hired", "豪哥", "昆山"} <= keys
+    assert "meg just got hired!!" not in keys and "" not in keys  # normalised: case and edge punctuation folded
+    assert not any(len(k.split()) > 4 for k in keys)  # the longest alias looked for

@@ -81,7 +81,7 @@ def _dump(m: BeliefMemory) -> dict:
     out["aliases"] = {e["id"]: s.aliases_of(e["id"]) for e in out["entity"]}
     out["names"] = [sorted(s.names_for_user(u)) for u in ("u1", "u2")]
     out["holds"] = [s.holds_text(t) for t in ("Berlin", "bones", "topic:travel", "no such text")]
-    out["aliases_in"] = [s.aliases_in("u1", t) for t in ("the dog barks", "a dog", "rex", "")]
+    out["aliases_among"] = [s.aliases_among("u1", keys) for keys in (["the dog", "barks"], ["a dog"], ["rex"], [])]
     with lc._cold(m, create=False) as cold:
         out["cold"] = {kind: cold.all_rows(kind) for kind in ("evidence", "belief")} if cold is not None else None
     return out
