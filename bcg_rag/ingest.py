@@ -233,8 +233,9 @@ def _org_form(memory: "BeliefMemory", user_id: str, name: str,
     """The name of a known entity (or of a subject linked earlier in the batch) that is
     another form of ``name`` (an organisation with or without its suffix, ``org_forms``),
     when exactly one is known."""
-    found = {f for f in org_forms(name, memory_lexicon(memory))
-             if f in batch_subjects or memory.resolve_entity(user_id, f) is not None}
+    forms = org_forms(name, memory_lexicon(memory))  # "Orla": "Orla Foods", "Orla Labs", ... (dozens)
+    known = {key for key, _ in memory.store.aliases_among(user_id, [normalise_key(f) for f in forms])} if forms else set()
+    found = {f for f in forms if f in batch_subjects or normalise_key(f) in known}
     return found.pop() if len(found) == 1 else None
 
 

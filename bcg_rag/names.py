@@ -27,6 +27,7 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
+from .extract.text import CJK
 from .ids import normalise_key, normalise_text
 
 # Below this many names an exact product over all of them is as fast as an index query
@@ -43,7 +44,7 @@ _PRODUCT_ELEMENTS = 2**17
 KNOWN_ENTITIES_SHOWN = 64  # names offered to an extractor for reuse
 LATIN_LETTER = "[0-9A-Za-z\u00c0-\u024f]"
 ALIAS_WORDS, ALIAS_CHARS = 4, 6  # the longest alias looked for: words, or Chinese characters
-CJK_RUN = re.compile("[\u4e00-\u9fff]{2,}")
+CJK_RUN = re.compile(f"[{CJK}]{{2,}}")
 
 
 @dataclass
@@ -230,8 +231,9 @@ def alias_candidates(text: str) -> set[str]:
     message's, not the number of names the user has: a scan of every alias row measured 0.1 ms
     a message at 400 rows (every entity has one), growing with the user; by key, 0.1 to 0.6 ms
     for a chat message and 20 ms for a 40 KB one, whatever the user has."""
-    words = [w for w in (normalise_key(w) for w in normalise_text(text).split()) if w]
+    text = normalise_text(text)
+    words = [w for w in (normalise_key(w) for w in text.split()) if w]
     keys = {" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, min(i + ALIAS_WORDS, len(words)) + 1)}
-    for run in CJK_RUN.findall(normalise_text(text)):
+    for run in CJK_RUN.findall(text):
         keys.update(run[i:j] for i in range(len(run)) for j in range(i + 2, min(i + ALIAS_CHARS, len(run)) + 1))
     return keys - {""}

@@ -109,7 +109,8 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
     return rows, first
 
 
-# A question at the start of a text, with nothing before it ("ugh, knees. how do I …?").
+# A question at the start of a text, nothing said before it ("any tips for …?"; not "ugh, my
+# knees. how do I …?").
 LEADING_QUESTION = re.compile(r"^[^.!。！?？]*[?？]+")
 
 
@@ -117,9 +118,10 @@ def only_asks(text: str) -> bool:
     """A text that asks and says nothing else: a question with at most a short tail ("any tips
     for metal dust in hair? asking seriously", "有啥办法？在线等"); not "which is better? asking
     for me, Hangzhou life is getting boring", which says where one lives."""
-    if (asked := LEADING_QUESTION.match(text.strip())) is None:
+    text = text.strip()
+    if (asked := LEADING_QUESTION.match(text)) is None:
         return False
-    rest = text.strip()[asked.end():]
+    rest = text[asked.end():]
     return len(rest.split()) <= 3 and len(CJK_CHAR.findall(rest)) <= 4
 
 

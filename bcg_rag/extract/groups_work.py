@@ -221,7 +221,8 @@ class GroupWorkRules:
             found.append(Found(subject, "teaches", self._clean_value(m["what"]), negated))
         elif what:
             return None  # "nursing her wounds at Mercy": what is nursed is no trade
-        return found + [Found(subject, "job_title", agent, negated) for agent in [trade_agent(verb)] if agent]
+        agent = trade_agent(verb)
+        return found + ([Found(subject, "job_title", agent, negated)] if agent else [])
 
     def _work_by_task(self, clause: str, turn: Turn) -> list[Found] | None:
         """ "I process claims at Thistledown Insurance", "i do payroll at acme corp": whom one

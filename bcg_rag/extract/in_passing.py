@@ -32,6 +32,7 @@ import itertools
 import re
 from typing import TYPE_CHECKING
 
+from .mentions import ZH_OURS
 from .pets_hobbies import is_pet
 from .shared import Found
 from .text import collapse, has_cjk, phrase_pattern
@@ -51,7 +52,7 @@ CAR_GONE = re.compile(r"\b(?:sold|sell(?:ing)?|totall?ed|traded|trade(?:d|-in)?|
 ZH_CAR_GONE = re.compile(r"卖了|卖掉|报废|被偷|以前|之前|原来|租的|借的")
 # The household's animal by its kind; gone, allergic to, wished for or just taken in, it is
 # none said in passing (taking one in is the shapes rule's).
-ZH_OURS_BEFORE_PET = re.compile(r"(?:我们家|我家|咱家|我的)的?(?:那只|这只|那条|这条)?")
+ZH_OURS_BEFORE_PET = re.compile(rf"(?:{ZH_OURS.pattern}|咱家的?|我的)(?:那只|这只|那条|这条)?")
 ZH_PET_GONE = re.compile(r"以前|之前|原来|去世|走了|没了|丢了|死了|送人|送走|过敏|想养|要养|领养|收养")
 # Kin whose name is a partner's: married to a spouse, dating a girlfriend or boyfriend.
 PARTNER_PREDICATES = {"wife": "married_to", "husband": "married_to", "girlfriend": "dating", "boyfriend": "dating"}
