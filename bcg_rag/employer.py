@@ -18,13 +18,18 @@ from .models import SUPPORTS
 EMPLOYER_PREDICATE = "works_at"
 
 
+def unnamed_employer(memory: Any, user_id: str) -> str | None:
+    """The entity of the user's unnamed employer, if anything was said of it."""
+    try:
+        return memory.resolve_entity(user_id, employer_of(user_id))
+    except InvalidInputError:
+        return None
+
+
 def employer_rows(memory: Any, user_id: str, entity_id: str, via: dict, history: bool) -> list[dict]:
     """Beliefs about the user's unnamed employer, as ``entity_id``'s; ``via`` is the user's own
     ``works_at`` row that a chain followed to ``entity_id``."""
-    try:
-        unnamed = memory.resolve_entity(user_id, employer_of(user_id))
-    except InvalidInputError:
-        return []
+    unnamed = unnamed_employer(memory, user_id)
     if unnamed is None or unnamed == entity_id:
         return []
     started = min((e.valid_from or "" for e in memory.store.edges_to([via["id"]], [SUPPORTS])), default=None)

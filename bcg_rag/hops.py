@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from .asked import names_entity, refers_to_user, relatives_asked
-from .employer import EMPLOYER_PREDICATE, employer_rows
+from .employer import EMPLOYER_PREDICATE, employer_rows, unnamed_employer
 from .errors import InvalidInputError
 from .extract.lexicon import org_forms
 from .hop_chains import Chain, Hop, best, decide, slot_key
@@ -81,6 +81,7 @@ class _Walker:
         self.relatives: set[str] = set()  # the user's relatives the question asks about
         self._holding: dict[tuple[str, str], bool] = {}
         self._user_entity: str | None = ""  # "": not looked up yet
+        self._unnamed_said: bool | None = None  # whether anything was said of the user's unnamed employer
 
     def user_entity(self) -> str | None:
         if self._user_entity == "":
@@ -112,10 +113,12 @@ class _Walker:
         row = self.entity(entity_id)
         return row["name"] if row else entity_id
 
-    def target(self, value: str) -> str | None:
+    def target(self, value: str, row: dict | None = None) -> str | None:
         """The entity a value names for this user (its name or an alias), if any; for a
         company's full name, also its short form ("Halcyon Bio" -> "Halcyon": people drop
-        the suffix once the name is known)."""
+        the suffix once the name is known). The user's employer (``row``, the user's own
+        ``works_at``) that nothing else was said of is still where what was said of "our
+        company" leads (``employer.py``): its name stands in for an entity then."""
         if value not in self._targets:
             self._targets[value] = None
             for name in dict.fromkeys((value, ORG_SUFFIX.sub("", value), *org_forms(value, memory_lexicon(self.memory)))):
@@ -123,7 +126,17 @@ class _Walker:
                     self._targets[value] = self._targets[value] or self.memory.resolve_entity(self.user_id, name)
                 except InvalidInputError:  # a value that is no name (empty once normalised)
                     pass
+        if self._targets[value] is None and row is not None and self._users_employer(row):
+            return value
         return self._targets[value]
+
+    def _users_employer(self, row: dict) -> bool:
+        if row["predicate"] != EMPLOYER_PREDICATE or row["subject_id"] != self.user_entity():
+            return False
+        if self._unnamed_said is None:  # looked up once per search
+            unnamed = unnamed_employer(self.memory, self.user_id)
+            self._unnamed_said = unnamed is not None and bool(self.memory.store.find_beliefs(self.user_id, subject_id=unnamed))
+        return self._unnamed_said
 
     def hidden(self, row: dict) -> bool:
         """Whether the searching agent may not see this belief's value (``views.value_hidden_for``)."""
@@ -207,7 +220,7 @@ def follow_links(memory: Any, ranked: list, query: str, vector: Any, *, user_id:
     tried: set[tuple] = set()
     for i, group in enumerate(ranked[:START_WINDOW]):
         row = group[2][0]
-        if len(tried) >= MAX_STARTS or walker.current(group) is None or walker.target(row["value"]) is None:
+        if len(tried) >= MAX_STARTS or walker.current(group) is None or walker.target(row["value"], row) is None:
             continue
         if _named(walker, row["subject_id"], query, row["predicate"]):
             tried.add(slot_key(row))
@@ -287,7 +300,7 @@ def _paths(walker: _Walker, start: tuple) -> list[list[Hop]]:
         out.append(path)
         if len(out) >= MAX_PATHS or len(path) > walker.max_hops:
             return
-        nxt = walker.target(path[-1].row["value"])
+        nxt = walker.target(path[-1].row["value"], path[-1].row)
         if nxt is None or nxt in seen or walker.hidden(path[-1].row):
             return
         for group in walker.slots(nxt, path[-1].row):

@@ -237,3 +237,43 @@ def alias_candidates(text: str) -> set[str]:
     for run in CJK_RUN.findall(text):
         keys.update(run[i:j] for i in range(len(run)) for j in range(i + 2, min(i + ALIAS_CHARS, len(run)) + 1))
     return keys - {""}
+
+
+# Other names of an entity a question is asked by, each a query of its own (``asked_by_other_names``).
+MAX_OTHER_NAMES = 4
+
+
+def asked_by_other_names(memory: Any, user_id: str, query: str) -> list[str]:
+    """The question asked by the other names of an entity it names: "What food is Sir Reginald
+    Fluffington on?" is also asked as "What food is Reggie on?" when Reggie is his alias. What
+    was said of him under one name is then as near the question as what was said under the
+    other (a plain retriever misses it; so did search: the text naming him, however little it
+    said, outranked the one that answered). None when no name it uses has another."""
+    variants: list[str] = []
+    for key, name in memory.store.aliases_among(user_id, alias_candidates(query)):
+        pattern = rf"(?<!{LATIN_LETTER})" + r"\s+".join(map(re.escape, key.split())) + rf"(?!{LATIN_LETTER})"
+        said = re.search(pattern, normalise_text(query), re.IGNORECASE)
+        entity = memory.store.get_alias(user_id, key)
+        if said is None or entity is None:
+            continue
+        others = sorted(({normalise_key(name)} | set(memory.store.aliases_of(entity))) - {key})
+        spans = [m.span() for m in re.finditer(pattern, query, re.IGNORECASE)]
+        for other in others:
+            shown = other.title() if query[spans[0][0]:spans[0][0] + 1].isupper() else other
+            variants += [query[: spans[0][0]] + shown + query[spans[0][1]:]] if spans else []
+    return list(dict.fromkeys(variants))[:MAX_OTHER_NAMES]
+
+
+def hits_by_other_names(memory: Any, user_id: str, query: str, hits: list[tuple[str, float]], top_k: int,
+                        agent_id: str | None, as_of: str | None) -> list[tuple[str, float]]:
+    """``hits`` merged with the nearest evidence of the question asked by the other names of
+    the entities it names (``asked_by_other_names``): each evidence at its least distance,
+    closest first, ties by id. The hits as they are when the question names no such entity."""
+    variants = asked_by_other_names(memory, user_id, query)
+    if not variants:
+        return hits
+    best = dict(hits)
+    for vector in memory.index.embed(variants):
+        for eid, dist in memory.index.query(vector, user_id, top_k, agent_id=agent_id, as_of=as_of):
+            best[eid] = min(dist, best.get(eid, dist))
+    return sorted(best.items(), key=lambda h: (h[1], h[0]))[:top_k]

@@ -51,6 +51,7 @@ from .groups import BeliefGroup, SearchResult, add_said_forms, evidence_entries,
 from .hops import follow_links
 from .ids import normalise_key
 from .models import HIDDEN_TEXT
+from .names import hits_by_other_names
 from .relevance import belief_relevance as claim_relevance
 from .relevance import claim_pairs, memory_lexicon, predicate_similarity
 from .timeutil import parse_timestamp
@@ -92,6 +93,7 @@ def search(
 
     vector = _query_vector(memory, query)
     hits = memory.index.query(vector.tolist(), user_id, candidates, agent_id=agent_id, as_of=as_of)
+    hits = hits_by_other_names(memory, user_id, query, hits, candidates, agent_id, as_of)
     if not hits:
         return SearchResult()
     relevance = {eid: 1.0 - dist for eid, dist in hits}

@@ -30,7 +30,6 @@ from claims import USER, triples
         "my car is literally yellow",
         "my teacher is very patient",
         "my forearms are destroyed",
-        "our HQ is in Denver but I'm fully remote",
         "moved out to the suburbs",
         # episodes and passing wishes are no habits
         "I just ate way too much pizza",

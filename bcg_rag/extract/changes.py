@@ -132,7 +132,9 @@ EN_DATING = re.compile(
 EN_PARTNER_NAME = re.compile(r"^(?:her|his|their)\s+name(?:'s|\s+is)\s+(?P<name>[A-Z][\w'-]*)(?:\s+and\s+.*)?\s*$")
 EN_MOVED_HQ = re.compile(
     r"^(?:(?P<ref>(?:our|my|the)\s+(?:company|employer|firm)|we)|(?P<org>(?-i:[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,3})))\s+"
-    r"(?:(?:just|has|have|officially|finally|recently|already|quietly)\s+){0,2}(?:moved|relocated|moves|is\s+moving)\s+"
+    r"(?:(?:just|has|have|officially|finally|recently|already|quietly)\s+){0,2}"
+    # "Corvane just announced they're relocating HQ to Nashville": news of the move, said by the company
+    r"(?:announced\s+(?:that\s+)?(?:they(?:'re|\s+are)|it(?:'s|\s+is))\s+(?:relocating|moving)|moved|relocated|moves|is\s+moving)\s+"
     r"(?:(?:its|their|our|the)\s+)?(?:whole\s+|entire\s+)?(?:headquarters|hq|head\s+office|main\s+office)\s+"
     r"(?:from\s+\S.*?\s+)?to\s+(?P<place>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})",
     re.IGNORECASE,
@@ -147,8 +149,8 @@ ZH_BROKE_UP = re.compile(rf"^(?P<who>.*?)(?:和|跟|与)(?P<name>[{CJK}A-Za-z]{{
 # 腾讯把总部搬到了深圳 / 腾讯总部搬到了深圳
 # The speaker's employer, unnamed: "公司总部搬到南京了" (search reads it as the employer's).
 ZH_EMPLOYER = frozenset("公司 我们公司 咱们公司 咱公司 我司 单位 我们单位".split())
-ZH_MOVED_HQ = re.compile(rf"^(?:听[{CJK}]{{1,4}}?说|听说|据说)?(?P<org>[{CJK}A-Za-z]{{2,8}}?)(?:今年|去年|上个?月|最近|已经|前阵子)?(?:把|的)?总部"
-                         rf"(?:已经)?(?:搬到|迁到|迁往|搬去|搬迁到|迁至)了?(?P<place>[{CJK}]{{2,6}}?)(?:去了|来了|了)?$")
+ZH_MOVED_HQ = re.compile(rf"^(?:听[{CJK}]{{1,4}}?说|听说|据说)?(?P<org>[{CJK}A-Za-z]{{2,8}}?)(?:今年|去年|上个?月|最近|已经|前阵子)?(?:宣布|正式)?(?:把|的)?总部"
+                         rf"(?:已经|正式|整体|全部)?(?:搬到|迁到|迁往|迁去|搬去|搬迁到|迁至)了?(?P<place>[{CJK}]{{2,6}}?)(?:去了|来了|了)?$")
 # Relatives that are someone one dates: a name given for one is whom the speaker dates.
 PARTNERS = frozenset({"boyfriend", "girlfriend", "partner"})
 

@@ -262,8 +262,10 @@ class GateRules:
         if place_ok and text.endswith(ORG_SUFFIXES) and all(f.startswith(("n", "eng", "vn", "m")) for f in flags):
             return True  # "云杉公司", "实验小学", "第一实验小学"
         if text[0] in surnames and len(text) <= 3:
-            # The rest is not a dictionary word of its own kind ("周末" is a time, "高兴" a mood).
-            return not any(len(word) > 1 and flag.startswith(ZH_WORD_TAGS) for word, flag, _ in tokens)
+            # The rest is not a dictionary word of its own kind ("周末" is a time, "高兴" a mood), a
+            # particle or a common noun that holds the surname ("毕业了": 毕业 + 了).
+            return not any(len(word) > 1 and flag.startswith(ZH_WORD_TAGS) or flag.startswith("u")
+                           or at == 0 and len(word) > 1 and flag == "n" for word, flag, at in tokens)
         for reference in self.lexicon.user_references:  # "用户张三"
             if text.startswith(reference) and len(text) > len(reference):
                 return self._zh_named(text[len(reference):])

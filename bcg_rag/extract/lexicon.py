@@ -174,6 +174,7 @@ class Lexicon:
         self.activity_verbs = PhraseSet(self.words("fillers", "activity_verbs")).lead
         self.value_stops = PhraseSet(self.words("fillers", "value_stops")).anywhere
         self.adverbs = {w.casefold() for w in self.words("fillers", "before_verb")}
+        self.durable_goods = frozenset(w.casefold() for w in self.words("mentions", "durable_goods"))
 
         self.first_person = {w.casefold() for w in self.words("subjects", "first_person")}
         self.second_person = {w.casefold() for w in self.words("subjects", "second_person")}
@@ -312,6 +313,8 @@ class Lexicon:
 
 
 ZH_GROUP_KINDS = ("队", "团", "社", "俱乐部", "协会")
+# A school too goes by its name without the city before it: "郑州外国语小学" is "外国语小学".
+ZH_SCHOOL_KINDS = ("小学", "中学", "学校", "幼儿园", "学院", "高中", "初中")
 # One to four capitalised words: a name an organisation may go by with or without its suffix.
 EN_CAPITALISED_NAME = re.compile(r"[A-Z][\w&'-]*(?: [A-Z][\w&'.-]*){0,3}")
 
@@ -320,9 +323,10 @@ def org_forms(name: str, lexicon: Lexicon) -> list[str]:
     """The other forms of a Chinese organisation's name: without its suffix ("云杉智能" ->
     "云杉"), or, for a short name, with each suffix ("云杉" -> "云杉智能", "云杉科技", ...).
     A form keeps two characters at least; other names have none. A group is also called by
-    its kind alone ("彩虹腰鼓队" -> "腰鼓队": its tails of three characters or more). An English
-    name in capitals likewise: "Orla Foods" -> "Orla", "Orla" -> "Orla Foods", "Orla Labs", ...
-    (the lexicon's ``en_suffixes``)."""
+    its kind alone ("彩虹腰鼓队" -> "腰鼓队": its tails of three characters or more), and a school by
+    its name without its city ("郑州外国语小学" -> "外国语小学"). An English name in capitals
+    likewise: "Orla Foods" -> "Orla", "Orla" -> "Orla Foods", "Orla Labs", ... (the lexicon's
+    ``en_suffixes``)."""
     if EN_CAPITALISED_NAME.fullmatch(name):
         suffixes = lexicon.words("organisations", "en_suffixes")
         *head, last = name.split()
@@ -333,7 +337,7 @@ def org_forms(name: str, lexicon: Lexicon) -> list[str]:
         return []
     suffixes = lexicon.words("organisations", "suffixes")
     shorter = [name[: -len(s)] for s in suffixes if name.endswith(s) and len(name) - len(s) >= 2]
-    tails = [name[i:] for i in range(1, len(name) - 2)] if name.endswith(ZH_GROUP_KINDS) else []
+    tails = [name[i:] for i in range(1, len(name) - 2)] if name.endswith(ZH_GROUP_KINDS + ZH_SCHOOL_KINDS) else []
     return (shorter or [name + s for s in suffixes]) + tails
 
 

@@ -214,7 +214,8 @@ class OfflineExtractor(
                 found = found + ended_by_kind(found)  # "quit the gym": the gym named before ends too
                 if not found and turn.town and (region := self._region_of(mood.clause, turn.town, turn)):
                     found = [region]  # "moved to Porto, Portugal": the town is in the region named after it
-                if (turn.venue or turn.employer) and (where := self._venue_in(mood.clause, turn.venue, turn.employer, bool(found))):
+                employer = turn.employer or self._our_employer(mood.clause, turn)  # "our HQ is in Austin": the user's employer's
+                if (turn.venue or employer) and (where := self._venue_in(mood.clause, turn.venue, employer, bool(found))):
                     found = [where]  # "switched Leo to Riverside Academy, it's over in Cranford"; "…for Orla Foods. HQ is in Rotterdam"
                 if not found and turn.named is not None and (value := self._refined_name(claims[turn.named].value, mood.clause)):
                     claims[turn.named] = replace(claims[turn.named], value=value)  # "Oban, New Zealand"; "东北的，黑龙江鹤岗"

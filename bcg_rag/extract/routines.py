@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 # "I can swim", "I can't drive", "I know how to ski": an ability, said right before the activity.
 EN_ABLE = re.compile(r"\b(?P<neg>can't|cannot|can not|don't know how to|doesn't know how to)\s*$|\b(?:can|know how to|knows how to)\s*$", re.IGNORECASE)
 ZH_ABLE = frozenset({"会", "不会", "能", "不能"})
-ZH_LANGUAGE_STEMS = frozenset("英日法德韩俄中汉葡意泰越粤藏蒙阿")  # 英语, 日文, 粤语: a language by one character
+ZH_LANGUAGE_STEMS = frozenset("英日法德韩俄中汉葡意泰越粤藏蒙阿西")  # 英语, 日文, 粤语, 西语 (Spanish): a language by one character
 ZH_SPEECH_OF = frozenset({"闽南", "客家", "潮汕", "白", "广东", "四川", "东北", "温州"})  # 话 of a people or region jieba may not tag
 # The language first: "日语也会一点点", "粤语我会说", "英语不太会" (speaks; 不 denies it).
 ZH_LANGUAGE_FIRST = re.compile(r"^(?P<lang>[\u4e00-\u9fff]{1,3}[语文]|普通话|[\u4e00-\u9fff]{1,2}话)(?P<who>我|我也)?(?:也|还)?"

@@ -85,12 +85,13 @@ EN_ITS_NAME = re.compile(
     r"|(?:she|he|it)(?:'s|\s+is)\s+(?:called|named))"
     r"\s+(?P<name>[A-Z][a-z][\w'-]*)$"
 )
+# A choice among things to buy ("went with the roomba in the end", "ended up getting a Kindle",
+# "settled on a used Prius") is a purchase too, of a durable thing only: "went with the Marriott"
+# or "went with Anna" is no thing owned.
+EN_CHOSE = r"ended\s+up\s+(?:getting|buying|with|going\s+with)|went\s+with|settled\s+on|opted\s+for|picked\s+up|chose|purchased"
 EN_BOUGHT = re.compile(
-    r"^(?P<who>.*?)\b(?P<verb>bought|buy|sold|sell|got)\s+(?P<thing>(?P<article>(?:a|an|the|my|our)\s+)?.+)$", re.IGNORECASE
-)
-DURABLE_GOODS = frozenset(
-    "house home apartment condo flat car truck van suv bike bicycle motorcycle scooter boat piano guitar"
-    " skis snowboard kayak canoe surfboard paddleboard skates rollerblades tent drum drums keyboard violin".split()
+    rf"^(?P<who>.*?)\b(?P<verb>bought|buy|sold|sell|got|(?P<chose>{EN_CHOSE}))\s+(?P<thing>(?P<article>(?:a|an|the|my|our)\s+)?.+)$",
+    re.IGNORECASE,
 )
 # "traded in the Civic for a Subaru": one thing given up for another.
 EN_TRADED = re.compile(
@@ -267,8 +268,9 @@ class ShapeRules:
         if not (m := EN_BOUGHT.match(clause)):
             return None
         thing = self._clean_value(m["thing"])
-        durable = bool(thing) and thing.split()[-1].casefold() in DURABLE_GOODS
-        if not thing or not (durable or m["article"] and (len(thing) > 1 and thing[:1].isupper() or EN_MODEL.fullmatch(thing))):
+        durable = bool(thing) and thing.split()[-1].casefold() in self.lexicon.durable_goods
+        named = m["article"] and (len(thing) > 1 and thing[:1].isupper() and not m["chose"] or EN_MODEL.fullmatch(thing))
+        if not thing or not (durable or named):
             return None  # "got a cold", "got an A", "bought groceries": neither a name nor a thing kept
         if thing.split()[0].casefold().rstrip(".") in self.lexicon.not_possessions:
             return None  # "I've got a PhD in chemistry": a qualification (the lexicon's), not a thing owned

@@ -36,10 +36,15 @@ EN_LEAD = re.compile(
 EN_KIN_ALONE = re.compile(r"(?:(?:(?:big|some|quick|good|bad|great|sad|huge|small)\s+)?(?:news|update|updates|gossip)"
                           r"\s+(?:from|on|about)\s+)?(?:my|our)\s+(?P<rel>[a-z-]+(?:\s+[a-z-]+)?)", re.IGNORECASE)
 # What happens to a person, after their name ("小雨跳槽了，去了米境": the next clause is hers).
-ZH_LIFE_EVENT = re.compile(r"(?:跳槽|辞职|离职|退休|换(?:了(?:份|个)?)?工作|搬家|毕业|结婚|离婚|升职)")
+ZH_LIFE_EVENT = re.compile(r"(?:跳槽|辞职|离职|退休|换(?:了(?:份|个)?)?工作|搬家|毕业|结婚|离婚|升职|转学|升学|入学)")
+# Whose, at the head of a Chinese subject: "我的", "我们", and the household's ("我家儿子" is my son).
+ZH_OWNER = r"我们家的?|我家的?|咱们家的?|咱家的?|我们的|我的|我们|咱们|我|咱"
 # Kin words that are the speaker's without 我 at the head of a chat clause ("老公跳槽了！"):
-# spouses, partners, parents and a best friend; not 哥 / 姐, which also address a listener.
+# spouses, partners, parents and a best friend; not 哥 / 姐, which also address a listener. A
+# child leads only after what happened to it ("儿子转学了，转去…", ``ZH_LIFE_EVENT``): measured, a
+# child leading whatever followed it gave a later clause of the user's to the child.
 ZH_OWN_KIN = frozenset({"老公", "老婆", "媳妇", "男朋友", "女朋友", "男票", "女票", "爸爸", "妈妈", "老爸", "老妈", "爸妈", "闺蜜", "男友", "女友", "对象"})
+ZH_OWN_CHILD = frozenset({"儿子", "女儿", "闺女"})
 SAID_ADVICE = re.compile(r"\b(?:should|shouldn't|ought to|need to|needs to|have to|has to)\b|应该|得|要不", re.IGNORECASE)
 
 
@@ -102,7 +107,7 @@ class SubjectRules:
         """ "my sister Anna" -> Anna; "my mom" / "我妈" -> "<user>'s mother" (English relation word)."""
         lex = self.lexicon
         text = collapse(region)
-        owner = re.match(r"^(my|our|your)\s+|^(我们的|我的|我们|咱们|我|咱)", text, re.IGNORECASE)
+        owner = re.match(rf"^(my|our|your)\s+|^({ZH_OWNER})", text, re.IGNORECASE)
         if owner is None:  # a bare kin word: "Mom is a nurse", "老公是山东人", "室友小陈"
             owner = re.match(r"", text)
         who = owner.group().strip().casefold()
@@ -156,11 +161,12 @@ class SubjectRules:
             return self._en_lead_subject(clause, turn)
         if latin := re.match(r"^([A-Z][a-z]+)(?=[\u4e00-\u9fff])", clause):
             return latin.group(1)
-        owner = re.match(r"^(?:我的|我们的|我们|我|咱)?", clause)
+        owner = re.match(rf"^(?:{ZH_OWNER})?", clause)
         rest = clause[owner.end():]
         if owner.group() and (school := ZH_KIN_SCHOOL.match(rest)) and self.lexicon.relative_regex.match(rest[school.end():]):
             rest = rest[school.end():]  # "我大学室友张磊": where they met says which one
-        if (kin := self.lexicon.relative_regex.match(rest)) and (owner.group() or kin.group() in ZH_OWN_KIN):
+        if (kin := self.lexicon.relative_regex.match(rest)) and (
+                owner.group() or kin.group() in ZH_OWN_KIN or kin.group() in ZH_OWN_CHILD and ZH_LIFE_EVENT.match(rest[kin.end():])):
             relation = self.lexicon.relatives[collapse(kin.group()).casefold()]
             tail = rest[kin.end():]
             if self._zh_named(tail) and self._tokens(tail)[-1][1] not in ZH_WORD_TAGS:

@@ -1,7 +1,8 @@
 """How well someone speaks a language, said as a comment on it: "英语和法语都挺流利", "德语能
 简单聊", "粤语学了两年还是一窍不通", "my French is pretty good", "I'm hopeless at Mandarin"; and
 the language spoken somewhere or with someone: "在家跟爸妈说粤语", "上班说普通话"; a language on
-a learning app ("started duolingo japanese": studies).
+a learning app ("started duolingo japanese") or a course ("报了个西语网课", "signed up for a Spanish
+course"): studies.
 
 The language comes first (the topic) and the comment says the level: a good or usable level
 speaks it, none denies it. A middling level ("马马虎虎", "rusty") is left unread: how much it
@@ -16,6 +17,7 @@ import re
 from typing import TYPE_CHECKING
 
 from .shared import Found
+from .text import has_cjk
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
@@ -63,6 +65,14 @@ EN_ON_APP = re.compile(
     # a language one turns to learn: "dropped german, switched to japanese" (the one dropped is the ending rule's)
     rf"|(?:switched|switching|moved\s+on)\s+to\s+(?P<lang3>{ANY_CASE_LANGUAGE})(?!\s+(?:with|for|at|in)\b))\b", re.IGNORECASE)
 
+# A language course signed up for or taken is a language being learned (studies): "报了个西语
+# 网课", "我报名了日语班", "signed up for a Spanish course", "taking an online Japanese class".
+ZH_COURSE = re.compile(rf"^(?P<who>.*?)(?:报了|报名了|报名参加了|买了|在上|上了)(?:个|一个|一门|门)?(?:线上|网上|在线)?"
+                       rf"(?P<lang>{ZH_LANG})(?:网课|课程|课|班|培训班|学习班)")
+EN_COURSE = re.compile(
+    rf"^(?P<who>.*?)\b(?:signed\s+up\s+for|enrolled\s+in|registered\s+for|taking|started)\s+(?:a|an|my|the)?\s*(?:online\s+|evening\s+|night\s+)?"
+    rf"(?P<lang>{ANY_CASE_LANGUAGE})\s+(?:class|classes|course|lessons)\b", re.IGNORECASE)
+
 
 class TongueRules:
     lexicon: Lexicon
@@ -88,6 +98,11 @@ class TongueRules:
             region, negated = self._clean_before_verb(re.sub(r"(?:'m|'s|'re|\s+am|\s+is|\s+are)$", "", app["who"].strip()))
             subject = self._subject(region, turn)
             return Found(subject, "studies", (app["lang"] or app["lang2"] or app["lang3"]).capitalize(), negated) if subject else None
+        if (course := ZH_COURSE.match(clause)) and self._zh_language(course["lang"]) or (course := EN_COURSE.match(clause)):
+            region, negated = self._clean_before_verb(course["who"])
+            subject = self._subject(region, turn) if region.strip() else turn.speaker_id
+            lang = course["lang"] if has_cjk(course["lang"]) else course["lang"].capitalize()
+            return Found(subject, "studies", lang, negated) if subject else None
         m = EN_MY_LANGUAGE_IS.match(clause) or EN_BAD_AT.match(clause)
         if m is None:
             return None

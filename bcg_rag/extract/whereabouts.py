@@ -21,7 +21,7 @@ import pycountry
 
 from .changes import ZH_GENERIC_PLACES
 from .shared import Found
-from .text import has_cjk
+from .text import employer_of, has_cjk
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
@@ -74,7 +74,10 @@ EN_IT_IS_IN = re.compile(r"^it(?:'s|\s+is)\s+(?:(?:over|right|just|located|based
 EN_ITS_HQ = re.compile(r"^(?:(?:their|its|our|the\s+company's|the)\s+)?(?:hq|headquarters|head\s+office|main\s+office)"
                        r"(?:'s|\s+is|\s+are)?\s+(?:(?:up|down|over|out|based|located)\s+)?in\s+(?-i:(?P<place>"
                        + EN_REGION.pattern + r"))(?![\w'-])", re.IGNORECASE)
-ZH_ITS_HQ = re.compile(r"^(?:他们|她们|它|公司|他们公司|她们公司|那家公司|这家公司)?的?总部(?:在|位于|设在)(?P<place>[\u4e00-\u9fff]{2,6}?)"
+# "our HQ is in Austin", "我们公司总部在合肥" with no employer named in the message: the speaker's
+# employer's headquarters (``text.employer_of``: search reads it as the employer the user has then).
+OUR_HQ = re.compile(r"^(?:our\s+(?:company's\s+)?(?:hq|headquarters|head\s+office|main\s+office)|我们(?:公司)?的?总部)", re.IGNORECASE)
+ZH_ITS_HQ = re.compile(r"^(?:他们|她们|它|公司|我们|我们公司|他们公司|她们公司|那家公司|这家公司)?的?总部(?:在|位于|设在)(?P<place>[\u4e00-\u9fff]{2,6}?)"
                        r"(?:那边|这边)?$")
 
 
@@ -120,6 +123,10 @@ class WhereaboutsRules:
             return value
         tokens = self._tokens(m["place"])
         return m["place"] if tokens and all(tag.startswith("ns") for _, tag, _ in tokens) else value
+
+    @staticmethod
+    def _our_employer(clause: str, turn: Turn) -> str | None:
+        return employer_of(turn.user_id) if turn.user_is_speaker and OUR_HQ.match(clause) else None
 
     def _venue_in(self, clause: str, venue: str | None, employer: str | None = None, read: bool = False) -> Found | None:
         """ "it's in Cranford" right after a clause that named a school or an employer; "their

@@ -12,7 +12,8 @@
   游泳课" (has 外甥 / 女儿 / 儿子: a child or a sibling's child, not a parent everyone has).
   Only the speaker's, said with nothing but times and adverbs before the verb: "帮邻居遛狗" is not.
 * A skill never learned: "一直没学会开车", "还没学会游泳" (can, denied); "学会了游泳" (can).
-* An exam passed: "我弟今年考上了浙大" (studies_at, a change); "考上了公务员" (job_title).
+* An exam passed: "我弟今年考上了浙大" (studies_at, a change); "考上了公务员" (job_title); a school
+  year spent somewhere: "我家儿子在花园路小学读二年级" (studies_at).
 * An intolerance: "我好像有点乳糖不耐" (intolerant_to 乳糖; the hedge is the mood's); an allergy
   said without 对: "我芒果过敏", "我老公海鲜过敏" (allergic_to; "皮肤过敏" names where, not what).
 """
@@ -62,7 +63,10 @@ ZH_KIN_REST = re.compile(r"^(?:$|去|回|上|出去|玩|逛|放学|下课|到|�
 ZH_NOT_LEARNED = re.compile(r"^(?P<who>.*?)(?P<neg>没|没有|还没|还没有|一直没|一直没有|到现在都没|至今没|始终没|都没)学会(?P<act>[\u4e00-\u9fff]{2,3})$")
 ZH_LEARNED = re.compile(r"^(?P<who>.*?)(?:终于|总算|已经)?学会了(?P<act>[\u4e00-\u9fff]{2,3})(?:了|啦)?$")
 ZH_PASSED = re.compile(rf"^(?P<who>.*?)考(?:上|进|到|取)了?(?P<what>[{CJK}A-Za-z]{{2,10}}?)(?:了|啦)?$")
-ZH_SCHOOLISH = re.compile(r"(?:大学|学院|中学|小学|高中|初中|一中|二中|三中|附中|附小|[^老])大$|^(?:清华|北大|复旦|交大|浙大|南大|人大)$")
+# A school year says where one studies: "我家儿子在花园路小学读二年级", "我在北大读大三".
+ZH_IN_GRADE = re.compile(rf"^(?P<who>.*?)在(?P<what>[{CJK}A-Za-z]{{2,12}}?)(?:读|上|念)(?:[一二三四五六]年级|[初高][一二三]|大[一二三四]|研[一二三]|博[一二三]|[小中大]班)"
+                         r"(?:了|啦|呢|下学期|上学期)?$")
+ZH_SCHOOLISH = re.compile(r"(?:大学|学院|学校|中学|小学|高中|初中|[一二三四五六七八九十]+中|附中|附小|幼儿园|[^老]大)$|^(?:清华|北大|复旦|交大|浙大|南大|人大)$")
 ZH_INTOLERANT = re.compile(rf"^(?P<body>[{CJK}]{{2,10}}?)不耐受?(?:吧|哦|呢)?$")
 ZH_ALLERGIC = re.compile(rf"^(?P<body>[{CJK}]{{2,10}}?)(?:严重|特别|超级)?过敏(?:了|呢|哦|啊|的)?$")
 # Where an allergy shows, or when: no allergen.
@@ -173,7 +177,7 @@ class ZhDailyRules:
 
     # ---- exams
     def _zh_passed(self, clause: str, turn: Turn) -> Found | None:
-        if not (m := ZH_PASSED.match(clause)):
+        if not (m := ZH_PASSED.match(clause) or ZH_IN_GRADE.match(clause)):
             return None
         what = self._clean_value(re.sub(r"的(?:研究生|研|硕士|博士|本科|专升本)$", "", m["what"]))  # "浙大的研究生": 浙大
         subject, negated = self._zh_who(m["who"], turn)
@@ -183,7 +187,7 @@ class ZhDailyRules:
             return Found(subject, "job_title", what, False, True)
         if not ZH_SCHOOLISH.search(what) or re.search(r"[的了个]", what):
             return None
-        return Found(subject, "studies_at", what, False, True)
+        return Found(subject, "studies_at", what, False, m.re is ZH_PASSED)
 
     # ---- intolerances
     def _zh_intolerant(self, clause: str, turn: Turn) -> Found | None:
