@@ -14,7 +14,8 @@ growing with the memory). The index proposes ``ANN_CANDIDATES`` names, which are
 scored exactly; below ``ANN_FROM`` every name is scored, as before.
 
 ``known_entities`` picks the names an extractor is offered for a message: the nearest ones,
-and the aliases the message uses.
+and the aliases the message uses. ``hits_by_other_names`` asks search's question by the
+other names of the entities it names.
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@
 Plain functions over a ``BeliefMemory`` (no framework):
 
 1. embed the query (one call) and take the ``candidates`` nearest evidence of the
-   user from the index (only evidence with timestamp <= ``as_of`` when given);
+   user from the index (only evidence with timestamp <= ``as_of`` when given); a query
+   that names an entity with other names is also asked by each (``names.hits_by_other_names``);
 2. follow their claim edges (SUPPORTS / REFUTES) to beliefs. Relevance is per claim,
    not per message: a message that makes several claims ("my mom's a doctor, she
    lives in Chengdu") has a vector per claim (``writing.claim_text``), and a claim

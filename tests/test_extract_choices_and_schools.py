@@ -59,6 +59,12 @@ def test_choices_drinks_and_courses(extractor, text, expected):
     ("我在北大读大三", [(USER, "studies_at", "北大", 1.0)]),
     ("我弟考上了北京大学", [(BROTHER, "studies_at", "北京大学", 1.0)]),
     ("我弟考上了四中", [(BROTHER, "studies_at", "四中", 1.0)]),
+    # a transfer said without 被 / 把我; a title before a name
+    ("老许调去新加坡了", [("老许", "works_in", "新加坡", 1.0)]),
+    ("组长老许要调去新加坡分公司了 下个月走 大家都舍不得", [("老许", "works_in", "新加坡", 1.0)]),
+    ("我老公外派到迪拜了", [(f"{USER}'s husband", "works_in", "迪拜", 1.0)]),
+    ("我调到销售部了", []),
+    ("把空调调到26度", []),
     ("考上了老大", []),
     ("我儿子在公司上班", []),
 ])

@@ -367,7 +367,9 @@ class EnglishRules:
         if not text or key in self.lexicon.not_names or self.lexicon.time.anywhere.fullmatch(text):
             return None
         if has_cjk(text):
-            return self._zh_name(text)
+            # a title before the name ("组长老许", "主任李明"): the name is whom it is
+            titled = next((text[n:] for n in (3, 2) if len(text) > n + 1 and self.lexicon.is_occupation(text[:n])), None)
+            return self._zh_name(text) or (self._zh_name(titled) if titled else None)
         first = text.split()[0].casefold()
         is_name = self.lexicon.name_run.fullmatch(text) and first not in self.lexicon.not_names and len(text.split()) <= 5
         return text if is_name else None
