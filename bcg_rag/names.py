@@ -251,17 +251,17 @@ def asked_by_other_names(memory: Any, user_id: str, query: str) -> list[str]:
     other (a plain retriever misses it; so did search: the text naming him, however little it
     said, outranked the one that answered). None when no name it uses has another."""
     variants: list[str] = []
+    normalised = normalise_text(query)  # what alias keys are made of (full-width letters folded, ...)
     for key, name in memory.store.aliases_among(user_id, alias_candidates(query)):
-        pattern = rf"(?<!{LATIN_LETTER})" + r"\s+".join(map(re.escape, key.split())) + rf"(?!{LATIN_LETTER})"
-        said = re.search(pattern, normalise_text(query), re.IGNORECASE)
+        pattern = re.compile(rf"(?<!{LATIN_LETTER})" + r"\s+".join(map(re.escape, key.split())) + rf"(?!{LATIN_LETTER})",
+                             re.IGNORECASE)
+        said = query if pattern.search(query) else normalised
         entity = memory.store.get_alias(user_id, key)
-        if said is None or entity is None:
+        if entity is None or not pattern.search(said):
             continue
-        others = sorted(({normalise_key(name)} | set(memory.store.aliases_of(entity))) - {key})
-        spans = [m.span() for m in re.finditer(pattern, query, re.IGNORECASE)]
-        for other in others:
-            shown = other.title() if query[spans[0][0]:spans[0][0] + 1].isupper() else other
-            variants += [query[: spans[0][0]] + shown + query[spans[0][1]:]] if spans else []
+        for other in sorted(({normalise_key(name)} | set(memory.store.aliases_of(entity))) - {key}):
+            # every mention, capitalised where the question capitalised it ("Bobby" -> "Robert Hale")
+            variants.append(pattern.sub(lambda m, other=other: other.title() if m.group()[:1].isupper() else other, said))
     return list(dict.fromkeys(variants))[:MAX_OTHER_NAMES]
 
 

@@ -23,6 +23,8 @@ def test_a_question_is_also_asked_by_the_other_names(make_memory):
     mem = _cat_memory(make_memory)
     assert asked_by_other_names(mem, U, "What special food is Sir Reginald Fluffington on?") == ["What special food is Reggie on?"]
     assert asked_by_other_names(mem, U, "how is reggie doing?") == ["how is sir reginald fluffington doing?"]
+    assert asked_by_other_names(mem, U, "did Reggie eat? reggie was sick") == ["did Sir Reginald Fluffington eat? sir reginald fluffington was sick"]
+    assert asked_by_other_names(mem, U, "ＲＥＧＧＩＥ?")  # full-width letters: asked as the keys are made
     assert asked_by_other_names(mem, U, "What food does the cat eat?") == []  # no name with another
     assert asked_by_other_names(mem, "someone else", "What special food is Reggie on?") == []  # another user's alias
 
