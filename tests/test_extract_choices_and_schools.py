@@ -40,6 +40,12 @@ SON, DAUGHTER, BROTHER = f"{USER}'s son", f"{USER}'s daughter", f"{USER}'s broth
     ("I'm taking a French class", [(USER, "studies", "French", 1.0)]),
     ("my sister is taking a German course", [(f"{USER}'s sister", "studies", "German", 1.0)]),
     ("报了个瑜伽班", []),
+    # a pastime one is hooked on, by the place it is done; a taste said as "my new therapy"
+    ("a friend dragged me to a bouldering gym and i'm obsessed, went 4 times this week", [(USER, "likes", "bouldering", 1.0)]),
+    ("went to a new boxing gym and i'm hooked", [(USER, "likes", "boxing", 1.0)]),
+    ("pottery is honestly my new therapy", [(USER, "likes", "pottery", 1.0)]),
+    ("I went to the new gym and I'm obsessed", []),
+    ("my sister took me to a salsa class, she's obsessed", []),
     ("signed up for a pottery class", [(USER, "habit", "pottery", 1.0)]),  # a hobby, no language
 ])
 def test_choices_drinks_and_courses(extractor, text, expected):

@@ -226,6 +226,7 @@ class EverydayRules:
             name = collapse(m["name"])
             if owner and name.split()[0].casefold() not in self.lexicon.not_names:
                 out.append(Found(owner, VENUE_KINDS[m["kind"]], name))
+        out += self._hooked_on_venue(sentence, turn)  # "…to a bouldering gym and i'm obsessed" (pets_hobbies.py)
         if (m := EN_NEW_TITLE.match(sentence)) and re.search(r"\b(?:new|job)\b", sentence[: m.start("title")], re.IGNORECASE):
             out.append(Found(turn.speaker_id, "job_title", collapse(m["title"])))  # "new title: art director"
         # A record of fields ("Contact sync: employer: Baxter Legal Group; title: legal assistant"):

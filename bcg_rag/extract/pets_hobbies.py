@@ -13,7 +13,8 @@
 * a pet taken in, in Chinese: "前两天在楼下捡了只小橘猫", "我们领养了一只流浪狗" (has 橘猫 / 流浪狗),
   named by the next clause: "给它起名大橘", "起名叫豆豆" (pet_name);
 * a hobby said as an obsession: "new obsession: pickleball", "my latest obsession is
-  sourdough", "ok new hobby: pottery", "bouldering is my new obsession" (likes). "new
+  sourdough", "ok new hobby: pottery", "bouldering is my new obsession", "pottery is honestly my
+  new therapy", "dragged me to a bouldering gym and i'm obsessed" (likes). "new
   obsession" may end its clause, the thing being the next one ("new obsession: pickleball"
   is cut at the colon); "my whole personality is padel now" (likes). A pointer is no fact ("new obsession: this song"), nor a question
   ("any new hobby ideas?", silent before any rule reads it).
@@ -83,7 +84,15 @@ TASTE = r"(?:obsession|hobby|addiction|fixation|passion)"
 EN_NEW_TASTE = re.compile(
     rf"^{LEAD_FILLERS}(?P<owner>my|his|her|our)?\s*{NEW}\s+{TASTE}(?:\s*(?:is|=|-|–|—)\s+(?P<thing>.+))?$", re.IGNORECASE
 )
-EN_TASTE_IS_MY = re.compile(rf"^{LEAD_FILLERS}(?P<thing>.+?)\s+is\s+(?P<owner>my|his|her)\s+{NEW}\s+{TASTE}$", re.IGNORECASE)
+EN_TASTE_IS_MY = re.compile(rf"^{LEAD_FILLERS}(?P<thing>.+?)\s+is\s+(?:(?:honestly|officially|basically|literally|definitely)\s+)?"
+                            rf"(?P<owner>my|his|her)\s+{NEW}\s+(?:{TASTE}|therapy|thing)$", re.IGNORECASE)
+# "a friend dragged me to a bouldering gym and i'm obsessed": the pastime of the place one is
+# hooked on, read on the sentence (the "and" cuts the clauses).
+EN_HOOKED_ON_VENUE = re.compile(
+    r"\b(?:to|at|into)\s+(?:a|an|the|my|this|some)\s+(?:(?:new|local|little|nearby|free|first)\s+)?"
+    r"(?!(?:new|local|little|nearby|free|first)\b)(?P<thing>[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)\s+(?:gym|class|classes|studio|lesson|lessons|club|workshop)\b"
+    r"[^.!?]*?\b(?:i'm|i\s+am)\s+(?:(?:so|totally|completely|officially|already|kinda)\s+)?(?:obsessed|hooked|addicted)\b",
+    re.IGNORECASE)
 # "my whole personality is padel now", "padel is my entire personality": a taste said as an identity
 PERSONALITY = r"(?:whole|entire)\s+personality"
 EN_WHOLE_PERSONALITY = re.compile(
@@ -246,6 +255,12 @@ class PetHobbyRules:
         if labelled is not None:
             return self._taste(labelled, clause)
         return None
+
+    def _hooked_on_venue(self, sentence: str, turn: Turn) -> list[Found]:
+        """ "a friend dragged me to a bouldering gym and i'm obsessed" (likes bouldering)."""
+        m = EN_HOOKED_ON_VENUE.search(sentence) if turn.user_is_speaker else None
+        found = self._taste(turn.speaker_id, m["thing"]) if m else None
+        return [found] if found else []
 
     def _taste(self, subject: str, thing: str) -> Found | None:
         lex = self.lexicon
