@@ -219,11 +219,16 @@ def _aliases_used(memory: Any, user_id: str, text: str) -> list[str]:
     whether or not it is known: what they read must not depend on what came before."""
     used = []
     for alias, name in memory.store.aliases_among(user_id, alias_candidates(text)):
-        # a Latin alias is a whole word ("al" is not in "also"); Chinese has no spaces to keep
-        pattern = rf"(?<!{LATIN_LETTER})" + r"\s+".join(map(re.escape, alias.split())) + rf"(?!{LATIN_LETTER})"
-        if alias != normalise_key(name) and (said := re.search(pattern, text, re.IGNORECASE)):
+        if alias != normalise_key(name) and (said := alias_pattern(alias).search(text)):
             used.append(said.group())
     return used
+
+
+def alias_pattern(key: str) -> re.Pattern[str]:
+    """An alias key as the text may say it: a Latin alias as whole words ("al" is not in
+    "also"), any spacing and case; Chinese has no spaces to keep."""
+    return re.compile(rf"(?<!{LATIN_LETTER})" + r"\s+".join(map(re.escape, key.split())) + rf"(?!{LATIN_LETTER})",
+                      re.IGNORECASE)
 
 
 def alias_candidates(text: str) -> set[str]:
@@ -253,8 +258,7 @@ def asked_by_other_names(memory: Any, user_id: str, query: str) -> list[str]:
     variants: list[str] = []
     normalised = normalise_text(query)  # what alias keys are made of (full-width letters folded, ...)
     for key, name in memory.store.aliases_among(user_id, alias_candidates(query)):
-        pattern = re.compile(rf"(?<!{LATIN_LETTER})" + r"\s+".join(map(re.escape, key.split())) + rf"(?!{LATIN_LETTER})",
-                             re.IGNORECASE)
+        pattern = alias_pattern(key)
         said = query if pattern.search(query) else normalised
         entity = memory.store.get_alias(user_id, key)
         if entity is None or not pattern.search(said):
