@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from .extract.grammar import clauses, sentences
+from .extract.splitting import clauses, sentences
 from .hop_words import template, words
 from .models import SUPPORTS
 from .relevance import memory_lexicon

@@ -118,14 +118,18 @@ class _Walker:
         company's full name, also its short form ("Halcyon Bio" -> "Halcyon": people drop
         the suffix once the name is known). The user's employer (``row``, the user's own
         ``works_at``) that nothing else was said of is still where what was said of "our
-        company" leads (``employer.py``): its name stands in for an entity then."""
+        company" leads (``employer.py``): its name stands in for an entity then. Of the
+        forms that name an entity, the first that has something said of it: "started at Oxbow
+        Health" names one entity, "oxbow's HQ is in Bristol" another."""
         if value not in self._targets:
-            self._targets[value] = None
+            named = []
             for name in dict.fromkeys((value, ORG_SUFFIX.sub("", value), *org_forms(value, memory_lexicon(self.memory)))):
                 try:
-                    self._targets[value] = self._targets[value] or self.memory.resolve_entity(self.user_id, name)
+                    if (entity_id := self.memory.resolve_entity(self.user_id, name)) and entity_id not in named:
+                        named.append(entity_id)
                 except InvalidInputError:  # a value that is no name (empty once normalised)
                     pass
+            self._targets[value] = next((e for e in named if self.slots(e)), named[0] if named else None)
         if self._targets[value] is None and row is not None and self._users_employer(row):
             return value
         return self._targets[value]

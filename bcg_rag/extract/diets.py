@@ -54,6 +54,9 @@ ZH_DROPPED_DIET = re.compile(rf"^(?P<who>.*?)(?:放弃|停掉|停|结束|不搞|
 ZH_DIET_DROPPED = re.compile(
     rf"^{ZH_DIETS}(?P<who>我|我们)?(?:也|就|还是|终于|已经|彻底|真的|实在)*"
     rf"(?:放弃了?|坚持不下去了?|坚持不住了?|搞不下去了?|不搞了|不做了|结束了|停了|破功了)$")
+# "so pescatarian now I guess": the diet said alone, with the word that makes it new (the hedge
+# is the mood's).
+EN_DIET_NOW = re.compile(rf"^(?:(?:so|ok|okay|well|and|yeah|basically|officially|fully)\s+)*(?P<diet>{DIETS})\s+now$", re.IGNORECASE)
 EN_LIST_JOIN = re.compile(r"^\s*(?:and|plus|also|and\s+also)\s*$", re.IGNORECASE)
 
 
@@ -74,6 +77,8 @@ class DietRules:
         """ "went vegan", "on the keto diet", "doing keto" (diet); "done with keto", "keto is over" (denied)."""
         if m := EN_DIET_OVER.match(clause):
             return Found(turn.speaker_id, "diet", _en_diet_value(m["diet"]), True, True)
+        if m := EN_DIET_NOW.match(clause):
+            return Found(turn.speaker_id, "diet", _en_diet_value(m["diet"]), False, True)
         off = EN_OFF_DIET.search(clause)
         m = off or EN_WENT_DIET.search(clause) or EN_ON_DIET.search(clause) or EN_DOING_DIET.search(clause)
         if m is None:

@@ -99,10 +99,10 @@ EN_CLASS_OF = re.compile(r"^(?:the\s+)?([a-z]+)\s+of\s+", re.IGNORECASE)
 # "plays the position of": a relation that names one slot with a definite description.
 EN_DEFINITE_RELATION = re.compile(r"\bthe\s+[a-z]+\s+(?:of|for)$", re.IGNORECASE)
 # A role said without "I'm" but with a word that says it is new: "officially a data scientist
-# now", "finally a senior engineer", "a nurse now".
+# now", "finally a senior engineer", "a nurse now", "GOT PROMOTED!! senior product designer now".
 EN_BARE_ROLE = re.compile(
     r"^(?:(?:officially|finally|now|newly|proudly)\s+)+(?:a|an)\s+(?P<role>[a-z][a-z\s-]{1,40}?)(?:\s+now)?\s*$"
-    r"|^(?:a|an)\s+(?P<role2>[a-z][a-z\s-]{1,40}?)\s+now\s*$", re.IGNORECASE)
+    r"|^(?:(?:a|an)\s+)?(?P<role2>[a-z][a-z\s-]{1,40}?)\s+now\s*$", re.IGNORECASE)
 # "(Biscuit is) 9 and still acts like a puppy": the age, then what else is said of them
 EN_AGE = re.compile(r"^(?P<age>\d{1,3})(?:\s+(?:years?|yrs?)(?:\s+old)?)?(?:,?\s+(?:and|but)\s+(?!a\s+half\b).+)?$", re.IGNORECASE)
 # "a nurse in Leeds": a trade and the town it is practised in
@@ -147,6 +147,7 @@ class EnglishRules:
             return self._attribute_claim(owner, personal, attr, m["value"], False, known_only=personal)
         elif m := EN_POSSESSIVE.match(clause):
             (owner, personal), attr = self._owner(m["owner"], turn), m["attr"]
+            owner = owner or self._org_by_its_office(m["owner"], attr)
             if owner is None or EN_PASSIVE.match(m["value"]):
                 return None  # "Kat's birthday": known slots, or a name as the value ("Ken Burns's child is …")
             return self._attribute_claim(owner, personal, attr, m["value"], False, known_only=personal or not m["value"][:1].isupper())

@@ -35,7 +35,8 @@ from .endings import ENDED, JOB, EndingRules, ended_by_kind
 from .everyday import EverydayRules
 from .en import EnglishRules
 from .gate import EPISODIC_PREDICATES, NAME_PREDICATES, GateRules
-from .grammar import Grammar, clauses, sentences
+from .grammar import Grammar
+from .splitting import clause_texts, sentences
 from .groups_work import GroupWorkRules
 from .lexicon import Lexicon, default_lexicon, stable_name
 from .shapes import ShapeRules
@@ -137,7 +138,7 @@ class OfflineExtractor(
         """Whether a message states anything (some clause is neither a question, a request
         to the assistant, nor small talk): raw evidence worth showing when no claim covers it."""
         for sentence in sentences(collapse(chat_text(text))):
-            parts = share_subjects(self.lexicon, [c.strip(EDGE_PUNCTUATION) for c in clauses(sentence.text)])
+            parts = share_subjects(self.lexicon, clause_texts(sentence.text, EDGE_PUNCTUATION))
             if any(c and not silent for c, silent in zip(parts, self.grammar.silent(sentence, parts))):
                 return True
         return False
@@ -191,7 +192,7 @@ class OfflineExtractor(
             # Chinese keeps its topic across a sentence end ("老公跳槽了！现在在安泰保险"), not past a question
             turn.topic = turn.topic and has_cjk(sentence.text) and not sentence.question
             turn.town = turn.venue = turn.place_topic = None
-            parts = share_subjects(self.lexicon, [c.strip(EDGE_PUNCTUATION) for c in clauses(sentence.text)])
+            parts = share_subjects(self.lexicon, clause_texts(sentence.text, EDGE_PUNCTUATION))
             # "his new school, Maple Grove Elementary": read on the sentence, the comma cuts clauses
             venues = [] if sentence.question else (self._venues(sentence.text, turn) + self._pets_named_first(sentence.text, turn)
                                                    + self._favorite_named_before(sentence.text, said, turn))

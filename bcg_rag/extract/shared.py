@@ -29,7 +29,7 @@ JOB_WORDS = re.compile(r"\b(?:job|position|role|gig|internship|shift|program|pro
 EN_CHAT_TAIL = re.compile(r"(?:\s+(?:rn|atm|tbh|ngl|fr|lol|lowkey|tho))+$", re.IGNORECASE)
 # Values an unknown attribute may have: "my shoe size is 42", "my blood type is B", "my cat's name is Mochi".
 SLOT_VALUE = re.compile(r"\d[\d.,:'\"]*\s*[a-zA-Z]{0,5}|[A-Z]{1,2}[+-]?")
-EN_TITLE_NAME = re.compile(r"[A-Z][a-z][\w'-]*(?:\s+[A-Z][a-z][\w'-]*){0,3}")
+EN_TITLE_NAME = re.compile(r"(?:(?:Dr|Mr|Mrs|Ms|Prof)\.\s*)?[A-Z][a-z][\w'-]*(?:\s+[A-Z][a-z][\w'-]*){0,3}")  # "Dr. Patel" too
 # "a golden retriever named Biscuit", "一只柯基叫旺财": the pet's name after the thing owned.
 PET_NAMED = re.compile(r"\s+(?:named|called)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\b.*$|(?<=[\u4e00-\u9fff])叫([\u4e00-\u9fffA-Za-z]{1,4})$")
 ZH_COMPANION = re.compile(r"(?:和|跟|与)[\u4e00-\u9fff]{1,4}(?:一起)?$")

@@ -48,6 +48,12 @@ ZH_OWN_CHILD = frozenset({"儿子", "女儿", "闺女"})
 SAID_ADVICE = re.compile(r"\b(?:should|shouldn't|ought to|need to|needs to|have to|has to)\b|应该|得|要不", re.IGNORECASE)
 
 
+# A name typed in lower case ("oxbow"), and the kinds of organisation that are no name.
+EN_LOWER_WORD = re.compile(r"[a-z][a-z-]{2,20}")
+EN_GENERIC_ORGS = frozenset(["company", "firm", "employer", "startup", "office", "work", "school", "team", "client",
+                             "bank", "store", "shop", "agency", "university", "college", "hospital", "group", "org"])
+
+
 class SubjectRules:
     lexicon: Lexicon
 
@@ -64,6 +70,8 @@ class SubjectRules:
                 return None  # "I wouldn't say I love running", "我没说…": not what was said
             if REPORT_MODAL.search(said) or SAID_ADVICE.search(said):
                 return None  # "my mom says I should move to Denver": advice, not a fact
+            if said.startswith("是"):
+                return None  # "都说是网红运动": it (the thing talked of) is said to be; no one's claim
             if SAID_PRONOUN.match(said) and (who := self._subject(self._clean_before_verb(reporter)[0], turn)):
                 turn.other = who  # "my friend said she's moving to Lyon": "she" is the friend
             if found := self._parse_clause(said, turn, reported=False):
@@ -136,6 +144,15 @@ class SubjectRules:
         if named_as and turn.user_is_speaker and owner.group() and who in ("my", "our", "我们的", "我的", "我们", "咱们", "我", "咱") and not former:
             turn.kin.add((relation, named_as))  # "my sister Ana": who "my sister" is (not "my old boss Priya")
         return named_as or None
+
+    def _org_by_its_office(self, owner: str, attr: str) -> str | None:
+        """Only an organisation has headquarters, so the word before "'s HQ" names one however
+        it is typed: "oxbow's HQ is in Bristol" (Oxbow), not "the company's HQ"."""
+        word = owner.strip()
+        if (self.lexicon.attributes.get(collapse(attr).casefold()) != "headquarters" or not EN_LOWER_WORD.fullmatch(word)
+                or word in self.lexicon.not_names or word in EN_GENERIC_ORGS or self.lexicon.relative_regex.fullmatch(word)):
+            return None
+        return word.title()
 
     def _owner(self, region: str, turn: Turn) -> tuple[str | None, bool]:
         """Who has an attribute, and whether that is a person the pronouns name (the speaker or user)."""

@@ -52,6 +52,8 @@ ZH_POSTED = re.compile(r"^(?P<before>.*?)(?:(?P<ba>把我|被)(?:调|派|外派|
 ZH_THERE = ("那", "那边", "那儿", "那里", "这边", "这儿", "这里")
 ZH_PLACE_END = ("省", "市", "区", "县", "镇")  # administrative places jieba may not tag as places (岳麓区: "nr")
 ZH_COPULA = re.compile(r"^(?P<before>.*?)(?P<neg>不是|是)(?P<value>.+)$")
+# Before 是: a report ("都说是", "听说是") or a surprise ("居然是", "竟然是"), not what someone is.
+ZH_NOT_WHAT_ONE_IS = re.compile(r"(?:说|居然|竟然|原来)$")
 ZH_COUNTS_AS = re.compile(r"^(?P<before>.*?)(?P<neg>不算|算)(?P<value>.+)$")  # "老家算四川的": counts as
 # Cities jieba's dictionary tags as other words (大连 an adverb, 合肥 a noun, 桂林 a name): tagged
 # places, so "在大连开了家烧烤店" keeps its town and "我在合肥上班" says where, not for whom.
@@ -368,6 +370,8 @@ class ChineseRules:
         m = ZH_COPULA.match(clause) or ZH_COUNTS_AS.match(clause)
         if m is None:
             return None
+        if ZH_NOT_WHAT_ONE_IS.search(m["before"]):
+            return None  # "都说是网红运动": what others say of something; "我居然是凶手": how a game went
         region, negated = self._clean_before_verb(m["before"])
         value = self._clean_value(m["value"])
         attr = self.lexicon.attributes.get(re.sub(r"^(?:我的|我)", "", region))  # (我)老家是江西的: the speaker's
