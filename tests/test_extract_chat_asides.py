@@ -1,7 +1,7 @@
 """What chat adds around a fact: a closing particle of tone (我花生过敏哈), a closing question
 ("…, any cheap areas to stay?"), a role or diet said with "now" and no subject, a company typed
-in lower case before its HQ, a doctor's title. What ``splitting.py``, ``grammar.py``, ``en.py``,
-``diets.py``, ``subjects.py`` and ``zh.py`` read of them, the near misses that stay silent, and
+in lower case before its HQ, a doctor's title, a provider switched. What ``splitting.py``, ``grammar.py``, ``en.py``,
+``diets.py``, ``subjects.py``, ``changes.py`` and ``zh.py`` read of them, the near misses that stay silent, and
 the short name of an employer on a multi-hop question. Sentences of our own."""
 
 from __future__ import annotations
@@ -53,6 +53,12 @@ def test_a_closing_particle_of_tone_is_cut(sentence, expected):
     ("vegan now!", [(USER, "diet", "vegan", 1.0)]),
     # a doctor's title with its full stop
     ("my dentist is Dr. Patel", [(USER, "attr:dentist", "Dr. Patel", 1.0)]),
+    # one who serves the speaker, switched; then who it is now (the slot "my GP is ..." names)
+    ("ok switched GPs bc okafor retired 😢 now seeing Dr. Lindqvist", [(USER, "attr:gp", "Dr. Lindqvist", 1.0)]),
+    ("switched banks, now with Monzo", [(USER, "attr:bank", "Monzo", 1.0)]),
+    ("switched gyms", []),  # who it is now is not said
+    ("switched shifts, now with Dana", []),  # no one who serves
+    ("my sister switched dentists, now seeing Dr. Kim", []),  # hers, and the rest is not said to be
 ])
 def test_facts_among_chat_asides(extractor, text, expected):
     assert triples(extractor, text) == expected

@@ -26,6 +26,7 @@ business, as for every rule: "I'm going to start at Figma" is a plan.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .en import EN_NEW_JOB
@@ -141,6 +142,15 @@ EN_MOVED_HQ = re.compile(
 )
 
 # 回到百度上班了 / 又回华为了 / 重回阿里: back at an employer; 跟小张分手了: a breakup.
+# One who serves the speaker, replaced: "switched GPs bc okafor retired", "changed dentists";
+# then, in the same message, who it is now: "now seeing Dr. Lindqvist", "now with Monzo".
+EN_SWITCHED_KIND = re.compile(r"^(?P<who>.*?)\b(?:switched|changed|swapped)\s+(?:my\s+|our\s+)?(?P<kind>[a-z]{3,12}|(?-i:[A-Z]{2,3}))s\b"
+                              r"(?!\s+(?:to|over|from)\b)", re.IGNORECASE)
+PROVIDER_KINDS = frozenset("gp doctor dentist therapist counselor counsellor physio pediatrician vet bank gym trainer coach "
+                           "hairdresser barber stylist salon insurer carrier provider pharmacy landlord accountant lawyer "
+                           "mechanic school daycare nursery church team club".split())
+EN_NOW_WITH = re.compile(r"^(?:(?:and|so|but|ok)\s+)*(?:i'm\s+|im\s+)?now\s+(?:seeing|with|at|using|going\s+to|banking\s+with)\s+"
+                         r"(?P<name>(?-i:(?:Dr\.?\s+)?[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,3}))\s*$", re.IGNORECASE)
 ZH_BACK_TO_WORK = re.compile(rf"^(?P<who>.*?)(?:又|重新)?(?:回到|回|重回)了?(?P<org>[{CJK}A-Za-z]{{2,8}}?)(?P<work>上班|工作|任职)?了?$")
 ZH_GENERIC_PLACES = frozenset(
     "公司 单位 学校 家 家里 老家 办公室 岗位 工位 厂 厂里 店里 医院 工地 部门 宿舍 国 国内 大陆 内地 原单位 老东家 工作 上班".split()
@@ -164,7 +174,20 @@ class ChangeRules:
                     or self._zh_moved_hq(clause, turn))
         return (self._en_started(clause, turn) or self._en_back(clause, turn) or self._en_left_for(clause, turn)
                 or self._en_promoted(clause, turn) or self._en_diet(clause, turn) or self._en_switched_someone(clause, turn)
-                or self._en_cancelled_at(clause, turn) or self._en_dating(clause, turn) or self._en_moved_hq(clause, turn))
+                or self._en_cancelled_at(clause, turn) or self._en_dating(clause, turn) or self._en_moved_hq(clause, turn)
+                or self._en_switched_kind(clause, turn))
+
+    def _en_switched_kind(self, clause: str, turn: Turn) -> Found | None:
+        """ "switched GPs" (nothing yet: who it was is not said), then "now seeing Dr. Lindqvist"
+        (attr:gp, said as a change), as "my GP is Dr. Okafor" names the slot."""
+        if (m := EN_SWITCHED_KIND.match(clause)) and m["kind"].casefold() in PROVIDER_KINDS and self._who(m["who"], turn) == turn.speaker_id:
+            turn.switched_kind = m["kind"]
+            return None
+        if turn.switched_kind and (now := EN_NOW_WITH.match(clause)):
+            found = self._attribute_claim(turn.speaker_id, True, turn.switched_kind, now["name"], False, known_only=False)
+            turn.switched_kind = None
+            return replace(found, changed=True) if found else None
+        return None
 
     def _who(self, region: str, turn: Turn) -> str | None:
         """The subject the words before the verb name; None when they deny the change."""
