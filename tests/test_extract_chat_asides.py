@@ -59,6 +59,9 @@ def test_a_closing_particle_of_tone_is_cut(sentence, expected):
     ("switched gyms", []),  # who it is now is not said
     ("switched shifts, now with Dana", []),  # no one who serves
     ("my sister switched dentists, now seeing Dr. Kim", []),  # hers, and the rest is not said to be
+    # a product called by its make's name, chosen
+    ("went with the roomba in the end, it gets stuck under the couch sometimes but whatever", [(USER, "owns", "roomba", 1.0)]),
+    ("is a roomba worth it or should I just get a dyson stick?", []),
 ])
 def test_facts_among_chat_asides(extractor, text, expected):
     assert triples(extractor, text) == expected
