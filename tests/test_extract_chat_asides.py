@@ -49,7 +49,12 @@ def test_a_closing_particle_of_tone_is_cut(sentence, expected):
      [(USER, "job_title", "senior product designer", 1.0)]),
     ("coffee now", []),
     ("mom now", []),
-    ("so pescatarian now I guess", [(USER, "diet", "pescatarian", 0.5)]),  # the hedge is the mood's
+    # a closing "I guess" after a change in one's own life is resignation; of someone else, doubt
+    ("so pescatarian now I guess", [(USER, "diet", "pescatarian", 1.0)]),
+    ("I'm a morning person now, I suppose", [(USER, "is", "morning person", 1.0)]),
+    ("my sister is vegan now I guess", [(f"{USER}'s sister", "diet", "vegan", 0.5)]),
+    ("I live in Boston I guess", [(USER, "lives_in", "Boston", 0.5)]),  # no change said
+    ("maybe vegan now", [(USER, "diet", "vegan", 0.5)]),
     ("vegan now!", [(USER, "diet", "vegan", 1.0)]),
     # a doctor's title with its full stop
     ("my dentist is Dr. Patel", [(USER, "attr:dentist", "Dr. Patel", 1.0)]),

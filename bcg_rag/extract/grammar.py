@@ -151,6 +151,9 @@ class Mood:
     due_in_days: int = 0  # a settled plan with a date ("starting at Stripe next week"): when it falls due
 
 
+# "so pescatarian now I guess", "I'm a morning person now, I suppose": a closing "I guess" after
+# a change in one's own life is resignation, not doubt (no one else is spoken of).
+EN_RESIGNED = re.compile(r"^(?!.*\b(?:he|she|they|his|her|their|my\s+\w+)\b).*\bnow,?\s+i\s+(?:guess|suppose)\W*$", re.IGNORECASE)
 # An elliptical question closing a statement: "oxbow's HQ is in Bristol, any cheap areas to stay?"
 EN_ANY_ASKED = re.compile(r"(?:so\s+|and\s+)?any\s+[a-z]+(?:\s+[a-z'-]+){0,5}", re.IGNORECASE)
 
@@ -230,7 +233,7 @@ class Grammar:
             clause = clause[: switched.start()] + switched["verb"] + " " + clause[switched.end():]
         clause = ZH_SHI_DE.sub(r"\g<who>\g<what>", clause)
         if m := self._marker(lex.hedges.anywhere, clause):
-            hedged = True
+            hedged = not EN_RESIGNED.search(clause)
             while m:
                 clause = join_cjk(clause[: m.start()] + " " + clause[m.end():])
                 m = self._marker(lex.hedges.anywhere, clause)
