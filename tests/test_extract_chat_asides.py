@@ -64,6 +64,13 @@ def test_a_closing_particle_of_tone_is_cut(sentence, expected):
     ("switched gyms", []),  # who it is now is not said
     ("switched shifts, now with Dana", []),  # no one who serves
     ("my sister switched dentists, now seeing Dr. Kim", []),  # hers, and the rest is not said to be
+    # a town left for good, then the new home by its town in the same message
+    ("ok boxes everywhere but we're officially out of Denver! the Boulder place is tiny but my commute is 10 min now",
+     [(USER, "lives_in", "Denver", -0.8), (USER, "lives_in", "Boulder", 1.0)]),
+    ("I'm finally out of Leeds", [(USER, "lives_in", "Leeds", -0.8)]),
+    ("we're out of Denver!", []),  # a trip, as likely as a move
+    ("we're out of milk", []),
+    ("the Boulder place is tiny", []),  # no move said: a restaurant, a friend's
     # a product called by its make's name, chosen
     ("went with the roomba in the end, it gets stuck under the couch sometimes but whatever", [(USER, "owns", "roomba", 1.0)]),
     ("is a roomba worth it or should I just get a dyson stick?", []),

@@ -41,6 +41,11 @@ EN_HOME_IN = re.compile(
 EN_TOWN_HOME = re.compile(
     r"\b(?:my|our)\s+(?!(?:old|former|previous|last|first|parents'?|mum's|mom's|dad's|holiday|summer|rental|airbnb)\b)"
     r"(?P<place>[A-Za-z][\w'.-]*(?:\s+[A-Z][\w'.-]*)?)\s+(?:flat|apartment|condo|townhouse)\b", re.IGNORECASE)
+# "we're officially out of Denver!": the town left (a move out said without where to); after it, in
+# the same message, "the Boulder place" is the new home (alone, "the Thai place" is a restaurant).
+EN_OUT_OF_TOWN = re.compile(r"^(?P<who>.*?)(?:'re|'m|\s+are|\s+am)\s+(?:(?:officially|finally)\s+)+(?:moved\s+)?out\s+of\s+"
+                            + PLACE_NAME + r"\s*$")
+EN_THE_TOWN_HOME = re.compile(r"^(?:the|our|my)\s+(?:new\s+)?" + PLACE_NAME.replace("{0,2}", "{0,1}") + r"\s+(?:place|house|flat|apartment|condo)\b")
 # "I support Everton", "my dad roots for the Yankees": a team one follows, named.
 EN_SUPPORTS_TEAM = re.compile(
     r"^(?P<who>.*?)\b(?:support|supports|supported|root\s+for|roots\s+for|rooting\s+for|cheer\s+for|cheers\s+for)\s+"
@@ -179,6 +184,12 @@ class EverydayRules:
             subject = self._subject(self._clean_before_verb(m["who"])[0], turn) if m["who"].strip() else turn.speaker_id
             school = self._clean_value(m["school"])
             return Found(subject, "studies_at", school) if subject and school else None
+        if (m := EN_OUT_OF_TOWN.match(clause)) and self._town(m["place"], turn) and (
+                subject := self._subject(self._clean_before_verb(m["who"])[0], turn)) == turn.speaker_id:
+            turn.home_left = True
+            return Found(subject, "lives_in", self._clean_value(m["place"]), True, True)
+        if turn.home_left and (m := EN_THE_TOWN_HOME.match(clause)) and self._town(m["place"], turn):
+            return Found(turn.speaker_id, "lives_in", self._clean_value(m["place"]), False, True)
         if (m := EN_TOWN_HOME.search(clause)) and (m["place"].split()[0].casefold() not in NOT_TOWNS or " " in m["place"] and m["place"][:1].isupper()) \
                 and self._town(m["place"], turn):
             return Found(turn.speaker_id, "lives_in", self._clean_value(m["place"]))
