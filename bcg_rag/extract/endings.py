@@ -28,8 +28,10 @@ MEMBERSHIP = "membership"
 JOB = "job"
 SMOKING = "smoking"
 PETS = "pets"
+MEDS = "meds"  # "not on any meds at the moment" (medications.py)
 SLOT_ENDINGS = {JOB: ("works_at",), "engagement": ("engaged_to",), "relationship": ("dating", "engaged_to"),
-                "marriage": ("married_to",), MEMBERSHIP: ("member_of",), SMOKING: ("smokes",), PETS: ("has",)}
+                "marriage": ("married_to",), MEMBERSHIP: ("member_of",), SMOKING: ("smokes",), PETS: ("has",),
+                MEDS: ("takes_medication",)}
 # A membership ended by its kind, not its name ("quit the gym", "健身卡退了", "cancelled my gym
 # membership"): the memberships stated before it end ("Ironworks Gym", "乐刻").
 GENERIC_MEMBERSHIPS = frozenset("gym membership 健身卡 健身房 会员 会员卡 年卡 健身年卡".split()) | {"gym membership", "the gym"}

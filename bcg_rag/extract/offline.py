@@ -42,6 +42,8 @@ from .lexicon import Lexicon, default_lexicon, stable_name
 from .shapes import ShapeRules
 from .idioms import IdiomRules
 from .in_passing import InPassingRules
+from .medications import MedicationRules
+from .subscriptions import SubscriptionRules
 from .measures import MeasureRules
 from .mentions import MentionRules
 from .origins import OriginRules
@@ -126,7 +128,7 @@ class OfflineExtractor(
     ShapeRules, EnglishRules, ChineseRules, GateRules, SharedRules, SubjectRules, MentionRules, WhereaboutsRules,
     MeasureRules, RoutineRules, IdiomRules, ChangeRules, DietRules, EverydayRules, EndingRules, ValueRules, VentureRules,
     PortionRules, TongueRules, OriginRules, OwnerRules, GroupWorkRules, PetHobbyRules, ZhWorkRules, ZhBelongingRules, ZhDailyRules, ZhHomeRules,
-    InPassingRules,
+    InPassingRules, MedicationRules, SubscriptionRules,
 ):
     """Rule-based claims from Chinese and English chat messages; no model, deterministic."""
 
@@ -197,7 +199,8 @@ class OfflineExtractor(
             parts = share_subjects(self.lexicon, clause_texts(sentence.text, EDGE_PUNCTUATION))
             # "his new school, Maple Grove Elementary": read on the sentence, the comma cuts clauses
             venues = [] if sentence.question else (self._venues(sentence.text, turn) + self._pets_named_first(sentence.text, turn)
-                                                   + self._favorite_named_before(sentence.text, said, turn))
+                                                   + self._favorite_named_before(sentence.text, said, turn)
+                                                   + self._services_paid(sentence.text, turn))
             said += f" {sentence.text}"
             listed = self.grammar.list_items(parts)
             for clause, silent, turn.listed in zip(parts, self.grammar.silent(sentence, parts), listed):
@@ -376,7 +379,7 @@ class OfflineExtractor(
     def _parse_clause(self, clause: str, turn: Turn, reported: bool = True) -> list[Found]:
         rules = (
             self._pets_and_hobbies, self._groups_and_work,  # first: "new obsession:" reads the clause after it
-            self._zh_work, self._everyday, self._said_in_passing, self._venture, self._portion, self._tongue, self._origin, self._company_owner,
+            self._zh_work, self._medication, self._subscription, self._everyday, self._said_in_passing, self._venture, self._portion, self._tongue, self._origin, self._company_owner,
             self._shape, self._idiom, self._measure, self._zh_belonging, self._zh_homes, self._change, self._change_from_to, self._job,
             self._attribute, self._verb, self._routine, self._copula, self._relation, self._english_relation, self._whereabouts, self._ending,
             self._zh_daily,

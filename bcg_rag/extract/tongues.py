@@ -69,6 +69,12 @@ EN_ON_APP = re.compile(
 # 网课", "我报名了日语班", "signed up for a Spanish course", "taking an online Japanese class".
 ZH_COURSE = re.compile(rf"^(?P<who>.*?)(?:报了|报名了|报名参加了|买了|在上|上了)(?:个|一个|一门|门)?(?:线上|网上|在线)?"
                        rf"(?P<lang>{ZH_LANG})(?:网课|课程|课|班|培训班|学习班)")
+# The course given up: "日语班我退了", "dropped my Spanish class" (studies, denied, a change).
+ZH_COURSE_QUIT = re.compile(rf"^(?P<lang>{ZH_LANG})(?:网课|课程|课|班|培训班|学习班)(?P<who>我|我们)?(?:已经|也|早就|还是)?"
+                            r"(?:退了|退掉了|不上了|停了|放弃了|没再上了|不学了)$")
+EN_COURSE_QUIT = re.compile(
+    rf"^(?P<who>.*?)\b(?:dropped|quit|cancell?ed|stopped|gave\s+up(?:\s+on)?)\s+(?:my|the|our)?\s*(?P<lang>{ANY_CASE_LANGUAGE})\s+"
+    r"(?:class|classes|course|lessons)\b", re.IGNORECASE)
 EN_COURSE = re.compile(
     rf"^(?P<who>.*?)\b(?:signed\s+up\s+for|enrolled\s+in|registered\s+for|taking|started)\s+(?:a|an|my|the)?\s*(?:online\s+|evening\s+|night\s+)?"
     rf"(?P<lang>{ANY_CASE_LANGUAGE})\s+(?:class|classes|course|lessons)\b", re.IGNORECASE)
@@ -98,6 +104,10 @@ class TongueRules:
             region, negated = self._clean_before_verb(re.sub(r"(?:'m|'s|'re|\s+am|\s+is|\s+are)$", "", app["who"].strip()))
             subject = self._subject(region, turn)
             return Found(subject, "studies", (app["lang"] or app["lang2"] or app["lang3"]).capitalize(), negated) if subject else None
+        if (quit := ZH_COURSE_QUIT.match(clause)) and self._zh_language(quit["lang"]):
+            return Found(turn.speaker_id, "studies", quit["lang"], True, True)
+        if (quit := EN_COURSE_QUIT.match(clause)) and (subject := self._who(quit["who"], turn)):
+            return Found(subject, "studies", quit["lang"].capitalize(), True, True)
         if (course := ZH_COURSE.match(clause)) and self._zh_language(course["lang"]) or (course := EN_COURSE.match(clause)):
             region, negated = self._clean_before_verb(course["who"])
             subject = self._subject(region, turn) if region.strip() else turn.speaker_id
