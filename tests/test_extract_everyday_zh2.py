@@ -166,8 +166,8 @@ def test_settled_in_a_new_home(extractor, text, expected):
     ("我老婆把乐刻的会员卡退了", [(f"{USER}'s wife", "member_of", "乐刻", -0.8)]),
     ("这张卡退了", []),
     ("办了乐刻的年卡", []),
-    # 爱 of 爱奇艺 is no verb; a streaming service's membership is a subscription (subscriptions.py)
-    ("爱奇艺会员我退了 自动续费也取消了", [(USER, "subscribes_to", "爱奇艺", -0.8)]),
+    # 爱 of 爱奇艺 is no verb; a video service's membership is a subscription (subscriptions.py)
+    ("爱奇艺会员我退了 自动续费也取消了", [(USER, "video_subscription", "爱奇艺", -0.8)]),
     ("乐动那张卡我退了，太远了根本不去。现在改去公司楼下的超级猩猩，按次付费",
      [(USER, "member_of", "乐动", -0.8), (USER, "member_of", "超级猩猩", 1.0)]),  # the new club, after the old card
     ("现在改去超级猩猩了", []),  # no club left before it: what was changed is not said  # taken out: not read (see zh_belonging._zh_club_card)

@@ -42,15 +42,15 @@ def test_medicines(extractor, text, expected):
 
 @pytest.mark.parametrize("text, expected", [
     ("budget help pls 😩 every month i pay for an Equinox membership, Hulu, and the NYT app. what should i cut first",
-     [(USER, "member_of", "Equinox", 1.0), (USER, "subscribes_to", "Hulu", 1.0), (USER, "subscribes_to", "NYT", 1.0)]),
+     [(USER, "member_of", "Equinox", 1.0), (USER, "video_subscription", "Hulu", 1.0), (USER, "subscribes_to", "NYT", 1.0)]),
     ("i pay for spotify premium and audible every month, is that dumb",
-     [(USER, "subscribes_to", "Spotify", 1.0), (USER, "subscribes_to", "Audible", 1.0)]),
-    ("subscribed to Hulu", [(USER, "subscribes_to", "Hulu", 1.0)]),
-    ("ok did it, cancelled hulu this morning. keeping the gym tho, i actually go", [(USER, "subscribes_to", "Hulu", -0.8)]),
+     [(USER, "music_subscription", "Spotify", 1.0), (USER, "subscribes_to", "Audible", 1.0)]),
+    ("subscribed to Hulu", [(USER, "video_subscription", "Hulu", 1.0)]),
+    ("ok did it, cancelled hulu this morning. keeping the gym tho, i actually go", [(USER, "video_subscription", "Hulu", -0.8)]),
     ("cancelled audible, haven't opened it since feb 😅", [(USER, "subscribes_to", "Audible", -0.8)]),
-    ("最近在追一个剧 爱奇艺独播的 为了它开了年卡会员 顺便还续了网易云黑胶 听歌用", [(USER, "subscribes_to", "网易云", 1.0)]),
+    ("最近在追一个剧 爱奇艺独播的 为了它开了年卡会员 顺便还续了网易云黑胶 听歌用", [(USER, "music_subscription", "网易云", 1.0)]),
     ("爱奇艺会员我退了 自动续费也取消了 剧追完了也没啥想看的 网易云还留着",
-     [(USER, "subscribes_to", "爱奇艺", -0.8), (USER, "subscribes_to", "网易云", 1.0)]),
+     [(USER, "video_subscription", "爱奇艺", -0.8), (USER, "music_subscription", "网易云", 1.0)]),
     # a payment that is no list of services, a cancelled plan that is no service
     ("I pay for groceries and Netflix", []),
     ("I paid for dinner", []),

@@ -4,9 +4,12 @@ app", "subscribed to Hulu" (subscribes_to; a named membership is member_of); "ca
 morning", "unsubscribed from audible" (denied, a change). Chinese: "顺便还续了网易云黑胶", "开了爱奇艺
 会员" (subscribes_to); "爱奇艺会员我退了", "取消了优酷会员" (denied); "网易云还留着" (still so).
 
-A service is one the lexicon lists (``[mentions] subscription_services``), in any case, as a whole
-word: chat types "hulu" as often as "Hulu", and "Audible" is also an English adjective, so only
-the verbs above make one a subscription. The value is the listed spelling.
+A service is one the lexicon lists (``[mentions] video_services``, ``music_services``,
+``subscription_services``), in any case, as a whole word: chat types "hulu" as often as "Hulu",
+and "Audible" is also an English adjective, so only the verbs above make one a subscription. The
+value is the listed spelling; a video or music service has a slot of its own
+(``video_subscription``, ``music_subscription``): "which streaming service?" is not asked of a
+newspaper, and a cancelled one leaves that slot stating nothing.
 """
 
 from __future__ import annotations
@@ -37,16 +40,19 @@ ZH_DROPPED = re.compile(rf"^(?P<svc>.+?){ZH_PLAN_WORDS}*(?P<who>我|我们)?(?:�
 ZH_KEPT = re.compile(rf"^(?P<svc>.+?){ZH_PLAN_WORDS}*(?:还|倒是|倒|也)?(?:留着|保留着|还在续|在用|续着)$")
 
 
+SLOTS = (("video_services", "video_subscription"), ("music_services", "music_subscription"), ("subscription_services", PREDICATE))
+
+
 @functools.lru_cache(maxsize=8)
-def _services(lexicon: Lexicon) -> dict[str, str]:
-    """Casefolded name -> the listed spelling."""
-    return {" ".join(s.casefold().split()): s for s in lexicon.words("mentions", "subscription_services")}
+def _services(lexicon: Lexicon) -> dict[str, tuple[str, str]]:
+    """Casefolded name -> (the listed spelling, its slot)."""
+    return {" ".join(s.casefold().split()): (s, slot) for words, slot in SLOTS for s in lexicon.words("mentions", words)}
 
 
 class SubscriptionRules:
     lexicon: Lexicon
 
-    def _service(self, words: str) -> str | None:
+    def _service(self, words: str) -> tuple[str, str] | None:
         words = EN_TAIL.sub("", words.strip(" .,!?")).strip()
         words = re.sub(r"^(?:the|my|our|a|an)\s+", "", words, flags=re.IGNORECASE)
         words = re.sub(r"\s+(?:premium|plus|app|subscription|account|membership)$", "", words, flags=re.IGNORECASE)
@@ -63,14 +69,14 @@ class SubscriptionRules:
             return self._zh_subscription(clause, turn)
         if m := EN_CANCELLED.match(clause):
             if (service := self._service(m["what"])) and (subject := self._payer(m["who"], turn)):
-                return Found(subject, PREDICATE, service, True, True)
+                return Found(subject, service[1], service[0], True, True)
             return None
         if not (m := EN_PAID.match(clause)) or not (subject := self._payer(m["who"], turn)):
             return None
         found = []
         for part in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", EN_TAIL.sub("", m["what"].strip(" .!"))):
             if service := self._service(part):
-                found.append(Found(subject, PREDICATE, service))
+                found.append(Found(subject, service[1], service[0]))
             elif club := EN_MEMBERSHIP.match(part.strip()):
                 found.append(Found(subject, "member_of", club["club"]))
             elif part.strip():
@@ -90,5 +96,5 @@ class SubscriptionRules:
             if (m := pattern.match(clause)) and (service := _services(self.lexicon).get((m["svc"] or m.groupdict().get("svc2") or "").casefold())):
                 who = next((w for w in (m.groupdict().get("who"), m.groupdict().get("who2")) if w), "")
                 subject = self._who(who, turn) if who else turn.speaker_id
-                return Found(subject, PREDICATE, service, denied, denied) if subject else None
+                return Found(subject, service[1], service[0], denied, denied) if subject else None
         return None
