@@ -2,7 +2,7 @@
 
 Three extractors share the ``Extractor`` protocol:
 
-* ``OfflineExtractor`` (``offline.py``, ``shared.py``, ``subjects.py``, ``en.py``, ``zh.py``,
+* ``OfflineExtractor`` (``offline.py``, ``turn.py``, ``shared.py``, ``subjects.py``, ``en.py``, ``zh.py``,
   ``shapes.py``, ``idioms.py``, ``measures.py``, ``routines.py``, ``whereabouts.py``,
   ``mentions.py``, ``changes.py``, ``ventures.py``, ``portions.py``, ``tongues.py``, ``origins.py``, ``owners.py``,
   ``groups_work.py``, ``pets_hobbies.py``, ``in_passing.py``, ``zh_work.py``, ``zh_belonging.py``, ``zh_daily.py``,

@@ -36,7 +36,7 @@ from .text import CJK, collapse, employer_of, has_cjk
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
-    from .offline import Turn
+    from .turn import Turn
 
 ORG = r"(?P<org>[A-Z][\w&'.-]*(?:\s+(?:of\s+|&\s+)?[A-Z][\w&'.-]*){0,3})"
 # "first day at Figma", "Day 1 at the bakery", "my first week at the new job at Canva".

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from .shared import Found
 
 if TYPE_CHECKING:
-    from .offline import Turn
+    from .turn import Turn
 
 DIETS = (r"raw\s+vegan|vegan|vegetarian|veggie|pescatarian|pescetarian|keto|paleo|gluten-free|dairy-free|plant-based"
          r"|carnivore|intermittent\s+fasting|low[-\s]carb|whole\s?30|atkins")

@@ -11,7 +11,7 @@ from .mentions import pet_named_pattern
 from .text import CONTRACTED_COPULAS, COPULAS, collapse, has_cjk, snake_name, third_person
 
 if TYPE_CHECKING:
-    from .offline import Turn
+    from .turn import Turn
 
 # Verbs of saying and thinking: what follows is what someone said or thinks ("Kofi says the
 # office is in Utrecht"), read by the reported-speech rule, not a relation "says".

@@ -19,7 +19,7 @@ from .tongues import ANY_CASE_LANGUAGE
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
-    from .offline import Turn
+    from .turn import Turn
 
 MEMBERSHIP = "membership"
 # What "I quit my job" or "我辞职了" ends, naming no employer: the employer's slot, whatever

@@ -27,7 +27,7 @@ from .text import collapse
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
-    from .offline import Turn
+    from .turn import Turn
 
 PLACE_NAME = r"(?P<place>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})"
 HOME_WORDS = r"(?:place|apartment|house|home|flat|condo|studio|townhouse|townhome)"

@@ -35,7 +35,7 @@ from .zh_homes import ZH_HOME_WORDS
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
-    from .offline import Turn
+    from .turn import Turn
 
 # English words that make a value a clause (a verb of its own) or a pointer (a pronoun).
 EN_CLAUSE_WORDS = frozenset(

@@ -36,7 +36,7 @@ from .text import collapse, has_cjk
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
-    from .offline import Turn
+    from .turn import Turn
 
 # The nouns of a group one is a member of. ("group", "gym", "party" are left out: a group
 # chat, a gym visit, a party one leaves early.)

@@ -22,7 +22,7 @@ from .text import CJK, collapse, has_cjk
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
-    from .offline import Turn
+    from .turn import Turn
 
 EN_IS_MY_TASTE = re.compile(
     r"^(?P<value>.+?)\s+(?:is|are|'s)\s+(?:(?:still|now|definitely|probably|always)\s+)?(?P<owner>my|our)\s+(?P<attr>.+)$",

@@ -39,7 +39,7 @@ from .text import collapse, has_cjk, phrase_pattern
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
-    from .offline import Turn
+    from .turn import Turn
 
 # Before the pet word, these say it is not one kept now: "my old dog", "my future cat".
 NOT_KEPT = r"(?<!\bold\s)(?<!\blate\s)(?<!\bfuture\s)(?<!\bdream\s)(?<!\bfirst\s)(?<!\bnext\s)(?<!\bchildhood\s)(?<!\bformer\s)"

@@ -17,7 +17,7 @@ from .text import has_cjk
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
-    from .offline import Turn
+    from .turn import Turn
 
 EN_HEIGHT = r"\d'\s?\d{1,2}(?:\"|'')?|\d\s*(?:ft|feet|foot)(?:\s*\d{1,2}(?:\s*(?:in|inches))?)?|1\d\d\s*cm|[12][.,]\d{1,2}\s*m"
 EN_WEIGHT = r"\d{2,3}\s*(?:lbs?|pounds|kg|kgs|kilos)"

@@ -22,7 +22,7 @@ from .text import CJK, has_cjk
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
-    from .offline import Turn
+    from .turn import Turn
 
 PREDICATE = "takes_medication"
 EN_AFTER = r"(?:\s+(?:\d+\s*mg|daily|every\s+\w+|again|now|anymore|any\s+more|for\s+.+|since\s+.+|to\s+.+|last\s+\w+|this\s+\w+|as\s+well|too))*\s*$"

@@ -24,7 +24,7 @@ from .text import CJK, collapse, phrase_pattern
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
-    from .offline import Turn
+    from .turn import Turn
 
 # Words that may stand between "my" and the animal: "our old dog", "my new puppy".
 EN_BETWEEN = r"(?:(?:little|baby|big|old|new|sweet|rescue)\s+)?"

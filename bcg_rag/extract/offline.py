@@ -23,7 +23,7 @@ addition ("also", "too", "也", "还") marks its claims in ``Reading.additive``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any, Protocol, Sequence, runtime_checkable
 
 from ..errors import InvalidInputError
@@ -36,15 +36,13 @@ from .everyday import EverydayRules
 from .en import EnglishRules
 from .gate import EPISODIC_PREDICATES, NAME_PREDICATES, GateRules
 from .grammar import Grammar
-from .splitting import clause_texts, sentences
 from .groups_work import GroupWorkRules
 from .lexicon import Lexicon, default_lexicon, stable_name
 from .shapes import ShapeRules
 from .idioms import IdiomRules
 from .in_passing import InPassingRules
-from .medications import MedicationRules
-from .subscriptions import SubscriptionRules
 from .measures import MeasureRules
+from .medications import MedicationRules
 from .mentions import MentionRules
 from .origins import OriginRules
 from .owners import OwnerRules
@@ -53,10 +51,13 @@ from .portions import PortionRules
 from .reading import Reading
 from .routines import RoutineRules
 from .shared import Found, SharedRules
+from .splitting import clause_texts, sentences
 from .subjects import SubjectRules
+from .subscriptions import SubscriptionRules
 from .whereabouts import PLACING_PREDICATES, TOWN_PREDICATES, VENUE_PREDICATES, ZH_JOB_CHANGED, WhereaboutsRules
 from .text import EDGE_PUNCTUATION, chat_text, collapse, has_cjk, writes_in_lower_case
 from .tongues import TongueRules
+from .turn import Turn
 from .values import ValueRules
 from .ventures import VentureRules
 from .zh import ChineseRules
@@ -84,40 +85,6 @@ ZH_PRONOUN_LEAD = re.compile(r"^(?:他|她)(?:们)?(?!们)")
 # One person met or spoken with, by a name alone: whom a following "she" or "he" means.
 EN_MET = re.compile(r"\b(?:with|met|saw|visited|called|texted|messaged|ran\s+into|bumped\s+into)\s+"
                     r"(?P<name>(?-i:[A-Z][a-z]+))(?![\w'-]|\s+(?-i:[A-Z])|\s+and\s)", re.IGNORECASE)
-
-
-@dataclass
-class Turn:
-    """Who the pronouns in one message point to, and the names the caller already uses."""
-
-    user_id: str
-    speaker_id: str  # what "I" means: the user's id when the user speaks
-    user_is_speaker: bool
-    entities: dict[str, str]  # casefolded known entity -> the caller's spelling
-    other: str | None = None  # the last third-person subject: what "she" / "他" points to
-    topic: bool = False  # the previous clause of this sentence was about ``other``
-    parsed: list[str] = field(default_factory=list)  # clauses read with confidence (for the cascade)
-    owned: tuple[str, str] | None = None  # what the last clause said someone keeps: "我养了一只仓鼠"
-    placed: str | None = None  # the slot an earlier clause placed someone in: "在百度上班" (works_at)
-    town: str | None = None  # the place the last clause put someone or something in: "moved to Porto"
-    place_topic: str | None = None  # a place the last clause put first, said nothing of yet: "青岛这海风…"
-    venue: str | None = None  # the school, employer or club the last clause named: "switched Leo to Riverside"
-    employer: str | None = None  # the employer this message named last: whose "HQ is in Rotterdam" a later sentence says
-    courting: bool = False  # an earlier clause said the speaker dates someone unnamed: "seeing someone new"
-    kin: set[tuple[str, str]] = field(default_factory=set)  # (relation, name) the user named: "my sister Ana"
-    listed: bool = False  # the clause is an item of a list of names: "..., New York Knicks, Los angeles Lakers, ..."
-    named: int | None = None  # the claim whose value, a name, ended the last clause: "is Oban" (", New Zealand")
-    job_moved: bool = False  # the last clause said a job change without saying where to: "老公跳槽了！"
-    club_left: bool = False  # a clause gave up a club's card ("乐动那张卡我退了"): "现在改去超级猩猩" names the new one
-    job_left: bool = False  # a clause left an employer or a job ("left Lumora"): "I'm at Halvard now" is the next one
-    switched_kind: str | None = None  # "switched GPs": "now seeing Dr. Lindqvist" says who the GP is now
-    home_left: bool = False  # "we're officially out of Denver!": "the Boulder place" is the new home
-    introduced: bool = False  # the speaker introduced themself ("简单介绍下：", "我叫小林"): a bare "28岁" is theirs
-    unnamed_topic: bool = False  # the last clause was about a 他/她 this message does not name ("他跳槽了！")
-    groups: dict[str, str] = field(default_factory=dict)  # groups named so far, by name and kind: "a band called The Paper Kites"
-    label: str | None = None  # whose "new obsession" ended the last clause: the next one says what it is
-    lower_case: bool = False  # the message capitalises no word but "I": its writer names places in lower case too
-    record: list[tuple[str, str]] = field(default_factory=list)  # a record's fields read, until a second one confirms it
 
 
 # Slots whose value is a day of the year: "my birthday is next Monday" names it, plans nothing.

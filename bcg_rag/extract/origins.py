@@ -16,7 +16,7 @@ from .shared import Found
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
-    from .offline import Turn
+    from .turn import Turn
 
 EN_IS_AFTER = r"(?:'m|\s+am|'s|\s+is|'re|\s+are)\s+(?P<neg>not\s+)?(?:(?:originally|actually|also|both)\s+)?"
 EN_AFTER_NATION = r"(?=\s*$|\s*[,.!?;]|\s+(?:but|and|so|though|by\s+birth|lol|haha)\b)"

@@ -16,7 +16,7 @@ from .shared import Found
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
-    from .offline import Turn
+    from .turn import Turn
 
 OWNED_BY = "is_owned_by"
 ORG = r"(?-i:[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,3})"

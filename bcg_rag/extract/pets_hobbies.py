@@ -34,7 +34,7 @@ from .text import CJK, collapse, has_cjk
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
-    from .offline import Turn
+    from .turn import Turn
 
 # Words that make a pet word before them into something else: a "hot dog", a "toy cat".
 NOT_PET_WORDS = frozenset(

@@ -16,7 +16,7 @@ from .shared import Found
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
-    from .offline import Turn
+    from .turn import Turn
 
 ZH_RATE = r"(?:每天|一天|每日|每周|一周|每晚|每个?星期)(?:早上|上午|下午|晚上|早晚)?(?:都|至少|起码|差不多|大概)?"
 ZH_COUNT = r"[一二两三四五六七八九十几半\d]{1,2}"

@@ -21,7 +21,7 @@ from .text import has_cjk, phrase_pattern
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
-    from .offline import Turn
+    from .turn import Turn
 
 # "I can swim", "I can't drive", "I know how to ski": an ability, said right before the activity.
 EN_ABLE = re.compile(r"\b(?P<neg>can't|cannot|can not|don't know how to|doesn't know how to)\s*$|\b(?:can|know how to|knows how to)\s*$", re.IGNORECASE)

@@ -26,7 +26,7 @@ from .text import CJK, EN_MODEL, collapse, has_cjk
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
-    from .offline import Turn
+    from .turn import Turn
 
 ZH_NUMBER = "[0-9一二三四五六七八九十两]{1,3}"
 ZH_AGE = re.compile(rf"^(?P<who>.*?)(?:(?:今年|现在|已经)?就?(?P<age>{ZH_NUMBER})(?:周)?岁(?:半)?了?|今年(?P<age2>{ZH_NUMBER})了)$")

@@ -16,7 +16,7 @@ from .text import CJK_CHAR, EDGE_PUNCTUATION, EN_SETTING_LEAD, collapse, has_cjk
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
-    from .offline import Turn
+    from .turn import Turn
 
 MAX_RAW_VALUE_CHARS = 160  # a value region longer than this is a clause, not a thing: not cleaned at all
 # A degree adverb right before 有: "很有耐心" is patient, "挺有钱" is well off.

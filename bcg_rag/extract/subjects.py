@@ -15,7 +15,7 @@ from .text import CJK_CHAR, EDGE_PUNCTUATION, collapse, has_cjk
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
-    from .offline import Turn
+    from .turn import Turn
 
 
 # Before a kin word, these say which one, not who: "my old manager Priya" is Priya.

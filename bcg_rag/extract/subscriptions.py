@@ -23,7 +23,7 @@ from .text import has_cjk
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
-    from .offline import Turn
+    from .turn import Turn
 
 PREDICATE = "subscribes_to"
 EN_PAID = re.compile(r"^(?P<who>.*?)\b(?:pay(?:ing|s)?|paid|subscribed|subscribe|subscribing|signed\s+up)\s+(?:for|to)\s+(?P<what>.+)$",

@@ -21,7 +21,7 @@ from .text import has_cjk
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
-    from .offline import Turn
+    from .turn import Turn
 
 ZH_LANG = r"(?:[\u4e00-\u9fff]{1,4}[语文]|普通话|[\u4e00-\u9fff]{1,3}话)"
 ZH_DEGREE = r"(?:挺|很|非常|特别|比较|超|还|也|都|算|相当|蛮)*"

@@ -18,7 +18,7 @@ from .text import collapse
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
-    from .offline import Turn
+    from .turn import Turn
 
 # The last word of an English business noun phrase: "a bakery", "a florist shop", "a dog grooming business".
 EN_BUSINESS_HEADS = (

@@ -25,7 +25,7 @@ from .text import employer_of, has_cjk
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
-    from .offline import Turn
+    from .turn import Turn
 
 EN_BE_PLACED = re.compile(
     r"^(?P<who>.*?)(?P<be>'m|'re|'s|'ve been|'s been|(?:^|\s)(?:am|is|are|was|were|been|have been|has been))\s+"

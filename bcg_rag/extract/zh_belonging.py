@@ -26,7 +26,7 @@ from .text import CJK, employer_of
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
-    from .offline import Turn
+    from .turn import Turn
 
 # A club's card given up: "乐刻那张卡转给同事了", "乐刻的卡退了".
 ZH_CARDS = r"(?:健身)?(?:年卡|季卡|月卡|次卡|会员卡|会员|卡)"

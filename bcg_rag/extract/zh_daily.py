@@ -32,7 +32,7 @@ from .text import CJK
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
-    from .offline import Turn
+    from .turn import Turn
 
 # The way of travel, as said -> the value kept.
 ZH_MODES = {"骑车": "骑车", "骑自行车": "骑车", "骑单车": "骑车", "骑共享单车": "骑车", "骑电动车": "电动车",

@@ -26,7 +26,7 @@ from .text import CJK
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
-    from .offline import Turn
+    from .turn import Turn
 
 ZH_NUM = r"[0-9一两二三四五六七八九十几俩]+"
 # "家里两只巴西龟…", "我家三只猫…", "家里养着两只兔子", "婆婆家两只猫"

@@ -31,7 +31,7 @@ from .zh import ZH_SCHOOL_END
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
-    from .offline import Turn
+    from .turn import Turn
 
 # "简单介绍下", "先自我介绍一下", "介绍一下我自己吧": the speaker introduces themself (not "给你介绍下我妈").
 ZH_INTRO = re.compile(r"^(?:那|先|我先|来|我来)?(?:简单|简单地|正式)?(?:自我介绍|介绍)(?:一)?下?(?:我自己|自己|我)?(?:吧|哈|啊|呀|哦)?$")
