@@ -282,6 +282,10 @@ def _newer_unread(memory: Any, user_id: str, group: Any, rows: list[dict], relev
     # this time"); a home moved to a district ("搬到徐汇了") is no new employer.
     if group.predicate in NAMED_BY_A_MOVE:
         naming |= {u["id"] for u in says_change if u["id"] not in names_it and _names_something(memory, u["text"], group.predicate)}
+    elif memory.policy.is_functional(group.predicate) and _names_something(memory, value):
+        # Any one-at-a-time slot whose value is a name ("favourite singer: 周杰伦"): a later text that
+        # says a change and names someone or something else may be the new one ("现在心里排第一的是陈奕迅").
+        naming |= {u["id"] for u in says_change if u["id"] not in names_it and _names_something(memory, u["text"])}
     ids = [s["evidence_id"] for s in shown] + [u["id"] for u in later]
     vecs = memory.index.vectors(user_id, ids)
     unit = {i: np.asarray(v) / max(float(np.linalg.norm(v)), 1e-12) for i, v in vecs.items()}

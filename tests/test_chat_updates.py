@@ -137,6 +137,20 @@ def test_a_hop_is_worded_by_its_own_clause(mem):
     assert [v["value"] for v in result[0].via] == ["青禾科技"]
 
 
+def test_a_later_change_naming_another_in_a_one_at_a_time_slot_is_read_first(mem):
+    """A favourite (one at a time) whose value is a name: a later text that says a change and
+    names someone else is the update the rules could not read; one that says no change, or names
+    the same, is not."""
+    say(mem, ("2025-03-08T23:00:00", "我最喜欢的歌手一直是周杰伦啊，演唱会抢票抢到手软也没抢到 😭"),
+        ("2025-09-14T22:40:00", "说出来你可能不信，这半年我天天单曲循环陈奕迅，现在心里排第一的是他了"),
+        ("2025-09-20T21:00:00", "周杰伦新歌出了没"),
+        ("2025-10-01T21:00:00", "昨天在KTV唱了林俊杰的歌"))
+    result = mem.search("用户最喜欢的歌手是谁？", user_id=USER)
+    marked = [u["text"][:9] for u in result.unstructured if u.get("newer_than_belief")]
+    assert marked == ["说出来你可能不信，"]
+    assert result.unstructured_first
+
+
 def test_a_later_move_to_a_place_unread_is_read_first(mem):
     say(mem, ("2025-04-01T18:00:00", "we've been in Rotterdam 3 months now and i still can't ride a bike lmao"),
         ("2025-10-11T17:00:00", "moved again 🙃 Groningen this time. commute to the new job is 20 min by bike"),
