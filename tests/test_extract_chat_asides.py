@@ -71,6 +71,20 @@ def test_a_closing_particle_of_tone_is_cut(sentence, expected):
     ("we're out of Denver!", []),  # a trip, as likely as a move
     ("we're out of milk", []),
     ("the Boulder place is tiny", []),  # no move said: a restaurant, a friend's
+    # come to a town and lived there months or years; a week is a visit
+    ("来重庆住了快两个月了，火锅是真香，就是热得要命，有啥防暑的好办法不", [(USER, "lives_in", "重庆", 1.0)]),
+    ("搬到杭州生活半年了", [(USER, "lives_in", "杭州", 1.0)]),
+    ("我妈来北京住了一周", []),
+    # a way to work said with the 了 of a change, and chat's word for an e-bike
+    ("入手了个小电驴，现在都骑车上班了，十五分钟到，爽歪歪", [(USER, "commutes_by", "骑车", 1.0)]),
+    ("骑小电驴上班", [(USER, "commutes_by", "电动车", 1.0)]),
+    # "??" and "?!" are surprise when the words do not ask
+    ("lol fun fact, Dima is apparently a competitive fencer?? he's off to a tournament in Lyon this weekend",
+     [("Dima", "is", "competitive fencer", 0.5)]),
+    ("my sister moved to Boston?!", [(f"{USER}'s sister", "lives_in", "Boston", 1.0)]),
+    ("is Dima a fencer??", []),
+    ("wait you moved to Boston??", []),
+    ("Dima is a fencer?", []),  # one "?": asked
     # a product called by its make's name, chosen
     ("went with the roomba in the end, it gets stuck under the couch sometimes but whatever", [(USER, "owns", "roomba", 1.0)]),
     ("is a roomba worth it or should I just get a dyson stick?", []),

@@ -14,7 +14,7 @@ What a clause *is* decides what may come out of it:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .lexicon import Lexicon
 from .splitting import PURPOSE_START, Sentence
@@ -154,6 +154,9 @@ class Mood:
 # "so pescatarian now I guess", "I'm a morning person now, I suppose": a closing "I guess" after
 # a change in one's own life is resignation, not doubt (no one else is spoken of).
 EN_RESIGNED = re.compile(r"^(?!.*\b(?:he|she|they|his|her|their|my\s+\w+)\b).*\bnow,?\s+i\s+(?:guess|suppose)\W*$", re.IGNORECASE)
+# A question by its word order: "is Dima a fencer??", "did she really move??"
+EN_YES_NO = re.compile(r"^(?:(?:wait|so|omg|lol|ok)\s+)*(?:is|are|was|were|do|does|did|can|could|will|would|has|have|had|should)\s+(?!not\b)\w+",
+                       re.IGNORECASE)
 # An elliptical question closing a statement: "oxbow's HQ is in Bristol, any cheap areas to stay?"
 EN_ANY_ASKED = re.compile(r"(?:so\s+|and\s+)?any\s+[a-z]+(?:\s+[a-z'-]+){0,5}", re.IGNORECASE)
 
@@ -184,6 +187,8 @@ class Grammar:
         or a question, a Chinese clause that names no one of the user's (no 我, no relative),
         nor follows one that does, says what the request is for ("帮我想几个slogan吧，客户要的急"),
         unless the request is to keep what follows ("帮我记一下：…，O型血")."""
+        if sentence.surprised and not any(p and (self.asks(p) or EN_YES_NO.match(p)) for p in parts):
+            sentence = replace(sentence, question=False)  # "Dima is apparently a competitive fencer??": news, not asked
         # "I'm a paralegal at Whitmore & Cole, can you explain discovery?": a request ends it as a question would
         asked_last = sentence.question and len(parts) > 1 and (
             self.asks(parts[-1]) or bool(self.lex.requests.lead.match(EN_TURN_OPENER.sub("", parts[-1]) or parts[-1]))

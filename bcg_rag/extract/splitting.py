@@ -58,6 +58,10 @@ ZH_AND_SUBJECT = re.compile(r"(?<=[\u4e00-\u9fff])(?:，|,)?(?:还有|并且|而
 class Sentence:
     text: str
     question: bool
+    surprised: bool = False  # "??", "?!": chat's surprise, a question only if its words ask
+
+
+SURPRISE_END = re.compile(r"[?？]{2,}|[?？][!！]|[!！][?？]")
 
 
 def sentences(text: str) -> list[Sentence]:
@@ -66,7 +70,7 @@ def sentences(text: str) -> list[Sentence]:
     for m in SENTENCE_END.finditer(text):
         body = text[start:m.start()].strip()
         if body:
-            out.append(Sentence(body, "?" in m.group() or "？" in m.group()))
+            out.append(Sentence(body, "?" in m.group() or "？" in m.group(), bool(SURPRISE_END.search(m.group()))))
         start = m.end()
     rest = text[start:].strip()
     if rest:

@@ -36,13 +36,13 @@ if TYPE_CHECKING:
 
 # The way of travel, as said -> the value kept.
 ZH_MODES = {"骑车": "骑车", "骑自行车": "骑车", "骑单车": "骑车", "骑共享单车": "骑车", "骑电动车": "电动车",
-            "骑电瓶车": "电动车", "开车": "开车", "自驾": "开车", "坐地铁": "地铁", "挤地铁": "地铁", "搭地铁": "地铁",
+            "骑电瓶车": "电动车", "骑电驴": "电动车", "骑小电驴": "电动车", "开车": "开车", "自驾": "开车", "坐地铁": "地铁", "挤地铁": "地铁", "搭地铁": "地铁",
             "坐公交": "公交", "坐公交车": "公交", "挤公交": "公交", "挤公交车": "公交", "打车": "打车", "走路": "步行",
             "步行": "步行", "坐班车": "班车", "坐高铁": "高铁"}
 ZH_MODE = "|".join(sorted(ZH_MODES, key=len, reverse=True))
 # "<who>(一般|平时都是)<way>(去<where>)上班" / "<who>每天去<where>上班" / "现在改坐地铁上班"
 ZH_COMMUTE = re.compile(rf"^(?P<who>.*?)(?P<change>改成|换成|改|换)?(?P<mode>{ZH_MODE})?(?:去|到)?(?P<where>(?<=[去到])[{CJK}A-Za-z]{{2,6}}?)?"
-                        r"(?P<goal>上班|上学|通勤)(?:呢|哦|哈|啊|的)?$")
+                        r"(?P<goal>上班|上学|通勤)(?:呢|哦|哈|啊|的|了)?$")
 # "话说闵行到长宁这通勤真要命", "每天从昌平到国贸通勤": one lives where the commute starts and works
 # where it ends (both places jieba tags as such).
 ZH_COMMUTE_BETWEEN = re.compile(rf"^(?:话说|说起来|对了|说真的)?(?P<who>.*?)从?(?P<home>[{CJK}]{{2,4}}?)(?:到|去)(?P<work>[{CJK}]{{2,4}}?)"

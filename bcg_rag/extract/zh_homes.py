@@ -57,6 +57,9 @@ ZH_PLACE_TOPIC = re.compile(rf"^(?P<place>[{CJK}]{{2,5}}?)(?:这|那)(?:边|里|
 # "住三年了还是不习惯", "都住了快五年了"
 ZH_LIVED_YEARS = re.compile(rf"^(?:我|我们)?(?:都|已经|也)*住了?(?:快|差不多|将近|有)?{ZH_NUM}年多?了")
 ZH_HOME_WORDS = ("房子", "公寓", "出租屋", "房")
+# "来重庆住了快两个月了", "搬到杭州生活半年了": come to a town and lived there for a while (在X住了… is the verb rule's)
+ZH_CAME_TO_LIVE = re.compile(rf"^(?P<who>.*?)(?:搬)?(?:来|到|来到)(?P<place>[{CJK}]{{2,5}}?)(?:住|生活|定居)了?(?:快|差不多|将近|有)?"
+                             rf"(?:{ZH_NUM}(?:个)?多?(?:个月|年)|半年)多?了?$")  # months or years: a week is a visit
 ZH_HOME_GIVEN_UP = re.compile(rf"^(?:我|我们)?(?P<place>[{CJK}]{{2,5}}?)(?:那套|那间|这套|的)?(?:{'|'.join(ZH_HOME_WORDS)})"
                               r"(?:已经|也|早就|上个月|上周|终于)*(?:退了|退租了|不租了)$")
 
@@ -69,7 +72,7 @@ class ZhHomeRules:
             return None
         topic, turn.place_topic = turn.place_topic, None  # a place topic holds for the next clause only
         found = (self._zh_pets_at_home(clause, turn) or self._zh_no_pets(clause, turn) or self._zh_moved_back(clause, turn)
-                 or self._zh_moved_here(clause, turn) or self._zh_lived_years(clause, topic, turn)
+                 or self._zh_moved_here(clause, turn) or self._zh_lived_years(clause, topic, turn) or self._zh_came_to_live(clause, turn)
                  or self._zh_home_given_up(clause, turn))
         if found is None and (place := ZH_PLACE_TOPIC.match(clause)) and self._zh_place(place["place"]):
             turn.place_topic = place["place"]  # "青岛这海风…": the next clause may say one lives there
@@ -127,6 +130,13 @@ class ZhHomeRules:
         # the speaker or their kin: "她" may point at the company the clause before placed ("米境总部在上海")
         kin = subject is not None and (subject == turn.speaker_id or subject.startswith(f"{turn.user_id}'s "))
         return Found(subject, "lives_in", turn.town, False, True) if kin and not negated else None
+
+    def _zh_came_to_live(self, clause: str, turn: Turn) -> Found | None:
+        """ "来重庆住了快两个月了": lives in 重庆 (a town jieba knows), said as a move."""
+        if not (m := ZH_CAME_TO_LIVE.match(clause)) or not self._zh_place(m["place"]):
+            return None
+        subject, negated = self._zh_who(m["who"], turn)
+        return Found(subject, "lives_in", m["place"], False, True) if subject and not negated else None
 
     @staticmethod
     def _zh_lived_years(clause: str, topic: str | None, turn: Turn) -> Found | None:
