@@ -259,9 +259,10 @@ def _newer_unread(memory: Any, user_id: str, group: Any, rows: list[dict], relev
     named = None if group.subject == user_id else str(group.subject).casefold()
     floor = min(relevance.values())
     near = max(relevance.get(s["evidence_id"], floor) for s in shown) - margin
-    later = [u for u in rows if str(u["timestamp"]) > newest and u["text"] != HIDDEN_TEXT and u["relevance"] >= near
+    newer = [u for u in rows if str(u["timestamp"]) > newest and u["text"] != HIDDEN_TEXT
              and (named in u["text"].casefold() if named is not None else not _led_by_relative(memory, u["text"]))]
-    if not later:
+    later = [u for u in newer if u["relevance"] >= near]
+    if not later and (group.current is None or not newer):
         return set()
     if group.current is None:
         # Nothing stands in the slot ("终于从北京搬出来了"): the next value is said in words
@@ -275,7 +276,11 @@ def _newer_unread(memory: Any, user_id: str, group: Any, rows: list[dict], relev
     # headquarters is in Rotterdam") is no update. A number is named by too many texts to count.
     value, changes = str(group.current.value), memory_lexicon(memory).change_markers.anywhere
     says_change = [u for u in later if changes.search(u["text"])]
-    names_it = {u["id"] for u in says_change if not value.replace(" ", "").isdigit() and named_in_question(u["text"], {"v": value})}
+    # Naming the stated value and saying a change is about the slot however far its words are
+    # from the question's ("blue heron got bought by some chain … Ritual Roasters is my go-to
+    # now", asked "the user's favourite coffee place?"): no relevance needed.
+    names_it = {u["id"] for u in newer if changes.search(u["text"]) and not value.replace(" ", "").isdigit()
+                and named_in_question(u["text"], {"v": value})}
     naming = set(names_it)
     # A place or an employer ("lives in Rotterdam"): a later text that says a change and names
     # another of the kind may be the move the extractor could not read ("moved again 🙃 Utrecht

@@ -151,6 +151,18 @@ def test_a_later_change_naming_another_in_a_one_at_a_time_slot_is_read_first(mem
     assert result.unstructured_first
 
 
+def test_a_later_change_naming_the_value_needs_no_words_of_the_question(mem):
+    """Naming the stated value and saying a change is about the slot, however far its words are
+    from the question's; naming it without a change is not."""
+    say(mem, ("2025-02-01T07:45:00", "my fav coffee spot is Blue Heron on 5th, their oat cortado is unreal"),
+        ("2025-05-01T08:00:00", "blue heron had a latte art throwdown last night, so fun"),
+        ("2025-06-15T08:10:00", "blue heron got bought by some chain and it's gone downhill 😤 Ritual Roasters is my go-to now tbh"))
+    result = mem.search("What is the user's favourite coffee place?", user_id=USER)
+    marked = [u["text"][:22] for u in result.unstructured if u.get("newer_than_belief")]
+    assert marked == ["blue heron got bought "]
+    assert result.unstructured_first
+
+
 def test_a_later_move_to_a_place_unread_is_read_first(mem):
     say(mem, ("2025-04-01T18:00:00", "we've been in Rotterdam 3 months now and i still can't ride a bike lmao"),
         ("2025-10-11T17:00:00", "moved again 🙃 Groningen this time. commute to the new job is 20 min by bike"),
