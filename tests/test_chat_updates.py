@@ -137,6 +137,14 @@ def test_a_hop_is_worded_by_its_own_clause(mem):
     assert [v["value"] for v in result[0].via] == ["青禾科技"]
 
 
+def read_first_as_newer(mem, question: str, chars: int) -> list[str]:
+    """The raw texts a search marks as newer than its best belief (their first ``chars``
+    characters), having checked that they are read first."""
+    result = mem.search(question, user_id=USER)
+    assert result.unstructured_first
+    return [u["text"][:chars] for u in result.unstructured if u.get("newer_than_belief")]
+
+
 def test_a_later_change_naming_another_in_a_one_at_a_time_slot_is_read_first(mem):
     """A favourite (one at a time) whose value is a name: a later text that says a change and
     names someone else is the update the rules could not read; one that says no change, or names
@@ -145,10 +153,7 @@ def test_a_later_change_naming_another_in_a_one_at_a_time_slot_is_read_first(mem
         ("2025-09-14T22:40:00", "说出来你可能不信，这半年我天天单曲循环陈奕迅，现在心里排第一的是他了"),
         ("2025-09-20T21:00:00", "周杰伦新歌出了没"),
         ("2025-10-01T21:00:00", "昨天在KTV唱了林俊杰的歌"))
-    result = mem.search("用户最喜欢的歌手是谁？", user_id=USER)
-    marked = [u["text"][:9] for u in result.unstructured if u.get("newer_than_belief")]
-    assert marked == ["说出来你可能不信，"]
-    assert result.unstructured_first
+    assert read_first_as_newer(mem, "用户最喜欢的歌手是谁？", 9) == ["说出来你可能不信，"]
 
 
 def test_a_later_change_naming_the_value_needs_no_words_of_the_question(mem):
@@ -157,10 +162,7 @@ def test_a_later_change_naming_the_value_needs_no_words_of_the_question(mem):
     say(mem, ("2025-02-01T07:45:00", "my fav coffee spot is Blue Heron on 5th, their oat cortado is unreal"),
         ("2025-05-01T08:00:00", "blue heron had a latte art throwdown last night, so fun"),
         ("2025-06-15T08:10:00", "blue heron got bought by some chain and it's gone downhill 😤 Ritual Roasters is my go-to now tbh"))
-    result = mem.search("What is the user's favourite coffee place?", user_id=USER)
-    marked = [u["text"][:22] for u in result.unstructured if u.get("newer_than_belief")]
-    assert marked == ["blue heron got bought "]
-    assert result.unstructured_first
+    assert read_first_as_newer(mem, "What is the user's favourite coffee place?", 22) == ["blue heron got bought "]
 
 
 def test_a_later_move_to_a_place_unread_is_read_first(mem):
