@@ -275,22 +275,23 @@ def _newer_unread(memory: Any, user_id: str, group: Any, rows: list[dict], relev
     # Rowe": the vectors of the two messages are far apart); one that only names it ("brindlecove's
     # headquarters is in Rotterdam") is no update. A number is named by too many texts to count.
     value, changes = str(group.current.value), memory_lexicon(memory).change_markers.anywhere
-    says_change = [u for u in later if changes.search(u["text"])]
+    changing = [u for u in newer if changes.search(u["text"])]
+    says_change = [u for u in changing if u["relevance"] >= near]
     # Naming the stated value and saying a change is about the slot however far its words are
     # from the question's ("blue heron got bought by some chain … Ritual Roasters is my go-to
     # now", asked "the user's favourite coffee place?"): no relevance needed.
-    names_it = {u["id"] for u in newer if changes.search(u["text"]) and not value.replace(" ", "").isdigit()
+    names_it = {u["id"] for u in changing if not value.replace(" ", "").isdigit()
                 and named_in_question(u["text"], {"v": value})}
     naming = set(names_it)
     # A place or an employer ("lives in Rotterdam"): a later text that says a change and names
     # another of the kind may be the move the extractor could not read ("moved again 🙃 Utrecht
-    # this time"); a home moved to a district ("搬到徐汇了") is no new employer.
-    if group.predicate in NAMED_BY_A_MOVE:
-        naming |= {u["id"] for u in says_change if u["id"] not in names_it and _names_something(memory, u["text"], group.predicate)}
-    elif memory.policy.is_functional(group.predicate) and _names_something(memory, value):
-        # Any one-at-a-time slot whose value is a name ("favourite singer: 周杰伦"): a later text that
-        # says a change and names someone or something else may be the new one ("现在心里排第一的是陈奕迅").
-        naming |= {u["id"] for u in says_change if u["id"] not in names_it and _names_something(memory, u["text"])}
+    # this time"); a home moved to a district ("搬到徐汇了") is no new employer. So in any
+    # one-at-a-time slot whose value is a name ("favourite singer: 周杰伦"), with a name of any
+    # kind ("现在心里排第一的是陈奕迅").
+    moved = group.predicate in NAMED_BY_A_MOVE
+    if moved or memory.policy.is_functional(group.predicate) and _names_something(memory, value):
+        kind = group.predicate if moved else None
+        naming |= {u["id"] for u in says_change if u["id"] not in names_it and _names_something(memory, u["text"], kind)}
     ids = [s["evidence_id"] for s in shown] + [u["id"] for u in later]
     vecs = memory.index.vectors(user_id, ids)
     unit = {i: np.asarray(v) / max(float(np.linalg.norm(v)), 1e-12) for i, v in vecs.items()}

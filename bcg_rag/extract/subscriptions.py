@@ -86,9 +86,9 @@ class SubscriptionRules:
     def _services_paid(self, sentence: str, turn: Turn) -> list[Found]:
         """The items of a list the comma cut from its verb: "every month i pay for an Equinox
         membership, Hulu, and the NYT app" (read on the sentence, as a clause each would not be)."""
-        if has_cjk(sentence) or "," not in sentence or not (m := EN_PAID.search(sentence)):
+        if has_cjk(sentence) or "," not in sentence or not EN_PAID.match(sentence):
             return []
-        found = self._subscription(m.group(), turn)
+        found = self._subscription(sentence, turn)
         return found if isinstance(found, list) else []
 
     def _zh_subscription(self, clause: str, turn: Turn) -> Found | None:
