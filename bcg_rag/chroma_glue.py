@@ -166,13 +166,11 @@ def epoch_seconds(ts: str) -> float:
     return datetime.fromisoformat(ts).replace(tzinfo=timezone.utc).timestamp()
 
 
-def vector_metadata(row: dict, shared: bool = False) -> dict:
-    if shared:  # a server keeps no user id, agent or context (see the module docstring)
-        return dict(ts=epoch_seconds(row["timestamp"]))
-    return dict(
-        user_id=row["user_id"], agent_id=row.get("agent_id") or "", context=row.get("context") or "",
-        timestamp=row["timestamp"], ts=epoch_seconds(row["timestamp"]), private=bool(row.get("private", False)),
-    )
+def vector_metadata(row: dict) -> dict:
+    """What a vector carries: its evidence's time, which ``as_of`` filters on. Nothing else:
+    the store holds the rest, and a server or the small vectors' file keeps no user id, agent
+    or context (see ``index``'s module docstring)."""
+    return dict(ts=epoch_seconds(row["timestamp"]))
 
 
 def is_chroma_failure(exc: Exception) -> bool:

@@ -1,12 +1,14 @@
-"""Evidence vectors in Chroma: one collection per user.
+"""Evidence vectors, per user: a small user's as rows of one SQLite file beside Chroma
+(``index_small``), compared exactly; a user past ``index_small.PROMOTE_ABOVE`` vectors in a
+Chroma collection of their own (not in server mode, where every user has one).
 
 Why per user: a ``where={"user_id": ...}`` filter over 100k vectors of 1000 users
-measured 85 ms p50 against 2.5 ms unfiltered. A collection per user makes tenant
-isolation structural (a query cannot reach another user's vectors) and keeps a
-query's cost proportional to that user's evidence, not to the whole memory.
+measured 85 ms p50 against 2.5 ms unfiltered. A user's own place makes tenant isolation
+structural (a query reads one user's rows or one user's collection, never another's) and
+keeps a query's cost proportional to that user's evidence, not to the whole memory.
 
 SQLite is the source of truth; the index only holds ``evidence id -> vector``
-(no text, so private evidence is stored once) plus a little metadata. The memory
+(no text, so private evidence is stored once) and the evidence's time. The memory
 writes vectors after its commit, and they wait in a buffer until that user is read
 (``index_buffer``; not in server mode), so a crash can leave vectors missing. (A small
 collection is searched exactly in the process, ``index_exact``: Chroma's HNSW sometimes
@@ -39,23 +41,23 @@ import hashlib
 import threading
 import uuid
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
 import chromadb
-import numpy as np
 from chromadb.config import Settings
 from chromadb.errors import NotFoundError as ChromaNotFound
 
 from .chroma_glue import (
     COLLECTION_CONFIGURATION, DEFAULT_LOADED_INDEXES, ClientInUse, PrecomputedEmbeddings, is_chroma_failure,
-    persistent_client, reopen_persistent, size_collection, vector_metadata,
+    persistent_client, size_collection,
 )
-from . import chroma_glue
 from .embedders import Embedder, embedder_from_config
 from .errors import ConfigError, IndexUnavailableError
-from .index_buffer import FLUSH_AT, MAX_WAITING, PendingVectors, keep_waiting, per_directory
+from .index_buffer import PendingVectors, per_directory
 from .index_checks import IndexChecks
 from .index_exact import ExactSearch, ExactVectors
+from .index_small import SMALL_FILE, SmallCollection, SmallVectors
+from .index_writes import IndexWrites
 
 _HASH_LEN = 16
 
@@ -64,8 +66,9 @@ _HASH_LEN = 16
 UNLOADED = "Nothing found on disk"
 
 
-class EvidenceIndex(IndexChecks, ExactSearch):
-    """Evidence vectors of one memory, one Chroma collection per user."""
+class EvidenceIndex(IndexWrites, IndexChecks, ExactSearch):
+    """Evidence vectors of one memory, per user: rows of the small vectors' file or a Chroma
+    collection."""
 
     def __init__(self, embedder: Embedder, client: Any, collection_prefix: str, *, ephemeral: bool = False,
                  shared: bool = False, reopenable: bool = False):
@@ -87,9 +90,22 @@ class EvidenceIndex(IndexChecks, ExactSearch):
         # Small collections are searched exactly (index_exact); not in server mode, where other
         # processes write the collections too.
         self._exact: ExactVectors | None = None if shared else ExactVectors()
+        # Small users' vectors (index_small): not on a server, whose collections other processes share.
+        self._small_vectors: SmallVectors | None = None
         if reopenable:  # our embedded directory: its other memories in this process share these
-            key = f"{client.get_settings().persist_directory}|{collection_prefix}"
+            directory = client.get_settings().persist_directory
+            key = f"{directory}|{collection_prefix}"
             self._pending, self._exact = per_directory(PendingVectors, key), per_directory(ExactVectors, key)
+            self._small_vectors = SmallVectors(Path(directory) / SMALL_FILE)
+        elif ephemeral:
+            self._small_vectors = SmallVectors(None)
+        if self._small_vectors is not None:
+            if self._small_vectors.meta("layout") is None:  # once per file: see index_small
+                self._small_vectors.adopt([c.name for c in self._own_collections()])
+            built_with = self._small_vectors.meta("embedder")
+            if built_with and built_with != embedder.name:
+                raise ConfigError(f"the small vectors of this memory are {built_with} vectors but the policy's embedder"
+                                  f" is {embedder.name}; vectors of two models cannot be compared")
 
     @classmethod
     def from_policy(cls, policy: Any, path: str | Path | None) -> "EvidenceIndex":
@@ -186,22 +202,35 @@ class EvidenceIndex(IndexChecks, ExactSearch):
             if user_id in self._collections:
                 return self._collections[user_id]
             name = self.collection_name(user_id)
-            if create:
-                col = self.client.get_or_create_collection(
-                    name, embedding_function=PrecomputedEmbeddings(), configuration=COLLECTION_CONFIGURATION,
-                    metadata={"embedder": self.embedder.name} if self.shared else {"user_id": user_id, "embedder": self.embedder.name},
-                )
+            if self._small_vectors is not None and not self._small_vectors.in_chroma(name):
+                if not create and not self._small_vectors.count(name):
+                    return None
+                if create:
+                    self._small_vectors.note("embedder", self.embedder.name)
+                col = SmallCollection(self._small_vectors, name, self.embedder.name)
             else:
-                try:
-                    col = self.client.get_collection(name, embedding_function=PrecomputedEmbeddings())
-                except (ChromaNotFound, ValueError):
+                col = self._chroma_collection(user_id, create)
+                if col is None:
                     return None
             self._check_embedder(col)
             if self._memory is not None:  # counted once: the first check (_reconcile) reuses it
                 self._opened_count[user_id] = self._memory.store.evidence_count(user_id)
-                size_collection(col, self._opened_count[user_id])
+                if not isinstance(col, SmallCollection):
+                    size_collection(col, self._opened_count[user_id])
             self._collections[user_id] = col
             return col
+
+    def _chroma_collection(self, user_id: str, create: bool) -> Any | None:
+        name = self.collection_name(user_id)
+        if create:
+            return self.client.get_or_create_collection(
+                name, embedding_function=PrecomputedEmbeddings(), configuration=COLLECTION_CONFIGURATION,
+                metadata={"embedder": self.embedder.name} if self.shared else {"user_id": user_id, "embedder": self.embedder.name},
+            )
+        try:
+            return self.client.get_collection(name, embedding_function=PrecomputedEmbeddings())
+        except (ChromaNotFound, ValueError):
+            return None
 
     def _check_embedder(self, col: Any) -> None:
         built_with = (col.metadata or {}).get("embedder")
@@ -220,113 +249,6 @@ class EvidenceIndex(IndexChecks, ExactSearch):
             and all(ch in "0123456789abcdef" for ch in c.name[len(head):])
         ]
 
-    # --- writing -------------------------------------------------------------------
-    def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        return self.embedder.embed(list(texts)) if texts else []
-
-    def upsert(self, evidence_rows: Sequence[dict], vectors: Sequence[Sequence[float]]) -> None:
-        """Store vectors under their evidence's embedding key, grouped by user. Idempotent.
-        Written behind (``index_buffer``): a read of the user, ``flush`` or ``close`` writes
-        them; in server mode at once."""
-        if len(evidence_rows) != len(vectors):
-            raise ValueError(f"{len(evidence_rows)} evidence rows but {len(vectors)} vectors")
-        by_user: dict[str, list[int]] = {}
-        for i, row in enumerate(evidence_rows):
-            by_user.setdefault(row["user_id"], []).append(i)
-        due: list[str] = []
-        for user_id, idx in by_user.items():
-            keys = [evidence_rows[i]["embedding_key"] for i in idx]
-            vecs = np.asarray([vectors[i] for i in idx], dtype=np.float32)
-            metas = [vector_metadata(evidence_rows[i], self.shared) for i in idx]
-            if self.shared:
-                self._write(user_id, keys, vecs, metas, [evidence_rows[i] for i in idx])
-                continue
-            with self._lock:
-                if self._pending.add(user_id, keys, vecs, metas) >= FLUSH_AT:
-                    due.append(user_id)
-        if self._pending.total >= MAX_WAITING:
-            due += [u for u in self._pending.largest(keep_waiting(MAX_WAITING)) if u not in due]
-        self._flush(due)
-
-    def flush(self) -> None:
-        """Write every waiting vector to Chroma."""
-        self._flush(self._pending.users())
-
-    def _flush(self, users: Sequence[str]) -> None:
-        for user_id in users:
-            # A reader of this user waits until they are written (the buffer's lock after ours).
-            with self._lock, self._pending.writing(user_id) as (keys, vecs, metas):
-                if keys:
-                    self._write(user_id, keys, vecs, metas)
-        if self._reopen_due:
-            self._in_use.replace(self._reopen)
-
-    def _write(self, user_id: str, keys: list[str], vecs: np.ndarray, metas: list[dict],
-               rows: list[dict] | None = None) -> None:
-        batch = self._guard(self.client.get_max_batch_size)
-        try:
-            for start in range(0, len(keys), batch):
-                part = slice(start, start + batch)
-                # Checked after writing: before, the rows being written would look missing.
-                self._call(user_id, lambda col, part=part: col.upsert(
-                    ids=keys[part], embeddings=vecs[part], metadatas=metas[part]), create=True, verify=False, flush=False)
-            if rows is not None and self._memory is not None:
-                self._drop_if_forgotten(user_id, rows)
-        except IndexUnavailableError:
-            with self._lock:  # check this user again on its next use: the vectors may be missing
-                self._verified.discard(user_id)
-            raise
-        if self._exact is not None:
-            self._exact.add(user_id, keys, vecs, [m["ts"] for m in metas])
-        self._collection(user_id)
-        self._grew(user_id, len(keys))
-
-    def _grew(self, user_id: str, added: int) -> None:
-        """A collection that reaches LARGE_COLLECTION records in this process gets the large
-        flush setting; its loaded vector index takes it up when our client reopens (at the
-        end of a write with no other call in flight)."""
-        with self._lock:
-            col = self._collections.get(user_id)
-            if col is None:
-                return
-            before = self._sizes.get(user_id)
-            size = self._sizes[user_id] = self._guard(col.count) if before is None else before + added
-            if (before or 0) < chroma_glue.LARGE_COLLECTION <= size and self._guard(lambda: size_collection(col, size)):
-                self._reopen_due = self.reopenable
-
-    def _reopen(self) -> None:
-        self._reopen_due = False
-        self.client = reopen_persistent(self.client)
-        self._collections = {}  # the closed client's handles
-
-    def _drop_if_forgotten(self, user_id: str, rows: Sequence[dict]) -> None:
-        """Server mode: another process may have forgotten this evidence between our
-        commit and our upsert, and then our vectors would outlive it. Delete those."""
-        keys = {r["id"]: r["embedding_key"] for r in rows}
-        present = self._memory.store.get_nodes("evidence", list(keys))
-        gone = [keys[e] for e in keys if e not in present]
-        if gone:
-            self._call(user_id, lambda col: col.delete(ids=gone))
-
-    def delete(self, ids: Iterable[str], user_id: str) -> None:
-        ids = list(ids)
-        if ids:
-            self._call(user_id, lambda col: col.delete(ids=ids))
-            if self._exact is not None:
-                self._exact.remove(user_id, ids)
-
-    def delete_user(self, user_id: str) -> None:
-        with self._lock:
-            self._collections.pop(user_id, None)
-            self._sizes.pop(user_id, None)
-            self._pending.drop(user_id)  # its vectors go with it
-            if self._exact is not None:
-                self._exact.drop(user_id)
-            try:
-                self._guard(lambda: self.client.delete_collection(self.collection_name(user_id)))
-            except (ChromaNotFound, ValueError):
-                pass
-
     # --- reading -------------------------------------------------------------------
     def vectors(self, user_id: str, ids: Sequence[str]) -> dict[str, list[float]]:
         """Stored vectors of some of a user's evidence, by evidence id (ids without a vector
@@ -340,7 +262,8 @@ class EvidenceIndex(IndexChecks, ExactSearch):
         if user_id is not None:
             return self._call(user_id, lambda col: col.count()) or 0
         self.flush()
-        return sum(self._guard(c.count) for c in self._own_collections())
+        small = self._small_vectors.total() if self._small_vectors is not None else 0
+        return small + sum(self._guard(c.count) for c in self._own_collections())
 
     def ids(self, user_id: str, *, verify: bool = True) -> set[str]:
         got = self._call(user_id, lambda col: col.get(include=[])["ids"], verify=verify)
@@ -358,6 +281,9 @@ class EvidenceIndex(IndexChecks, ExactSearch):
         with self._lock:
             self._collections.clear()
             self._exact = None
+            if self._small_vectors is not None:
+                self._small_vectors.close()
+                self._small_vectors = None
             self._memory = None
             self._verified.clear()
             client, self.client = self.client, None

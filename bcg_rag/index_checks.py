@@ -31,12 +31,18 @@ class IndexChecks:
         collections = self._guard(self._own_collections)  # before the store: see the module docstring
         counts = _evidence_counts(memory)
         known = {self.collection_name(u) for u in counts}
+        small = self._small_vectors
+        in_chroma = small.chroma_spaces() if small is not None else None
         for col in collections:
-            if col.name not in known:  # every vector of a user who has no evidence
+            # every vector of a user who has no evidence, and a collection left by a move to
+            # Chroma cut short (the small file says where a user is: index_small)
+            if col.name not in known or (in_chroma is not None and col.name not in in_chroma):
                 try:
                     self._guard(lambda: self.client.delete_collection(col.name))
                 except (ChromaNotFound, ValueError):
                     pass
+        for name in set(small.counts() if small is not None else ()) - known:
+            small.drop(name)
         with self._lock:
             self._verified.clear()
         return sum(self._verify(user_id, full=True) for user_id in counts)
@@ -100,14 +106,15 @@ class IndexChecks:
             out += [f"evidence {e} of user {user_id} has no vector in the index" for e in sorted(stored - indexed)]
             out += [f"index vector {e} of user {user_id} has no evidence" for e in sorted(indexed - stored)]
         known = {self.collection_name(u) for u in users}
+        sizes = self._small_vectors.counts() if self._small_vectors is not None else {}
         for col in collections:
             if col.name not in known:
                 try:
-                    n = self._guard(col.count)
+                    sizes[col.name] = sizes.get(col.name, 0) + self._guard(col.count)
                 except ChromaNotFound:  # deleted meanwhile
                     continue
-                if n:
-                    out.append(f"index collection {col.name} holds {n} vectors of a user with no evidence")
+        out += [f"index collection {name} holds {n} vectors of a user with no evidence"
+                for name, n in sorted(sizes.items()) if n and name not in known]
         return out
 
 

@@ -85,6 +85,16 @@ def make_memory(tmp_path, request):
             pass
 
 
+@pytest.fixture
+def users_in_chroma(monkeypatch):
+    """Every user's vectors in a Chroma collection of their own from the first write (a
+    user's usually move there only past ``index_small.PROMOTE_ABOVE``): for tests of how
+    the index drives Chroma."""
+    from bcg_rag import index_small
+
+    monkeypatch.setattr(index_small, "PROMOTE_ABOVE", 0)
+
+
 @pytest.fixture(scope="session")
 def extractor():
     """The offline extractor the extraction tests share (stateless: one lexicon per process)."""

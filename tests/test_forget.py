@@ -81,7 +81,7 @@ def _segments(path: Path) -> list[Path]:
     return [p for p in (path / "chroma").iterdir() if (p / "header.bin").exists()]
 
 
-def test_a_bystanders_hnsw_garbage_is_scrubbed(tmp_path):
+def test_a_bystanders_hnsw_garbage_is_scrubbed(tmp_path, users_in_chroma):
     """Chroma writes a new HNSW segment's whole capacity from uninitialised memory, so a
     bystander's data_level0.bin can hold another user's text past its element count
     (seen once in 11 runs). The same bytes are planted here, deterministically."""

@@ -7,6 +7,8 @@ import numpy as np
 import pytest
 
 from bcg_rag import BeliefMemory, ConfigError, Policy
+from bcg_rag.chroma_glue import PrecomputedEmbeddings, epoch_seconds
+from bcg_rag.index_small import SmallCollection
 from bcg_rag.embedders import HashEmbedder, LlamaIndexEmbedder, embedder_from_config
 from bcg_rag.search import search, search_evidence
 
@@ -74,7 +76,16 @@ def test_in_memory_memories_never_share_vectors(make_memory):
     assert search_evidence(m2, "secret one", "u1") == []
 
 
-def test_upsert_is_idempotent_and_metadata_is_stored(make_memory):
+def raw_vectors(mem, user_id: str):
+    """A user's vectors behind the index's back (no write of what waits, no check): their
+    rows in the small vectors' file, or their Chroma collection (``index_small``)."""
+    name, small = mem.index.collection_name(user_id), mem.index._small_vectors
+    if small is not None and not small.in_chroma(name):
+        return SmallCollection(small, name, mem.index.embedder.name)
+    return mem.index.client.get_or_create_collection(name, embedding_function=PrecomputedEmbeddings())
+
+
+def test_upsert_is_idempotent_and_a_vector_carries_only_its_time(make_memory):
     mem = make_memory()
     eid = _obs(mem, "hello there", "u1", agent_id="agent-a", context="topic:x", private=True)
     _obs(mem, "hello there", "u1", agent_id="agent-a", context="topic:x", private=True)  # duplicate
@@ -84,13 +95,8 @@ def test_upsert_is_idempotent_and_metadata_is_stored(make_memory):
     col = mem.index._collection("u1")
     got = col.get(ids=[eid], include=["metadatas"])
     assert col.count() == 1
-    meta = got["metadatas"][0]
-    assert meta["user_id"] == "u1" and meta["agent_id"] == "agent-a" and meta["context"] == "topic:x"
-    assert meta["private"] is True and meta["timestamp"] == "2025-01-01T00:00:00"
-    _obs(mem, "no agent here", "u1")
-    mem.index.flush()
-    metas = col.get(include=["metadatas"])["metadatas"]
-    assert {m["agent_id"] for m in metas} == {"agent-a", ""}
+    # The store holds who said it, where and to whom; the index only what as_of filters on.
+    assert got["metadatas"] == [{"ts": epoch_seconds("2025-01-01T00:00:00")}]
 
 
 def test_query_as_of_filters_by_timestamp(make_memory):
@@ -122,7 +128,7 @@ def test_crash_between_commit_and_upsert_is_repaired_on_open(make_memory):
     mem.index.flush()
     path = mem.path
     # Simulate the crash: the evidence is committed, its vector never written.
-    raw = mem.index.client.get_collection(mem.index.collection_name("u1"))
+    raw = raw_vectors(mem, "u1")
     raw.delete(ids=[ids[1]])
     problems = mem.validate()
     assert problems == [f"evidence {ids[1]} of user u1 has no vector in the index"]
@@ -145,7 +151,7 @@ def test_opening_loads_no_collection_and_first_use_checks_one_user(make_memory):
         _obs(mem, f"n{i}", f"user{i}")
     mem.index.flush()
     path = mem.path
-    raw = mem.index.client.get_collection(mem.index.collection_name("user3"))
+    raw = raw_vectors(mem, "user3")
     raw.delete(ids=raw.get(include=[])["ids"])  # all of user3's vectors lost
     mem.close()
 
@@ -168,7 +174,7 @@ def test_problems_reports_vectors_without_evidence(make_memory):
     row = dict(mem.evidence(mem.store.evidence_ids("u1")[0], user_id="u1"), id="ev_ghost", embedding_key="ev_ghost")
     mem.index.upsert([row], mem.index.embed(["ghost"]))
     # Behind the index's back (through it, the first use of u9 checks u9 and removes it).
-    raw = mem.index.client.get_or_create_collection(mem.index.collection_name("u9"))
+    raw = raw_vectors(mem, "u9")
     raw.upsert(ids=["ev_stray"], embeddings=mem.index.embed(["stray"]))
     problems = mem.validate()
     assert "index vector ev_ghost of user u1 has no evidence" in problems
@@ -212,7 +218,7 @@ def test_chroma_server_mode(chroma_session, tmp_path, hash_embedder):
         mem.close()
 
 
-def test_a_users_collection_flushes_every_two_records(make_memory):
+def test_a_users_collection_flushes_every_two_records(make_memory, users_in_chroma):
     """Chroma keeps unflushed writes in one log for all collections: with a collection per
     user and its default threshold (1,000 records), the log grew with the whole memory and
     every write slowed with it. A user's collection flushes every 2 records."""
@@ -222,7 +228,7 @@ def test_a_users_collection_flushes_every_two_records(make_memory):
     assert mem.index._collections["u"].configuration["hnsw"]["sync_threshold"] == 2
 
 
-def test_a_large_collection_is_switched_to_chromas_flush_setting_when_opened(make_memory, monkeypatch):
+def test_a_large_collection_is_switched_to_chromas_flush_setting_when_opened(make_memory, monkeypatch, users_in_chroma):
     """A collection at or above LARGE_COLLECTION records when a process opens it flushes
     every 1,000 writes (at 520,000 records an upsert of 100 cost 0.54 s of CPU flushing
     every 2, 0.20 s every 1,000); smaller ones keep 2. Lowered line: same code path."""
@@ -261,7 +267,7 @@ def _index_files(mem) -> dict:
     return {str(f): (f.stat().st_size, f.stat().st_mtime_ns) for f in root.glob("*/*.bin")}
 
 
-def test_a_collection_that_grows_large_in_a_process_stops_flushing_every_two_writes(make_memory, monkeypatch):
+def test_a_collection_that_grows_large_in_a_process_stops_flushing_every_two_writes(make_memory, monkeypatch, users_in_chroma):
     """Chroma takes a flush setting up only when it loads a collection's vector index, so
     one that crosses LARGE_COLLECTION during a long build is switched and the client
     reopened: writes after that leave the index files alone (with 2 they rewrote them
@@ -294,7 +300,7 @@ def test_a_collection_that_grows_large_in_a_process_stops_flushing_every_two_wri
         reopened.close()
 
 
-def test_an_embedded_client_keeps_at_most_loaded_indexes_in_memory_and_reads_the_rest_back(make_memory, monkeypatch):
+def test_an_embedded_client_keeps_at_most_loaded_indexes_in_memory_and_reads_the_rest_back(make_memory, monkeypatch, users_in_chroma):
     """``[chroma] loaded_indexes`` bounds the vector indexes Chroma keeps loaded (its own
     bound follows the file-handle limit); an index pushed out is read back from disk when its
     user is next searched, also after the client is reopened."""
@@ -313,7 +319,7 @@ def test_an_embedded_client_keeps_at_most_loaded_indexes_in_memory_and_reads_the
     assert make_memory(durable=True).index.client._server.hnsw_cache_size <= chroma_glue.DEFAULT_LOADED_INDEXES
 
 
-def test_the_client_is_not_swapped_under_a_call_in_flight(make_memory, monkeypatch):
+def test_the_client_is_not_swapped_under_a_call_in_flight(make_memory, monkeypatch, users_in_chroma):
     """A reopen due while a search runs in another thread waits for the next write; the
     search's handle stays usable meanwhile."""
     import threading
@@ -345,7 +351,7 @@ def test_the_client_is_not_swapped_under_a_call_in_flight(make_memory, monkeypat
     assert search_evidence(mem, "note 3", "big")[0]["id"] == ids[3]
 
 
-def test_an_index_the_binding_cannot_read_back_is_read_on_a_fresh_client_once(make_memory):
+def test_an_index_the_binding_cannot_read_back_is_read_on_a_fresh_client_once(make_memory, users_in_chroma):
     """The embedded binding, its loaded indexes bounded, now and then pushes out an index it
     had not written and then fails to read it ("Nothing found on disk"; seen under load in
     the test above). The call is made once more on a reopened client; a second failure is

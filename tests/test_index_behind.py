@@ -3,7 +3,7 @@ collections (``index_exact``), with real Chroma."""
 
 from __future__ import annotations
 
-from test_index import FIXED_NOW, _obs
+from test_index import FIXED_NOW, _obs, raw_vectors
 
 from bcg_rag import BeliefMemory
 from bcg_rag.search import search_evidence
@@ -12,8 +12,8 @@ from bcg_rag.search import search_evidence
 # --- written behind ---------------------------------------------------------------------
 def _raw_counts(mem) -> dict[str, int]:
     """Vectors Chroma holds per user, read behind the index's back (no flush)."""
-    names = {mem.index.collection_name(u): u for u in mem.store.evidence_counts()}
-    return {names[c.name]: c.count() for c in mem.index.client.list_collections() if c.name in names}
+    counts = {u: raw_vectors(mem, u).count() for u in mem.store.evidence_counts()}
+    return {u: n for u, n in counts.items() if n}
 
 
 def test_vectors_are_written_behind_yet_every_read_sees_them(make_memory):
@@ -50,10 +50,10 @@ def test_ingestion_looking_up_neighbours_writes_nothing(make_memory):
 
 
 def test_waiting_vectors_are_written_per_user_and_in_all(make_memory, monkeypatch):
-    from bcg_rag import index as index_module
+    from bcg_rag import index_writes
 
-    monkeypatch.setattr(index_module, "FLUSH_AT", 3)
-    monkeypatch.setattr(index_module, "MAX_WAITING", 6)
+    monkeypatch.setattr(index_writes, "FLUSH_AT", 3)
+    monkeypatch.setattr(index_writes, "MAX_WAITING", 6)
     mem = make_memory(durable=True)
     for i in range(3):
         _obs(mem, f"a{i}", "a")
@@ -119,7 +119,7 @@ def test_neighbours_among_waiting_vectors_are_found_without_writing_them(make_me
 
 
 # --- small collections searched exactly -------------------------------------------------
-def test_a_small_collection_is_searched_exactly_where_chromas_index_misses(make_memory, monkeypatch):
+def test_a_small_collection_is_searched_exactly_where_chromas_index_misses(make_memory, monkeypatch, users_in_chroma):
     """Chroma's HNSW index sometimes leaves out a vector that its collection holds (seen on
     real memories: 1 of 20, at random). Up to EXACT_LIMIT vectors a user's collection is
     read once and compared exactly, so a miss of the index costs nothing; above it the
