@@ -47,7 +47,7 @@ class IndexWrites:
         self._flush(due)
 
     def flush(self) -> None:
-        """Write every waiting vector to Chroma."""
+        """Write every waiting vector to its user's place (the small vectors' file or Chroma)."""
         self._flush(self._pending.users())
 
     def _flush(self, users: Sequence[str]) -> None:

@@ -292,6 +292,7 @@ BAD_INPUTS = [
     ("open policy missing file", lambda e: BeliefMemory.open(e.tmp / "m", policy=e.tmp / "nope.toml"), "ConfigError"),
     ("open damaged memory.sqlite3", lambda e: e.damaged("memory.sqlite3"), "StoreError"),
     ("open damaged chroma.sqlite3 (rebuilt)", lambda e: e.damaged("chroma/chroma.sqlite3"), "ok"),
+    ("open damaged small vectors file (rebuilt)", lambda e: e.damaged("chroma/bcg_small_vectors.sqlite3"), "ok"),
     # --- policy --------------------------------------------------------------------------------
     ("policy not a table", lambda e: e.policy(["bands"]), "ConfigError"),
     ("policy section not a table", lambda e: e.policy({"bands": 0.5}), "ConfigError"),
