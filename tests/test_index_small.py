@@ -4,6 +4,8 @@ of their own (``index_small``), with real Chroma and real SQLite."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_index import FIXED_NOW, _obs, raw_vectors
 
 from bcg_rag import BeliefMemory, index_small
@@ -143,3 +145,23 @@ def test_a_stray_small_user_is_reported_and_removed(make_memory):
     assert any("holds 1 vectors of a user with no evidence" in p for p in mem.validate())
     mem.index.repair(mem, eager=True)
     assert mem.validate() == [] and mem.index.count() == 1
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(writes=st.lists(st.tuples(st.sampled_from(["ann", "bob", "cy"]), st.sampled_from(["tea", "cello", "rome", "chess"])),
+                       min_size=1, max_size=14),
+       line=st.integers(min_value=0, max_value=4))
+def test_a_user_finds_exactly_their_own_evidence_in_the_file_or_in_chroma(make_memory, monkeypatch, writes, line):
+    """Whatever the order of writes and wherever each user is (some moved to Chroma part way),
+    each user's vectors are exactly their evidence's, and a search reaches no one else's."""
+    monkeypatch.setattr(index_small, "PROMOTE_ABOVE", line)
+    mem = make_memory()
+    mine: dict[str, set[str]] = {}
+    for i, (user, word) in enumerate(writes):
+        mine.setdefault(user, set()).add(_obs(mem, f"{user} note {i} about {word}", user, ts=f"2025-01-{i + 1:02d}"))
+        if i % 3 == 2:
+            mem.index.flush()
+    for user, ids in mine.items():
+        assert mem.index.ids(user) == ids
+        assert {e for e, _ in mem.index.query(mem.index.embed([f"note about {writes[0][1]}"])[0], user, 50)} == ids
+    assert mem.validate() == []
