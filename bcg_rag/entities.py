@@ -38,6 +38,15 @@ def resolve_entity(memory: "BeliefMemory", user_id: str, name: str, create: bool
     return canonical_id(memory, entity_id)
 
 
+def known_forms(memory: "BeliefMemory", user_id: str, forms: Sequence[str]) -> list[str]:
+    """The forms, in order, that name something of this user (a name or an alias): one
+    look-up for all, where ``resolve_entity`` is one per form (an organisation's guessed
+    forms are dozens: "Orla" -> "Orla Foods", "Orla Labs", ...)."""
+    keys = {f: normalise_key(f) for f in forms}
+    known = {key for key, _ in memory.store.aliases_among(user_id, [k for k in keys.values() if k])} if keys else set()
+    return [f for f in forms if keys[f] in known]
+
+
 def canonical_id(memory: "BeliefMemory", entity_id: str) -> str:
     seen = set()
     while entity_id not in seen:

@@ -39,6 +39,7 @@ import numpy as np
 
 from .asked import names_entity, refers_to_user, relatives_asked
 from .employer import EMPLOYER_PREDICATE, employer_rows, unnamed_employer
+from .entities import known_forms
 from .errors import InvalidInputError
 from .extract.lexicon import org_forms
 from .hop_chains import Chain, Hop, best, decide, slot_key
@@ -123,7 +124,9 @@ class _Walker:
         Health" names one entity, "oxbow's HQ is in Bristol" another."""
         if value not in self._targets:
             named = []
-            for name in dict.fromkeys((value, ORG_SUFFIX.sub("", value), *org_forms(value, memory_lexicon(self.memory)))):
+            # The guessed forms of an organisation's name are dozens: only those it knows are resolved.
+            guessed = known_forms(self.memory, self.user_id, org_forms(value, memory_lexicon(self.memory)))
+            for name in dict.fromkeys((value, ORG_SUFFIX.sub("", value), *guessed)):
                 try:
                     if (entity_id := self.memory.resolve_entity(self.user_id, name)) and entity_id not in named:
                         named.append(entity_id)

@@ -6,6 +6,7 @@ any arrival order: that is what makes dedup and order independence cheap.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import unicodedata
@@ -19,6 +20,7 @@ def normalise_text(text: str) -> str:
     return _SPACE.sub(" ", unicodedata.normalize("NFKC", text)).strip().casefold()
 
 
+@functools.lru_cache(maxsize=1 << 16)  # pure; search asks it of the same names and values over and over
 def normalise_key(text: str) -> str:
     """Entity names and belief values: like normalise_text, minus surrounding punctuation."""
     return normalise_text(text).strip(_EDGE_PUNCT)

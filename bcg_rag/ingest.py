@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Sequence
 import numpy as np
 
 from .endings import link_endings
-from .entities import add_alias, name_relatives
+from .entities import add_alias, known_forms, name_relatives
 from .extract import competing, restatement_diff, statement_key
 from .extract.endings import ENDED
 from .extract.lexicon import org_forms
@@ -234,8 +234,8 @@ def _org_form(memory: "BeliefMemory", user_id: str, name: str,
     another form of ``name`` (an organisation with or without its suffix, ``org_forms``),
     when exactly one is known."""
     forms = org_forms(name, memory_lexicon(memory))  # "Orla": "Orla Foods", "Orla Labs", ... (dozens)
-    known = {key for key, _ in memory.store.aliases_among(user_id, [normalise_key(f) for f in forms])} if forms else set()
-    found = {f for f in forms if f in batch_subjects or normalise_key(f) in known}
+    known = set(known_forms(memory, user_id, forms))
+    found = {f for f in forms if f in batch_subjects or f in known}
     return found.pop() if len(found) == 1 else None
 
 
