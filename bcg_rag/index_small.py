@@ -118,11 +118,14 @@ class SmallVectors:
         self._write(txn)
 
     def drop(self, space: str) -> None:
-        """Every vector of a user, and their place: a user written again starts here."""
+        """Every vector of a user, and their place: a user written again starts here. The
+        rows are zeroed in the file (``secure_delete``) and the log is emptied into it, so a
+        forgotten user's vectors are in no file of the directory afterwards."""
         def txn(c: sqlite3.Connection) -> None:
             c.execute("DELETE FROM vectors WHERE space = ?", (space,))
             c.execute("DELETE FROM in_chroma WHERE space = ?", (space,))
         self._write(txn)
+        self._run(lambda c: c.execute("PRAGMA wal_checkpoint(TRUNCATE)"))
 
     # --- rows ------------------------------------------------------------------------
     def counts(self) -> dict[str, int]:

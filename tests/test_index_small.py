@@ -165,3 +165,18 @@ def test_a_user_finds_exactly_their_own_evidence_in_the_file_or_in_chroma(make_m
         assert mem.index.ids(user) == ids
         assert {e for e, _ in mem.index.query(mem.index.embed([f"note about {writes[0][1]}"])[0], user, 50)} == ids
     assert mem.validate() == []
+
+
+def test_a_forgotten_users_vectors_are_in_no_file(make_memory):
+    """Vectors say something of the texts they were made from: forgetting a small user
+    leaves none of their bytes in the small vectors' file or its log."""
+    mem = make_memory(durable=True)
+    gone = [_obs(mem, f"my secret number {i} is {i * 7919}", "alice") for i in range(5)]
+    _obs(mem, "bob keeps bees", "bob")
+    mem.index.flush()
+    _, vectors, _ = mem.index._small_vectors.rows(mem.index.collection_name("alice"), gone)
+    needles = [v.tobytes()[:64] for v in vectors]
+    mem.forget_user("alice")
+    files = [f for f in (mem.path / "chroma").iterdir() if f.is_file()]
+    assert files and not [f.name for f in files for n in needles if n in f.read_bytes()]
+    assert search_evidence(mem, "bob keeps bees", "bob")[0]["text"] == "bob keeps bees"
