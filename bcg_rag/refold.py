@@ -45,7 +45,7 @@ def recompute_slot(memory: "BeliefMemory", user_id: str, subject_id: str, predic
     rows = memory.store.slot_beliefs(user_id, subject_id, predicate, context_key)
     ids = [r["id"] for r in rows]
     direct, derived_now = _split(ids, memory.store.edges_to(ids, BELIEF_RELATIONS))
-    derived = _derive(memory, predicate, ids, direct, {}, {})
+    derived = _derive(memory, predicate, {r["id"]: r["value"] for r in rows}, direct, {}, {})
     _sync_derived(memory, ids, derived, derived_now)
     stored = {r["id"]: dict(start=0, first=None, last=None, entries=r.pop("history")) for r in rows}
     return _store_folds(memory, rows, direct, derived, stored)
@@ -66,7 +66,7 @@ def extend_slot(memory: "BeliefMemory", user_id: str, subject_id: str, predicate
     strongest = {i: revision.strongest_of_types(types.get(i, ()), memory.policy.initial_confidence) for i in ids}
     stored = memory.store.history_tails(ids, since)  # the entries before ``since``: counted, not read
     first = {i: (t["first"]["at"] if t["first"] else None) for i, t in stored.items()}
-    derived = _derive(memory, predicate, ids, direct, first, strongest)
+    derived = _derive(memory, predicate, {r["id"]: r["value"] for r in rows}, direct, first, strongest)
     _sync_derived(memory, ids, derived, derived_now)
     return _store_folds(memory, rows, direct, derived, stored, strongest)
 
@@ -83,18 +83,20 @@ def _split(ids: list[str], edges: list[Edge]) -> tuple[dict[str, list[EdgeEvent]
     return direct, derived_now
 
 
-def _derive(memory: "BeliefMemory", predicate: str, ids: list[str], direct: dict[str, list[EdgeEvent]],
+def _derive(memory: "BeliefMemory", predicate: str, values: dict[str, str], direct: dict[str, list[EdgeEvent]],
             first: dict[str, str | None], strongest: dict[str, float | None]) -> dict[str, list[EdgeEvent]]:
-    """The functional refutations of each belief, from its siblings' support in ``direct``
-    (all of it, or the tail: then ``first`` and ``strongest`` summarise what came before)."""
+    """The functional refutations of each belief (id -> value in ``values``), from its
+    siblings' support in ``direct`` (all of it, or the tail: then ``first`` and
+    ``strongest`` summarise what came before)."""
+    ids = list(values)
     derived: dict[str, list[EdgeEvent]] = {i: [] for i in ids}
     if not memory.policy.is_functional(predicate) or len(ids) < 2:
         return derived
     rules = revision.Rules.from_policy(memory.policy)
     for bid in ids:
         own = {ev.evidence_id for ev in direct[bid]}
-        siblings = [  # an addition ("I also work at ...") refutes no other value
-            ev for other in ids if other != bid for ev in direct[other]
+        siblings = [  # an addition ("I also work at ...") refutes no other value, nor a narrower name of it
+            ev for other in ids if other != bid and not revision.narrows(values[bid], values[other]) for ev in direct[other]
             if ev.relation == SUPPORTS and ev.evidence_id not in own and ev.reason != revision.ADDITIVE
         ]
         derived[bid] = revision.functional_refutations(

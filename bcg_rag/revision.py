@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import Callable, Iterable, Sequence
 
+from .ids import normalise_key
 from .models import REFUTES, SUPPORTS, Edge, HistoryEntry
 from .timeutil import days_between
 
@@ -196,6 +197,26 @@ def functional_refutations(
         out.append(EdgeEvent(s.evidence_id, s.timestamp, REFUTES, -abs(s.value) * initial_for(s.source_type), s.weight,
                              s.source_type, reason))
     return out
+
+
+def _cjk(ch: str) -> bool:
+    return "\u4e00" <= ch <= "\u9fff"
+
+
+def narrows(a: str, b: str) -> bool:
+    """Whether one value is the other with more of a name after it: "华为" and "华为终端",
+    "Google" and "Google Cloud", "上海" and "上海浦东". Both are true at once (a division of
+    the same employer, a district of the same city), so in a single-valued slot neither
+    refutes the other. A Latin name is extended by
+    whole words, a Chinese one of two characters or more by two or more; a value with a
+    digit never is ("30" and "300", "3号线" and "3号线北段" are other values)."""
+    short, long = sorted((normalise_key(a), normalise_key(b)), key=len)
+    if not short or short == long or not long.startswith(short) or any(ch.isdigit() for ch in long):
+        return False
+    rest = long[len(short):]
+    if _cjk(short[-1]):
+        return len(short) >= 2 and len(rest) >= 2 and all(_cjk(ch) for ch in rest)
+    return rest[0] == " " and rest.strip() != ""
 
 
 def last_confirmed(history: Sequence[HistoryEntry]) -> str:

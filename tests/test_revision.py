@@ -104,3 +104,15 @@ def test_functional_rival_from_a_weaker_source_or_hedge_is_marked_conflict():
     crm_first = [ev("crm0", "2024-12-01T00:00:00", 1.0, weight=0.3, source="third_party")]
     against_crm = revision.functional_refutations(crm_first, own, "birthday", INITIAL)
     assert not revision.is_conflict(against_crm[0].reason)
+
+
+@pytest.mark.parametrize("a, b, narrower", [
+    ("华为", "华为终端", True), ("Google", "google cloud", True), ("New York", "New York City", True),
+    ("上海", "上海浦东", True),
+    ("Paris", "Paris, Texas", False),  # not by a whole word
+    ("Meta", "Metaverse", False), ("北京", "北京市", False), ("华", "华为", False),  # too short
+    ("30", "300", False), ("3号线", "3号线北段", False),  # a digit: another value
+    ("Acme", "Acme", False), ("", "Acme", False), ("tea", "green tea", False),  # only what follows
+])
+def test_narrows(a, b, narrower):
+    assert revision.narrows(a, b) is narrower and revision.narrows(b, a) is narrower

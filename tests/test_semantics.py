@@ -185,6 +185,23 @@ def test_an_addition_refutes_no_other_value_of_a_single_valued_slot(mem):
     assert [c.additive for c in m2.claims] == [True] * len(m2.claims)
 
 
+@pytest.mark.parametrize("narrow_first", [False, True])
+@pytest.mark.parametrize("predicate, wide, narrow, other", [
+    ("works_at", "Google", "Google Cloud", "Microsoft"),
+    ("lives_in", "上海", "上海浦东", "北京"),
+])
+def test_a_narrower_name_of_a_value_refutes_it_not(mem, predicate, wide, narrow, other, narrow_first):
+    """A division of the employer, a district of the city: both are true at once, in either
+    order; another name entirely is still a change."""
+    first, second = (narrow, wide) if narrow_first else (wide, narrow)
+    say(mem, f"about {first}", "2025-01-10T09:00:00", Claim("user", predicate, first))
+    say(mem, f"about {second}", "2025-02-10T09:00:00", Claim("user", predicate, second))
+    assert all(mem.asserted(b) for b in mem.beliefs(U, predicate=predicate))
+    say(mem, f"about {other}", "2025-03-10T09:00:00", Claim("user", predicate, other))
+    assert {b.value for b in mem.beliefs(U, predicate=predicate) if mem.asserted(b)} == {other}
+    assert mem.validate() == []
+
+
 # ------------------------------------------------------------------ unread updates (never worse than plain RAG)
 
 
