@@ -179,7 +179,7 @@ ANSWER_KINDS = (
     (re.compile(r"\bhobb(?:y|ies)\b|\bpastimes?\b|爱好|兴趣爱好", re.IGNORECASE), HOBBY_PREDICATES),
     (re.compile(r"\bwhere\b|\bwhich place\b|哪里|哪儿|什么地方|在哪", re.IGNORECASE), PLACE_PREDICATES),
     (re.compile(r"\bwhat does .{1,40}? do\b(?! for (?!a living|work))|\b(?:job|occupation|profession|work as)\b|做什么工作|是做什么的|干什么的|"
-                r"干啥的|什么职业|职业是", re.IGNORECASE), JOB_PREDICATES),
+                r"干啥的|什么职业|职业是|岗位|职位|职务", re.IGNORECASE), JOB_PREDICATES),
 )
 
 

@@ -61,6 +61,7 @@ def test_a_slot_left_empty_is_filled_only_by_a_statement_that_names_something(me
 @pytest.mark.parametrize("question, kind", [
     ("What does the user do for a living?", "job"), ("What does Kat do?", "job"), ("What does my mom do for work?", "job"),
     ("用户是做什么工作的？", "job"), ("What does the user do for exercise?", None), ("What does she do for fun?", None),
+    ("我表哥在公司是什么岗位？", "job"), ("她现在的职位是什么？", "job"), ("What position does Hugo play?", None),
     ("Where does Bobby live?", "place"), ("用户的姐姐住在哪个城市？", "map"), ("用户喜欢喝什么？", None),
     ("我老公在哪个区上班？", "map"), ("which city does the user work in?", "map"), ("Where does my sister work?", "place"),
     ("which hospital do I work at?", "org"), ("who does my sister work for?", "org"), ("我在哪家公司上班？", "org"),
