@@ -207,9 +207,9 @@ def narrows(a: str, b: str) -> bool:
     """Whether one value is the other with more of a name after it: "华为" and "华为终端",
     "Google" and "Google Cloud", "上海" and "上海浦东". Both are true at once (a division of
     the same employer, a district of the same city), so in a single-valued slot neither
-    refutes the other. A Latin name is extended by
-    whole words, a Chinese one of two characters or more by two or more; a value with a
-    digit never is ("30" and "300", "3号线" and "3号线北段" are other values)."""
+    refutes the other. A Latin name is extended by whole words, a Chinese one of two
+    characters or more by two or more; a value with a digit never is ("30" and "300",
+    "3号线" and "3号线北段" are other values)."""
     short, long = sorted((normalise_key(a), normalise_key(b)), key=len)
     if not short or short == long or not long.startswith(short) or any(ch.isdigit() for ch in long):
         return False
