@@ -308,3 +308,16 @@ def test_the_unnamed_company_before_the_user_worked_there_is_not_the_employer(ma
     tell(mem, ("2024-04-01T09:00:00", "our company moved its HQ to Boise"))
     g = top(mem, "Where is the headquarters of my employer?")
     assert g.current.value == "Boise" and [v["value"] for v in g.via] == ["Corvane"]
+
+
+def test_an_organisations_guessed_forms_are_looked_up_at_once(make_memory):
+    """``known_forms``: of many guessed forms, those the user's memory names, in order, from one
+    alias query (a search's hops asked one look-up per form, ~500 a search)."""
+    from bcg_rag.entities import known_forms
+
+    mem = make_memory()
+    mem.observe("I work at Orla Foods", user_id="u1", timestamp="2025-01-01", claim=Claim("I", "works_at", "Orla Foods"))
+    mem.observe("Orla Foods is in Rotterdam", user_id="u1", timestamp="2025-01-02",
+                claim=Claim("Orla Foods", "located_in", "Rotterdam"))
+    assert known_forms(mem, "u1", ["Orla Labs", "orla foods", "Orla Bio", "", "Orla Foods"]) == ["orla foods", "Orla Foods"]
+    assert known_forms(mem, "u2", ["Orla Foods"]) == []  # another user's names are not this user's
