@@ -10,9 +10,11 @@ a user who grows past ``EXACT_LIMIT`` moves into a Chroma collection of their ow
 approximate search pays (``EvidenceIndex._promote``).
 
 ``SmallCollection`` is one user's rows with the calls of a Chroma collection that the index
-makes (count, get, upsert, delete, query), so the checks against the store, the write-behind
-buffer and the exact search treat both places alike. Where a user is, is one fact of this
-file: the collection names in ``in_chroma`` are in Chroma, every other is here. A memory made
+makes (count, get, upsert, delete; never query: a user here has at most ``PROMOTE_ABOVE``
+vectors, which ``index_exact`` compares itself), so the checks against the store, the
+write-behind buffer and the exact search treat both places alike. Where a user is, is one
+fact of this file: the collection names in ``in_chroma`` are in Chroma, every other is here.
+A memory made
 before this file existed has every user in Chroma: they are listed when the file is made.
 
 The file holds vectors and times under the user's collection name (a hash), no text and no
@@ -30,7 +32,7 @@ import numpy as np
 from chromadb.errors import NotFoundError as ChromaNotFound
 
 from .errors import IndexUnavailableError
-from .index_exact import EXACT_LIMIT, UserVectors, nearest, unit_rows
+from .index_exact import EXACT_LIMIT
 
 PROMOTE_ABOVE = EXACT_LIMIT  # vectors of a user that move to a Chroma collection of their own
 SMALL_FILE = "bcg_small_vectors.sqlite3"  # in the memory's chroma directory: copied and rebuilt with it
@@ -196,13 +198,3 @@ class SmallCollection:
     def delete(self, ids: Sequence[str]) -> None:
         self._here()
         self.vectors.delete(self.name, ids)
-
-    def query(self, query_embeddings: Sequence[Sequence[float]], n_results: int, where: dict | None = None,
-              include: Sequence[str] = ()) -> dict:
-        """Exact, as Chroma's query answers (only ``{"ts": {"$lte": t}}`` as a filter)."""
-        self._here()
-        keys, vectors, ts = self.vectors.rows(self.name)
-        entry = UserVectors(keys, unit_rows(vectors) if keys else vectors, np.asarray(ts, dtype=np.float64))
-        max_ts = (where or {}).get("ts", {}).get("$lte")
-        hits = nearest(entry, query_embeddings, n_results, max_ts)
-        return dict(ids=[[k for k, _ in h] for h in hits], distances=[[d for _, d in h] for h in hits])

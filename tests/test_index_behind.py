@@ -151,7 +151,7 @@ def test_the_exact_search_keeps_up_with_writes_deletes_and_as_of(make_memory):
     assert [h for h, _ in mem.index.query(vector, "u1", 5)] == [later]
 
 
-def test_the_exact_search_ranks_as_chroma_does(make_memory):
+def test_the_exact_search_ranks_as_chroma_does(make_memory, users_in_chroma):
     """Same ids, same order, same distances (to float precision) as Chroma's own query."""
     mem = make_memory()
     texts = ["I drink tea", "my dog is Rex", "I work at Acme", "I live in Oslo", "I like jazz", "my sister is Ana"]
