@@ -79,7 +79,7 @@ def forget_user(memory: Any, user_id: str, *, now: Any = None, actor: str = "api
         counts["audit_redacted"] = memory.store.redact_audit(user_id, digest)
         lifecycle._audit(memory, now, "forget_user", digest, digest, actor, "deletion on request", counts)
     memory.names.drop(user_id)
-    memory._embedding_cache.clear()  # its keys are texts, some of them this user's
+    memory.embeddings.clear()  # its keys are texts, some of them this user's
     if memory.index is not None:
         memory.index.delete_user(user_id)
         _scrub_index_files(memory)

@@ -62,9 +62,12 @@ def add_messages(memory: "BeliefMemory", messages: Sequence[dict]) -> list[Messa
     # The model runs once per batch, not once per message (a call for one short text costs
     # most of a batched one): the texts now, the subjects after extraction. Linking, storing
     # and the restatement links find both in the embedding cache.
-    _embed_ahead(memory, [m["text"] for m, _ in prepared if _readable(m)])
+    # The texts are embedded while the claims are extracted (``embedding``).
+    texts = memory.embeddings.ahead([m["text"] for m, _ in prepared if _readable(m)]) if memory.index is not None else None
     with memory.names.held():  # nothing is written until the batch is linked: check names once
         extracted = [_extract_one(memory, m, speaker) if _readable(m) else ((), (), (), ()) for m, speaker in prepared]
+        if texts is not None:
+            texts.result()
         _embed_ahead(memory, [c.subject for raw, _, _, _ in extracted for c in raw])
         items, notes_per_item, additive_per_item, fuller_names = _link_all(memory, prepared, extracted)
     # One transaction for the batch: the evidence, its claims and the restatement links

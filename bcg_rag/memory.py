@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import shutil
 import weakref
-from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -20,6 +19,7 @@ import networkx as nx
 from . import archive, entities, forget, health, lifecycle, review, views, writing
 from .checks import check_bool, check_path
 from .directory import default_index, open_index, prepare_directory, writable
+from .embedding import Embeddings
 from .errors import InvalidInputError
 from .locking import DirectoryLock
 from .models import Belief, Change, Claim, ObserveResult
@@ -29,7 +29,6 @@ from .store_sqlite import SQLiteStore, storage_options
 from .timeutil import utc_now
 from .views import Explanation
 
-EMBEDDING_CACHE_SIZE = 4096
 SEARCH_KEYS = frozenset({"agent_id", "context", "as_of", "now", "top_k", "candidates", "max_tokens"})
 
 __all__ = ["BeliefMemory", "Explanation"]
@@ -56,7 +55,7 @@ class BeliefMemory:
         self.index = index
         self._extractor = extractor
         self.clock = clock or utc_now
-        self._embedding_cache: OrderedDict[str, list[float]] = OrderedDict()
+        self.embeddings = Embeddings(index)  # recent texts' vectors, and embedding ahead on the write path
         self.names = NameIndex(self)  # entity names and their vectors, for linking
         self._release: Callable[[], None] | None = None  # the directory lock, set by open()
         if self.index is not None:
@@ -157,6 +156,7 @@ class BeliefMemory:
     def close(self) -> None:
         """Release everything: the vector index client, the store, the directory lock."""
         try:
+            self.embeddings.close()
             if self.index is not None and hasattr(self.index, "close"):
                 self.index.close()
             self.store.close()
@@ -201,20 +201,8 @@ class BeliefMemory:
         return self.policy.context_parent(ctx) or ctx
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        """Embed through the index's embedder, remembering recent texts: ingestion links a
-        message to its neighbours right after storing it, and must not pay for it twice."""
-        cache = self._embedding_cache
-        missing = [t for t in dict.fromkeys(texts) if t not in cache]
-        if missing:
-            for text, vector in zip(missing, self.index.embed(missing)):
-                cache[text] = vector
-        out = []
-        for t in texts:
-            cache.move_to_end(t)
-            out.append(cache[t])
-        while len(cache) > EMBEDDING_CACHE_SIZE:
-            cache.popitem(last=False)
-        return out
+        """Embed through the index's embedder, remembering recent texts (``embedding``)."""
+        return self.embeddings.embed(texts)
 
     # --- messages (ingest.py: claim extraction, then deterministic linking) ---------------
     @property

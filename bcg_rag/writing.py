@@ -59,16 +59,18 @@ def observe_many(memory: "BeliefMemory", items: Sequence[dict]) -> list[ObserveR
     for p in prepared:
         if p.evidence["id"] not in existing:
             fresh.setdefault(p.evidence["id"], p)
-    vectors, claim_vectors = None, {}
+    vectors, claim_vectors, pending = None, {}, None
     if memory.index is not None and fresh:
-        # One batch: the evidence texts, and a short sentence per claim of the messages
-        # that make several claims (see claim_text).
+        # A short sentence per claim of the messages that make several claims (see
+        # claim_text) is written with the claims, so it is embedded first; the evidence
+        # texts are embedded while the store is written (``embedding``), and taken before
+        # the commit, so an embedding that fails writes nothing.
         phrases = sorted({claim_text(c) for p in fresh.values() if len(p.claims) > 1 for c in p.claims})
-        embedded = memory.embed([p.evidence["text"] for p in fresh.values()] + phrases)
-        vectors = embedded[: len(fresh)]
-        claim_vectors = dict(zip(phrases, embedded[len(fresh):]))
+        claim_vectors = dict(zip(phrases, memory.embed(phrases))) if phrases else {}
+        pending = memory.embeddings.ahead([p.evidence["text"] for p in fresh.values()])
 
     def write_all() -> list[ObserveResult]:  # run again from scratch if a server backend retries it
+        nonlocal vectors
         results: list[ObserveResult] = []
         written: set[str] = set()
         for p in prepared:
@@ -79,6 +81,8 @@ def observe_many(memory: "BeliefMemory", items: Sequence[dict]) -> list[ObserveR
             written.add(eid)
             changes = write(memory, p, claim_vectors)
             results.append(ObserveResult(eid, False, changes, claims_of(p)))
+        if pending is not None:
+            vectors = pending.result()
         return results
 
     # The slots it refolds: writers of other slots run beside it (store.py, "Concurrency").

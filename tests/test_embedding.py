@@ -1,0 +1,117 @@
+"""Embedding on the write path (``bcg_rag/embedding.py``): texts embedded in a worker
+thread while the store is written (``observe_many``) or the claims are extracted
+(``add_messages``) give the same vectors, the same beliefs and the same answers as
+embedding them first; a failed embedding still writes nothing. Real MiniLM, real Chroma."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+from bcg_rag import embedding
+from bcg_rag.embedders import HashEmbedder, SentenceTransformerEmbedder
+
+TEXTS = ["I live in Lisbon now.", "My sister Anna is a nurse.", "I drink oolong tea every morning.",
+         "I live in Lisbon now.", "We adopted a cat called Miso."]
+
+
+def _items(user="u1"):
+    return [dict(text=f"{t} ({i})", user_id=user, timestamp=f"2025-0{1 + i % 9}-01T00:00:00",
+                 claim=dict(subject="user", predicate="note", value=f"v{i}"))
+            for i, t in enumerate(TEXTS)]
+
+
+def _messages(user="u1"):
+    return [dict(text=t, user_id=user, timestamp=f"2025-0{1 + i}-01T00:00:00") for i, t in enumerate(TEXTS)]
+
+
+def _spy_threads(mem, monkeypatch) -> list[str]:
+    """The names of the threads the model ran in, in order."""
+    seen: list[str] = []
+    inner = mem.index.embed
+
+    def embed(texts):
+        seen.append(threading.current_thread().name)
+        return inner(texts)
+
+    monkeypatch.setattr(mem.index, "embed", embed)
+    return seen
+
+
+def test_ahead_gives_the_vectors_embed_gives_in_order(make_memory, minilm):
+    mem = make_memory("sentence-transformers")
+    mem.embed(TEXTS[:1])  # one remembered already
+    got = mem.embeddings.ahead(TEXTS).result()
+    assert len(got) == len(TEXTS)
+    np.testing.assert_allclose(got, minilm.embed(TEXTS), atol=1e-5)
+    assert got[0] == got[3]  # a text said twice, one vector
+    assert mem.embeddings.ahead(TEXTS).result() == got  # now all remembered
+
+
+def test_a_batch_larger_than_the_cache_still_gets_every_vector(make_memory, monkeypatch):
+    monkeypatch.setattr(embedding, "CACHE_SIZE", 2)
+    mem = make_memory("sentence-transformers")
+    pending = mem.embeddings.ahead([f"note {i}" for i in range(6)])
+    mem.embed(["something else", "and another"])  # pushes older texts out meanwhile
+    assert len(pending.result()) == 6
+
+
+def test_the_evidence_texts_are_embedded_beside_the_write(make_memory, monkeypatch):
+    mem = make_memory("sentence-transformers")
+    seen = _spy_threads(mem, monkeypatch)
+    mem.observe_many(_items())
+    assert seen and all(name.startswith("bcg-embed") for name in seen)
+    lisbon = mem.embed([f"{TEXTS[0]} (0)"])[0]
+    nearest = mem.index.query(lisbon, "u1", 1)[0]
+    assert mem.store.get_node("evidence", nearest[0])["text"] == f"{TEXTS[0]} (0)" and nearest[1] < 1e-4
+
+
+def test_a_python_embedder_runs_in_the_callers_thread(make_memory, monkeypatch):
+    assert not getattr(HashEmbedder, "releases_gil", False)
+    mem = make_memory("hash")
+    seen = _spy_threads(mem, monkeypatch)
+    mem.observe_many(_items())
+    assert seen == [threading.current_thread().name]
+
+
+@pytest.mark.parametrize("path", ["observe_many", "add_messages"])
+def test_the_worker_changes_nothing_but_when(make_memory, monkeypatch, path):
+    """The same items with the worker and without: the same beliefs, histories and answers."""
+    def build(worker: bool):
+        monkeypatch.setattr(SentenceTransformerEmbedder, "releases_gil", worker)
+        mem = make_memory("sentence-transformers")
+        for user in ("u1", "u2"):
+            getattr(mem, path)(_items(user) if path == "observe_many" else _messages(user))
+        beliefs = sorted((b.subject, b.predicate, b.value, b.confidence, b.status, str(b.history))
+                         for u in ("u1", "u2") for b in mem.beliefs(user_id=u))
+        answers = [[g.to_dict() for g in mem.search(q, user_id="u1")]
+                   for q in ("Where do I live?", "What do I drink?", "Who is Anna?")]
+        return beliefs, answers
+
+    assert build(True) == build(False)
+
+
+@pytest.mark.parametrize("path", ["observe_many", "add_messages"])
+def test_a_failed_embedding_writes_nothing(make_memory, monkeypatch, path):
+    mem = make_memory("sentence-transformers")
+
+    def broken(texts):
+        raise RuntimeError("the model went away")
+
+    monkeypatch.setattr(mem.index.embedder, "embed", broken)
+    with pytest.raises(RuntimeError, match="went away"):
+        getattr(mem, path)(_items() if path == "observe_many" else _messages())
+    assert mem.store.count("evidence") == 0 and mem.store.count("belief") == 0
+    monkeypatch.undo()
+    getattr(mem, path)(_items() if path == "observe_many" else _messages())  # and the memory goes on
+    assert mem.store.count("evidence") == len(TEXTS)
+
+
+def test_close_stops_the_worker(make_memory):
+    mem = make_memory("sentence-transformers")
+    mem.observe_many(_items())
+    assert any(t.name.startswith("bcg-embed") for t in threading.enumerate())
+    mem.close()
+    assert not any(t.name.startswith("bcg-embed") and t.is_alive() for t in threading.enumerate())
