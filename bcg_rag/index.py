@@ -55,7 +55,7 @@ from .embedders import Embedder, embedder_from_config
 from .errors import ConfigError, IndexUnavailableError
 from .index_buffer import PendingVectors, per_directory
 from .index_checks import IndexChecks
-from .index_exact import ExactSearch, ExactVectors
+from .index_exact import DEFAULT_CACHE_MIB, ExactSearch, ExactVectors
 from .index_small import SMALL_FILE, SmallCollection, SmallVectors
 from .index_writes import IndexWrites
 
@@ -71,7 +71,7 @@ class EvidenceIndex(IndexWrites, IndexChecks, ExactSearch):
     collection."""
 
     def __init__(self, embedder: Embedder, client: Any, collection_prefix: str, *, ephemeral: bool = False,
-                 shared: bool = False, reopenable: bool = False):
+                 shared: bool = False, reopenable: bool = False, exact_cache_mib: int | None = None):
         self.embedder = embedder
         self.client = client
         self.prefix = collection_prefix
@@ -99,6 +99,8 @@ class EvidenceIndex(IndexWrites, IndexChecks, ExactSearch):
             self._small_vectors = SmallVectors(Path(directory) / SMALL_FILE)
         elif ephemeral:
             self._small_vectors = SmallVectors(None)
+        if self._exact is not None and exact_cache_mib is not None:  # memories sharing it: the last opened sets it
+            self._exact.max_bytes = int(exact_cache_mib) << 20
         if self._small_vectors is not None:
             if self._small_vectors.meta("layout") is None:  # once per file: see index_small
                 self._small_vectors.adopt([c.name for c in self._own_collections()])
@@ -113,15 +115,17 @@ class EvidenceIndex(IndexWrites, IndexChecks, ExactSearch):
         section = policy.section("chroma")
         prefix = section.get("collection") or "bcg_evidence"
         settings = Settings(anonymized_telemetry=False)
+        cache_mib = int(section.get("exact_cache_mib", DEFAULT_CACHE_MIB))
         if section.get("host"):
             return cls.from_server(policy, f"http://{section['host']}:{int(section.get('port', 8000))}", prefix)
         if path is None:
             # Ephemeral clients in one process share one store: a unique prefix keeps
             # two in-memory memories from ever seeing each other's vectors.
-            return cls(embedder, chromadb.EphemeralClient(settings=settings), f"{prefix}_{uuid.uuid4().hex[:12]}", ephemeral=True)
+            return cls(embedder, chromadb.EphemeralClient(settings=settings), f"{prefix}_{uuid.uuid4().hex[:12]}", ephemeral=True,
+                       exact_cache_mib=cache_mib)
         client = persistent_client(str(Path(path) / "chroma"), settings,
                                    int(section.get("loaded_indexes", DEFAULT_LOADED_INDEXES)))
-        return cls(embedder, client, prefix, reopenable=True)
+        return cls(embedder, client, prefix, reopenable=True, exact_cache_mib=cache_mib)
 
     @classmethod
     def from_server(cls, policy: Any, url: str, prefix: str, *, shared: bool = False) -> "EvidenceIndex":

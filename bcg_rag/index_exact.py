@@ -28,7 +28,10 @@ import numpy as np
 from .chroma_glue import epoch_seconds
 
 EXACT_LIMIT = 2048  # vectors of a user compared exactly; above it, Chroma's HNSW
-MAX_CACHED = 200_000  # vectors of all users kept (about 300 MB at 384 dimensions); least recently used go
+# Memory for the vectors kept, all users (least recently used go first): ``[chroma]
+# exact_cache_mib``. At 200,000 vectors a million MiniLM vectors of 1,000 users were read
+# back from the small vectors' file on 4 searches in 5 (~3 ms each).
+DEFAULT_CACHE_MIB = 2048
 
 
 @dataclass
@@ -52,9 +55,11 @@ def _without(entry: UserVectors, ids: Sequence[str]) -> UserVectors:
 class ExactVectors:
     """Per user, the stored vectors of a small collection (least recently used first)."""
 
-    def __init__(self) -> None:
+    def __init__(self, max_bytes: int = DEFAULT_CACHE_MIB << 20) -> None:
         self._users: OrderedDict[str, UserVectors] = OrderedDict()
+        self.max_bytes = max_bytes
         self.total = 0  # vectors kept, all users
+        self.bytes = 0  # of their arrays
         self.large: set[str] = set()  # users whose collection is above EXACT_LIMIT
         self.lock = threading.RLock()
 
@@ -67,11 +72,18 @@ class ExactVectors:
 
     def _set(self, user_id: str, entry: UserVectors) -> UserVectors:
         old = self._users.pop(user_id, None)
-        self.total += len(entry.ids) - (len(old.ids) if old else 0)
+        if old is not None:
+            self._forget(old)
         self._users[user_id] = entry
-        while self.total > MAX_CACHED and len(self._users) > 1:
-            self.total -= len(self._users.popitem(last=False)[1].ids)
+        self.total += len(entry.ids)
+        self.bytes += _size(entry)
+        while self.bytes > self.max_bytes and len(self._users) > 1:
+            self._forget(self._users.popitem(last=False)[1])
         return entry
+
+    def _forget(self, entry: UserVectors) -> None:
+        self.total -= len(entry.ids)
+        self.bytes -= _size(entry)
 
     def put(self, user_id: str, ids: Sequence[str], vectors: np.ndarray, ts: Sequence[float]) -> UserVectors:
         entry = UserVectors(list(ids), unit_rows(vectors) if len(ids) else np.zeros((0, 0), np.float32),
@@ -104,14 +116,19 @@ class ExactVectors:
     def drop(self, user_id: str) -> None:
         with self.lock:
             old = self._users.pop(user_id, None)
-            self.total -= len(old.ids) if old else 0
+            if old is not None:
+                self._forget(old)
             self.large.discard(user_id)
 
     def clear(self) -> None:
         with self.lock:
             self._users.clear()
-            self.total = 0
+            self.total = self.bytes = 0
             self.large.clear()
+
+
+def _size(entry: UserVectors) -> int:
+    return entry.unit.nbytes + entry.ts.nbytes
 
 
 def nearest(entry: UserVectors, queries: Sequence[Sequence[float]], top_k: int,

@@ -323,3 +323,5 @@ def _check_policy(data: dict) -> None:
         _string("chroma", "collection", chroma["collection"])
     if "loaded_indexes" in chroma:
         _integer("chroma", "loaded_indexes", chroma["loaded_indexes"], 1)
+    if "exact_cache_mib" in chroma:
+        _integer("chroma", "exact_cache_mib", chroma["exact_cache_mib"], 0)

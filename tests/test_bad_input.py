@@ -305,6 +305,7 @@ BAD_INPUTS = [
     ('policy busy_timeout "x"', lambda e: e.policy(policy_section("storage", "busy_timeout_ms", "x")), "ConfigError"),
     ("policy cache_mib 0", lambda e: e.policy(policy_section("storage", "cache_mib", 0)), "ConfigError"),
     ("policy loaded_indexes 0", lambda e: e.policy(policy_section("chroma", "loaded_indexes", 0)), "ConfigError"),
+    ("policy exact_cache_mib -1", lambda e: e.policy(policy_section("chroma", "exact_cache_mib", -1)), "ConfigError"),
     ('policy lifecycle "0.2"', lambda e: e.policy(policy_section("lifecycle", "weak_below", "0.2")), "ConfigError"),
     ('policy candidates "30"', lambda e: e.policy(policy_section("search", "candidates", "30")), "ConfigError"),
     ("policy functional a string", lambda e: e.policy(policy_section("functional", "predicates", "lives_in")), "ConfigError"),

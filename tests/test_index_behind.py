@@ -165,19 +165,34 @@ def test_the_exact_search_ranks_as_chroma_does(make_memory, users_in_chroma):
     assert all(abs(a[1] - b) < 1e-4 for hits, dists in zip(ours, res["distances"]) for a, b in zip(hits, dists))
 
 
-def test_the_exact_cache_keeps_at_most_max_cached_vectors(monkeypatch):
+def test_the_exact_cache_keeps_at_most_max_bytes_of_vectors():
     """Least recently used users go first; the count follows writes and deletes."""
     import numpy as np
 
     from bcg_rag import index_exact
 
-    monkeypatch.setattr(index_exact, "MAX_CACHED", 4)
-    cache = index_exact.ExactVectors()
+    cache = index_exact.ExactVectors(max_bytes=4 * (3 * 4 + 8))  # four vectors of 3 float32 and their times
     vec = np.eye(3, dtype=np.float32)
     cache.put("a", ["a1", "a2"], vec[:2], [0, 0])
     cache.put("b", ["b1", "b2"], vec[:2], [0, 0])
     cache.get("a")  # a used last: b goes first
     cache.add("a", ["a3"], vec[2:], [0])
-    assert cache.get("b") is None and cache.total == 3
+    assert cache.get("b") is None and (cache.total, cache.bytes) == (3, 60)
     cache.remove("a", ["a1"])
-    assert cache.get("a").ids == ["a2", "a3"] and cache.total == 2
+    assert cache.get("a").ids == ["a2", "a3"] and (cache.total, cache.bytes) == (2, 40)
+
+
+def test_the_exact_cache_size_comes_from_the_policy(make_memory):
+    """``[chroma] exact_cache_mib``: 0 keeps only the user searched last; searches still
+    answer the same, the others' vectors read back from their place."""
+    small = make_memory(durable=True, chroma={"exact_cache_mib": 0})
+    roomy = make_memory(durable=True)
+    assert small.index._exact.max_bytes == 0 and roomy.index._exact.max_bytes == 2048 << 20
+    for mem in (small, roomy):
+        for user in ("a", "b", "c"):
+            mem.observe_many([dict(text=f"{user} note {i} about tea", user_id=user, timestamp="2025-01-01T00:00:00",
+                                   claim=dict(subject="user", predicate="note", value=f"{user}{i}")) for i in range(5)])
+    vector = small.index.embed(["note 3 about tea"])[0]
+    for user in ("a", "b", "c", "a"):
+        assert small.index.query(vector, user, 3) == roomy.index.query(vector, user, 3)
+    assert small.index._exact.total == 5 and roomy.index._exact.total == 15
