@@ -14,6 +14,7 @@ hash embedder) would only take turns with the caller: it runs in the caller's th
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -30,6 +31,7 @@ class Embeddings:
         self._cache: OrderedDict[str, list[float]] = OrderedDict()
         self._lock = threading.Lock()  # the cache, for callers in several threads
         self._worker: ThreadPoolExecutor | None = None
+        self._worker_pid = 0
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         return self.ahead(texts, here=True).result()
@@ -42,11 +44,12 @@ class Embeddings:
         with self._lock:
             known = {t: self._cache[t] for t in dict.fromkeys(texts) if t in self._cache}
         missing = [t for t in dict.fromkeys(texts) if t not in known]
-        if not missing or here or not getattr(self._index.embedder, "releases_gil", False):
+        if not missing or here or not getattr(getattr(self._index, "embedder", None), "releases_gil", False):
             return Pending(self, texts, known, missing, None)
         with self._lock:
-            if self._worker is None:
+            if self._worker is None or self._worker_pid != os.getpid():  # a forked child has no worker thread
                 self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bcg-embed")
+                self._worker_pid = os.getpid()
             future = self._worker.submit(self._index.embed, missing)
         return Pending(self, texts, known, missing, future)
 

@@ -115,3 +115,33 @@ def test_close_stops_the_worker(make_memory):
     assert any(t.name.startswith("bcg-embed") for t in threading.enumerate())
     mem.close()
     assert not any(t.name.startswith("bcg-embed") and t.is_alive() for t in threading.enumerate())
+
+
+def test_a_forked_child_embeds_ahead_without_the_parents_worker(hash_embedder):
+    """A child made by fork has no worker thread, though it has the parent's executor: it
+    makes its own instead of waiting forever on one that never runs."""
+    import multiprocessing
+    from types import SimpleNamespace
+
+    from bcg_rag.embedding import Embeddings
+
+    index = SimpleNamespace(embedder=SimpleNamespace(releases_gil=True), embed=hash_embedder.embed)
+    embeddings = Embeddings(index)
+    parent = embeddings.ahead(["before the fork"]).result()
+
+    def child(out):
+        out.put(embeddings.ahead(["after the fork", "before the fork"]).result())
+
+    ctx = multiprocessing.get_context("fork")
+    out = ctx.Queue()
+    proc = ctx.Process(target=child, args=(out,))
+    proc.start()
+    try:
+        got = out.get(timeout=60)
+        proc.join(timeout=60)
+    finally:
+        if proc.is_alive():
+            proc.kill()
+    assert proc.exitcode == 0
+    assert got == [hash_embedder.embed(["after the fork"])[0], parent[0]]
+    embeddings.close()
