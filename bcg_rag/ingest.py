@@ -60,9 +60,9 @@ def add_messages(memory: "BeliefMemory", messages: Sequence[dict]) -> list[Messa
     messages = check_messages(memory, messages)  # sizes and types first: nothing to extract from bad input
     prepared = [_prepare(m) for m in messages]
     # The model runs once per batch, not once per message (a call for one short text costs
-    # most of a batched one): the texts now, the subjects after extraction. Linking, storing
-    # and the restatement links find both in the embedding cache.
-    # The texts are embedded while the claims are extracted (``embedding``).
+    # most of a batched one): the texts while the claims are extracted (in a worker thread,
+    # see ``embedding``), the subjects after. Linking, storing and the restatement links
+    # find both in the embedding cache.
     texts = memory.embeddings.ahead([m["text"] for m, _ in prepared if _readable(m)]) if memory.index is not None else None
     with memory.names.held():  # nothing is written until the batch is linked: check names once
         extracted = [_extract_one(memory, m, speaker) if _readable(m) else ((), (), (), ()) for m, speaker in prepared]
