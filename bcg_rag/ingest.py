@@ -68,7 +68,7 @@ def add_messages(memory: "BeliefMemory", messages: Sequence[dict]) -> list[Messa
         extracted = [_extract_one(memory, m, speaker) if _readable(m) else ((), (), (), ()) for m, speaker in prepared]
         if texts is not None:
             texts.result()
-        _embed_ahead(memory, [c.subject for raw, _, _, _ in extracted for c in raw])
+        _embed_ahead(memory, _unknown_subjects(memory, prepared, extracted))
         items, notes_per_item, additive_per_item, fuller_names = _link_all(memory, prepared, extracted)
     # One transaction for the batch: the evidence, its claims and the restatement links
     # commit together (a crash in between would leave a message whose retry is a duplicate
@@ -138,6 +138,20 @@ def _extract_one(memory: "BeliefMemory", m: dict, speaker: str) -> tuple[list[Cl
 def _readable(m: dict) -> bool:
     text, user_id = m.get("text"), m.get("user_id")
     return isinstance(text, str) and bool(text.strip()) and isinstance(user_id, str) and bool(user_id.strip())
+
+
+def _unknown_subjects(memory: "BeliefMemory", prepared: list, extracted: list) -> list[str]:
+    """The claims' subjects that no name or alias of their user matches: only these are
+    compared with known names by vector (``_link``) or become new entities' names, whose
+    vectors the name index takes from the cache; a known one resolves by its name."""
+    by_user: dict[str, list[str]] = {}
+    for (m, _), (raw, _, _, _) in zip(prepared, extracted):
+        by_user.setdefault(m["user_id"], []).extend(c.subject for c in raw)
+    unknown: list[str] = []
+    for user_id, subjects in by_user.items():
+        known = set(known_forms(memory, user_id, subjects))
+        unknown += [s for s in subjects if s not in known]
+    return unknown
 
 
 def _embed_ahead(memory: "BeliefMemory", texts: list[str]) -> None:

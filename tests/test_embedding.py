@@ -145,3 +145,18 @@ def test_a_forked_child_embeds_ahead_without_the_parents_worker(hash_embedder):
     assert proc.exitcode == 0
     assert got == [hash_embedder.embed(["after the fork"])[0], parent[0]]
     embeddings.close()
+
+
+def test_a_known_subject_is_not_embedded_again(make_memory, monkeypatch):
+    """Linking compares only unknown subjects with known names by vector; a subject that a
+    name or alias of the user matches resolves by it, so it is not sent to the model."""
+    mem = make_memory("hash")
+    first = mem.add_messages([dict(text="Marcus works at Globex.", user_id="u1", timestamp="2025-01-01T00:00:00")])
+    assert [c.subject for c in first[0].claims] == ["Marcus"]
+    mem.embeddings.clear()  # as a later process would find it
+    sent: list[str] = []
+    inner = mem.index.embed
+    monkeypatch.setattr(mem.index, "embed", lambda texts: sent.extend(texts) or inner(texts))
+    again = mem.add_messages([dict(text="Marcus works at Initech now.", user_id="u1", timestamp="2025-03-01T00:00:00")])
+    assert [c.subject for c in again[0].claims] == ["Marcus"]
+    assert "Marcus" not in sent and "Marcus works at Initech now." in sent
