@@ -58,8 +58,7 @@ class ExactVectors:
     def __init__(self, max_bytes: int = DEFAULT_CACHE_MIB << 20) -> None:
         self._users: OrderedDict[str, UserVectors] = OrderedDict()
         self.max_bytes = max_bytes
-        self.total = 0  # vectors kept, all users
-        self.bytes = 0  # of their arrays
+        self.bytes = 0  # of the vectors kept, all users: what the limit counts
         self.large: set[str] = set()  # users whose collection is above EXACT_LIMIT
         self.lock = threading.RLock()
 
@@ -75,15 +74,19 @@ class ExactVectors:
         if old is not None:
             self._forget(old)
         self._users[user_id] = entry
-        self.total += len(entry.ids)
         self.bytes += _size(entry)
         while self.bytes > self.max_bytes and len(self._users) > 1:
             self._forget(self._users.popitem(last=False)[1])
         return entry
 
     def _forget(self, entry: UserVectors) -> None:
-        self.total -= len(entry.ids)
         self.bytes -= _size(entry)
+
+    @property
+    def total(self) -> int:
+        """Vectors kept, all users."""
+        with self.lock:
+            return sum(len(entry.ids) for entry in self._users.values())
 
     def put(self, user_id: str, ids: Sequence[str], vectors: np.ndarray, ts: Sequence[float]) -> UserVectors:
         entry = UserVectors(list(ids), unit_rows(vectors) if len(ids) else np.zeros((0, 0), np.float32),
@@ -123,7 +126,7 @@ class ExactVectors:
     def clear(self) -> None:
         with self.lock:
             self._users.clear()
-            self.total = self.bytes = 0
+            self.bytes = 0
             self.large.clear()
 
 

@@ -169,8 +169,10 @@ def search_bench(path: Path, embedder: str, n_queries: int, users: int, warm: in
             if side == 0:
                 model_s[0] = 0.0
                 mem.index.embed = timed_embed
-                search(mem, q, user_id=user, top_k=5)
-                mem.index.embed = inner_embed
+                try:
+                    search(mem, q, user_id=user, top_k=5)
+                finally:
+                    mem.index.embed = inner_embed
                 search_model_s = model_s[0]
             else:
                 v = mem.index.embed([q])[0]
