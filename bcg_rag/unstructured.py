@@ -160,11 +160,14 @@ def _comparable_relevance(group: Any, relevance: dict[str, float]) -> float:
 # The best group accounts for the nearest raw text only when nearly as relevant: in a long
 # memory, a value of some other subject's slot is named in many texts.
 ACCOUNTED_MARGIN = 0.1
+# A slot whose predicate is at least this near the question (``predicate_fit``, a cosine) is
+# what it asks for; below it, a reader answers from the slot's quote rather than its value.
+ASKED_FIT = 0.1
 
 
 def accounted(group: Any, row: dict) -> bool:
     """The group already knows what ``row`` says: the row names one of its outdated values
-    and is no newer than the group's newest evidence. "my 2015 civic is making a
+    (or its best one, taken back) and is no newer than the group's newest evidence. "my 2015 civic is making a
     grinding noise" is older than the "traded in the civic for an Outback" that made the
     civic outdated; read first, it would bring the old car back."""
     entries = group.supporters + group.refuters + [e for a in group.alternatives
@@ -172,8 +175,14 @@ def accounted(group: Any, row: dict) -> bool:
     if not entries or str(row["timestamp"]) > max(str(e["timestamp"]) for e in entries):
         return False
     # Whole words, and a value that is a name, not a number: "18" or "2020" is in many texts.
-    values = {str(i): str(a["value"]) for i, a in enumerate(group.alternatives)
-              if status(a) == "outdated" and not str(a["value"]).replace(" ", "").isdigit()}
+    values = {str(i): str(a["value"]) for i, a in enumerate(group.alternatives) if status(a) == "outdated"}
+    # The best value itself, when later evidence took it back and nothing replaced it, and the
+    # slot is what the question asks for: "I pay for Ironleaf Gym" is older than "cancelled my
+    # Ironleaf membership" (asked how one exercises, the old text may still say more).
+    fit = getattr(group, "predicate_fit", None)
+    if group.current is None and group.best.confidence < 0 and (fit is None or fit >= ASKED_FIT):
+        values["best"] = str(group.best.value)
+    values = {k: v for k, v in values.items() if not v.replace(" ", "").isdigit()}
     return bool(named_in_question(row["text"], values))
 
 

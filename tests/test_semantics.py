@@ -152,6 +152,21 @@ def test_older_raw_text_naming_a_value_the_beliefs_know_is_not_read_first(mem):
     assert accounted(top, next(u for u in result.unstructured if u["text"].startswith("my 2015 civic")))
 
 
+def test_older_raw_text_naming_a_value_taken_back_is_not_read_first_when_asked_for_that_slot(mem):
+    mem.observe("I pay for Ironleaf Gym and go like twice a month. im basically their favourite donor",
+                user_id=U, timestamp="2025-01-04T18:00:00")
+    say(mem, "cancelled my Ironleaf membership. running outside now, it's free", "2025-05-01T07:15:00",
+        Claim("user", "member_of", "Ironleaf", -0.8))
+    result = mem.search("Which gym is the user a member of?", user_id=U)
+    assert result[0].current is None and result[0].best.value == "Ironleaf"
+    assert not result.unstructured_first  # "no longer", not the old text's "Ironleaf Gym"
+    # Asked something the slot is not (its predicate far from the question), the old text may say more.
+    asked_else = mem.search("How does the user exercise these days?", user_id=U)
+    gym = next(g for g in asked_else if g.best.value == "Ironleaf")
+    old = next(u for u in asked_else.unstructured if u["text"].startswith("I pay for"))
+    assert gym.predicate_fit < 0.1 and not accounted(gym, old)
+
+
 def test_beliefs_whose_values_the_question_names_answer_nothing(mem):
     say(mem, "我养了只乌龟，好几年了", "2025-01-10T09:00:00", Claim("user", "has_pet", "乌龟"))
     mem.observe("慢慢今天醒了，一口气吃了两只虾", user_id=U, timestamp="2025-02-10T09:00:00")

@@ -23,7 +23,7 @@ from ..policy import Policy
 from ..extract import restatement_diff
 from ..render import count_tokens, render_evidence_rows, render_groups
 from ..search import search
-from ..unstructured import WEAKER_SOURCES  # below the user's own word (policy weights)
+from ..unstructured import ASKED_FIT, WEAKER_SOURCES  # WEAKER_SOURCES: below the user's own word (policy weights)
 from .cases import CaseEvent, Question, matches
 
 TOP_K = 5
@@ -166,7 +166,7 @@ TIE_MARGIN = 0.05  # a newer text this close to the best, sharing its words, is 
 # Maple Grove Elementary" answers Maple Grove. So is one whose value is not of the kind the
 # question's words ask for (``of_asked_kind``): asked "which city does my brother live in?",
 # "brother: owns barbecue place" quoted "my brother opened a barbecue place in Dalian" answers Dalian.
-READ_FIT = 0.1
+READ_FIT = ASKED_FIT
 
 
 def _quote_read(g: Any) -> str | None:
