@@ -190,11 +190,18 @@ def superseded(memory: Any, group: Any, row: dict) -> bool:
     """A newer stated value of the asked kind in a slot a move changes supersedes an older
     text naming a place or organisation: asked "which city do I live in?", the belief
     "lives in Shenzhen" said in March outranks "Hangzhou's rain again" said in January,
-    however near that text is to the question (a reader of dated quotes takes the newer)."""
-    if group.current is None or not group.of_asked_kind or group.predicate not in NAMED_BY_A_MOVE:
+    however near that text is to the question (a reader of dated quotes takes the newer).
+    In any other single-valued slot of the asked kind, it supersedes any older text."""
+    if group.current is None or not group.of_asked_kind:
         return False
     newest = max((str(s["timestamp"]) for s in group.supporters), default="")
-    return str(row["timestamp"]) < newest and row["text"] != HIDDEN_TEXT and _names_something(memory, row["text"])
+    if str(row["timestamp"]) >= newest or row["text"] == HIDDEN_TEXT:
+        return False
+    if group.predicate in NAMED_BY_A_MOVE:
+        return _names_something(memory, row["text"])
+    # Any other one-at-a-time slot of the asked kind: its newer value is the answer a reader
+    # of dated quotes gives ("升运营主管了" in July over February's "现在是正式的运营专员").
+    return memory.policy.is_functional(group.predicate)
 
 
 def _chain_further(memory: Any, user_id: str, query: str, groups: list, rows: list[dict]) -> set[str]:

@@ -167,6 +167,18 @@ def test_older_raw_text_naming_a_value_taken_back_is_not_read_first_when_asked_f
     assert gym.predicate_fit < 0.1 and not accounted(gym, old)
 
 
+def test_a_newer_value_of_a_single_valued_slot_asked_for_outranks_an_older_raw_text(mem):
+    mem.observe("实习终于转正了 现在是正式的运营专员啦🎉", user_id=U, timestamp="2025-02-17T18:00:00")  # nothing read
+    say(mem, "升运营主管了！手底下带三个人 有点慌", "2025-05-01T19:30:00", Claim("user", "job_title", "运营主管"))
+    asked = "2025年10月用户在公司是什么职位？"
+    result = mem.search(asked, user_id=U)
+    top = result.unstructured[0]  # the older text is nearer the question than the belief
+    assert top["text"].startswith("实习终于转正了") and top["relevance"] > result[0].relevance
+    assert result[0].current.value == "运营主管" and result[0].of_asked_kind and not result.unstructured_first
+    # Replayed to before the promotion, the older text is all there is again.
+    assert mem.search(asked, user_id=U, as_of="2025-03-01T00:00:00").unstructured_first
+
+
 def test_beliefs_whose_values_the_question_names_answer_nothing(mem):
     say(mem, "我养了只乌龟，好几年了", "2025-01-10T09:00:00", Claim("user", "has_pet", "乌龟"))
     mem.observe("慢慢今天醒了，一口气吃了两只虾", user_id=U, timestamp="2025-02-10T09:00:00")
