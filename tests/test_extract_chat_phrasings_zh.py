@@ -210,3 +210,27 @@ def test_an_unnamed_him_and_a_hobby_taken_up(extractor, text, expected):
 ])
 def test_a_holiday_is_a_time_and_a_rented_home_a_town(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+# 9. A company's headquarters: a new name jieba knows only character by character; a word
+# that only points at a company named before is no subject
+@pytest.mark.parametrize("text, expected", [
+    ("鲸落总部在南沅，下个月得过去培训一周", [("鲸落", "headquarters", "南沅", 1.0)]),
+    ("鲸落网络总部在南沅", [("鲸落网络", "headquarters", "南沅", 1.0)]),
+    ("老公说顺达把总部搬到武汉了", [("顺达", "headquarters", "武汉", 1.0)]),  # 说 is no part of a name
+    ("人家总部在青岚，我们分部就是后妈养的", []),
+    ("他们总部在杭州", []),
+])
+def test_a_headquarters_and_whose(extractor, text, expected):
+    assert [t for t in triples(extractor, text) if t[1] == "headquarters"] == expected
+
+
+# 10. 改成 / 换成 after giving something up: the new value of the same kind (a diet, a drink)
+@pytest.mark.parametrize("text, expected", [
+    ("生酮放弃了，改成轻断食", [(USER, "diet", "生酮", -0.8), (USER, "diet", "轻断食", 1.0)]),
+    ("生酮放弃了，换成轻断食", [(USER, "diet", "生酮", -0.8), (USER, "diet", "轻断食", 1.0)]),
+    ("咖啡戒了，改成喝茶", [(USER, "drinks", "coffee", -0.8), (USER, "drinks", "tea", 1.0)]),
+    ("晚上的安排改成看电影了", []),
+])
+def test_a_change_to_a_value_of_the_same_kind(extractor, text, expected):
+    assert triples(extractor, text) == expected

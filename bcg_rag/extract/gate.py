@@ -220,11 +220,19 @@ class GateRules:
         if subject.casefold() in turn.entities:
             return True
         if has_cjk(subject):
+            if subject in self.lexicon.zh_pronoun_subjects:
+                return False  # "人家总部在青岚": "they", whoever was named before, is no name
             if found.predicate in GROUP_ROLES and (self._zh_group(subject) or self._zh_organisation(subject)):
                 return True  # "彩虹合唱团的教练是王强": a group or a company has a leader (zh_belonging.py)
             if found.predicate.removeprefix("attr:") in ORG_ATTRIBUTES and re.fullmatch(f"[{CJK}A-Za-z]{{2,8}}", subject):
-                # Only an organisation has a headquarters or a CEO: "字节跳动的总部…"
-                return all(flag.startswith(("n", "vn", "eng", "j")) for _, flag, _ in self._tokens(subject))
+                # Only an organisation has a headquarters or a CEO: "字节跳动的总部…"; a new
+                # company's two-character name may be characters jieba knows only one by one
+                # ("鲸落": 鲸 + 落; not "老公说顺达", whose 说 is a verb among words)
+                if all(flag.startswith(("n", "vn", "eng", "j")) for _, flag, _ in self._tokens(subject)):
+                    return True
+                head = next((subject[: -len(x)] for x in ORG_SUFFIXES if subject.endswith(x)), subject)  # 鲸落网络
+                return len(head) == 2 and all(len(word) == 1 and flag.startswith(("n", "v", "a"))
+                                              for word, flag, _ in self._tokens(head))
             return self._zh_named(subject, place_ok=found.predicate not in PERSONAL_PREDICATES)
         words = subject.split()
         if not all(w[:1].isupper() or w.isdigit() or w.casefold() in CONNECTORS for w in words):

@@ -187,6 +187,7 @@ class Lexicon:
         self.pastimes = frozenset(w.casefold() for w in self.words("habits", "hobbies") + self.words("habits", "instruments"))
         self.surnames = frozenset(w for w in self.words("subjects", "surnames") if len(w) == 1)
         self.pronoun_values = {w.casefold() for w in self.words("subjects", "pronoun_values")}
+        self.zh_pronoun_subjects = frozenset(self.words("subjects", "zh_pronoun_subjects"))
         self.relation_verbs = {w.casefold() for w in self.words("grammar", "relation_verbs")}
         self.prepositions = {w.casefold() for w in self.words("grammar", "prepositions")}
         self.class_nouns = {w.casefold() for w in self.words("grammar", "class_nouns")}
