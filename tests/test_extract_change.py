@@ -85,6 +85,13 @@ from claims import USER, triples
         ("Pellworth moved the whole HQ to Leeds last month", [("Pellworth", "headquarters", "Leeds", 1.0)]),
         ("we moved our HQ to Denver", [(f"{USER}'s employer", "headquarters", "Denver", 1.0)]),
         ("the company moved HQ to Austin", [(f"{USER}'s employer", "headquarters", "Austin", 1.0)]),
+        ("BCB finally finished moving head office out to Saltmarsh Park", [("BCB", "headquarters", "Saltmarsh Park", 1.0)]),
+        ("joined the fraud team at Brambleton Cooperative Bank this week! head office is right in Old Quay",
+         [(USER, "member_of", "fraud team", 1.0), (USER, "works_at", "Brambleton Cooperative Bank", 1.0),
+          ("Brambleton Cooperative Bank", "headquarters", "Old Quay", 1.0)]),  # a team of an employer: one works there
+        ("my sister joined the marketing department at Unilever",
+         [(f"{USER}'s sister", "member_of", "marketing department", 1.0), (f"{USER}'s sister", "works_at", "Unilever", 1.0)]),
+        ("joined the running group at my gym", [(USER, "member_of", "running group", 1.0)]),  # no organisation named
         ("Pellworth moved the whole team to Leeds", [("Pellworth", "moved_the_whole_team_to", "Leeds", 1.0)]),  # a team is no HQ
         ("my aunt moved to Tucson", [(f"{USER}'s aunt", "lives_in", "Tucson", 1.0)]),
         # a region after a town: the town is in it

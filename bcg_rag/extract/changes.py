@@ -135,9 +135,10 @@ EN_MOVED_HQ = re.compile(
     r"^(?:(?P<ref>(?:our|my|the)\s+(?:company|employer|firm)|we)|(?P<org>(?-i:[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,3})))\s+"
     r"(?:(?:just|has|have|officially|finally|recently|already|quietly)\s+){0,2}"
     # "Corvane just announced they're relocating HQ to Nashville": news of the move, said by the company
-    r"(?:announced\s+(?:that\s+)?(?:they(?:'re|\s+are)|it(?:'s|\s+is))\s+(?:relocating|moving)|moved|relocated|moves|is\s+moving)\s+"
+    r"(?:announced\s+(?:that\s+)?(?:they(?:'re|\s+are)|it(?:'s|\s+is))\s+(?:relocating|moving)|moved|relocated|moves|is\s+moving"
+    r"|(?:finished|done)\s+(?:moving|relocating))\s+"  # "finished moving head office out to Saltmarsh Park"
     r"(?:(?:its|their|our|the)\s+)?(?:whole\s+|entire\s+)?(?:headquarters|hq|head\s+office|main\s+office)\s+"
-    r"(?:from\s+\S.*?\s+)?to\s+(?P<place>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})",
+    r"(?:from\s+\S.*?\s+)?(?:(?:out|over|down|up)\s+)?to\s+(?P<place>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})",
     re.IGNORECASE,
 )
 

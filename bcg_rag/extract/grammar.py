@@ -303,3 +303,21 @@ class Grammar:
     def says_change(self, text: str) -> bool:
         """The text itself says a value replaced another ("moved to", "now", "不再", "换成")."""
         return self.lex.change_markers.anywhere.search(collapse(text)) is not None
+
+
+# Shapes of the value after a verb (``shared.py``'s verb rule).
+# A team of an organisation: "the fraud team at Brambleton Cooperative Bank" (one works there).
+EN_TEAM_AT = re.compile(r"^(?P<team>.*?\b(?:team|department|dept|division|squad|desk))\s+(?:at|of)\s+"
+                        r"(?P<org>(?-i:[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,4}))(?:\s+(?-i:[a-z]).*)?$", re.IGNORECASE)
+
+# "I smoke half a pack a day", "I drink like 3 a week": how much, not what
+EN_AMOUNT_PER = re.compile(
+    r"^\s*(?:about|around|like|maybe|roughly|almost|nearly|over|at\s+least|up\s+to)?\s*(?:half\s+)?"
+    r"(?:a|an|one|two|three|four|five|six|ten|\d+(?:-\d+)?)\s+(?:[a-z]+\s+)?(?:a|per|each|every)\s+(?:day|week|night|month)\b",
+    re.IGNORECASE)
+
+# "live in a tiny flat in Lisbon", "住在…": the home is not the place; the place after it is
+EN_DWELLING_IN = re.compile(
+    r"^(?:a|an|the|my|our)\s+(?:[\w'-]+\s+){0,3}?(?:flat|apartment|house|houseboat|condo|studio|dorm|bungalow|cabin"
+    r"|loft|townhouse|place|room|basement|farmhouse|farm|cottage|shared house|caravan|trailer|home)\s+(?:in|outside|near)\s+"
+    r"(?P<place>.+)$", re.IGNORECASE)

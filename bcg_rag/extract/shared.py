@@ -11,7 +11,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
-from .grammar import MAX_VALUE_CJK_CHARS, MAX_VALUE_WORDS, TIME_TAILS, ZH_DURATION, ZH_PLACE_CALLED
+from .grammar import (EN_AMOUNT_PER, EN_DWELLING_IN, EN_TEAM_AT, MAX_VALUE_CJK_CHARS, MAX_VALUE_WORDS, TIME_TAILS,
+                      ZH_DURATION, ZH_PLACE_CALLED)
 from .text import CJK_CHAR, EDGE_PUNCTUATION, EN_SETTING_LEAD, collapse, has_cjk, inside_title, snake_name, title_article
 
 if TYPE_CHECKING:
@@ -44,19 +45,9 @@ EN_COUNT = re.compile(r"^(?:two|three|four|five|six|seven|eight|nine|ten|several
 EN_NUMBERS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten".split())} | {
     str(i): i for i in range(100)}
 EN_OWNER_WORDS = {"my": "i", "our": "we", "your": "you"}
-# "I smoke half a pack a day", "I drink like 3 a week": how much, not what
-EN_AMOUNT_PER = re.compile(
-    r"^\s*(?:about|around|like|maybe|roughly|almost|nearly|over|at\s+least|up\s+to)?\s*(?:half\s+)?"
-    r"(?:a|an|one|two|three|four|five|six|ten|\d+(?:-\d+)?)\s+(?:[a-z]+\s+)?(?:a|per|each|every)\s+(?:day|week|night|month)\b",
-    re.IGNORECASE)
 # "March 14th" and "March 14" are one day: a restated birthday must not look like a new one
 EN_DAY_ORDINAL = re.compile(r"\b((?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2})(?:st|nd|rd|th)\b")
 EN_MODEL_YEAR = re.compile(r"^(?:19|20)\d\d\s+(?=[A-Z])")  # "a 2015 Honda Civic": the car, not its year
-# "live in a tiny flat in Lisbon", "住在…": the home is not the place; the place after it is
-EN_DWELLING_IN = re.compile(
-    r"^(?:a|an|the|my|our)\s+(?:[\w'-]+\s+){0,3}?(?:flat|apartment|house|houseboat|condo|studio|dorm|bungalow|cabin"
-    r"|loft|townhouse|place|room|basement|farmhouse|farm|cottage|shared house|caravan|trailer|home)\s+(?:in|outside|near)\s+"
-    r"(?P<place>.+)$", re.IGNORECASE)
 
 
 # The speaker named by what others call them: "call me", "they call me", "叫我".
@@ -202,6 +193,9 @@ class SharedRules:
         elif predicate == "works_at" and (job := re.match(r"^(.+?)\s+as\s+(?:a|an|the)?\s*(.+)$", value)):
             value = job.group(1)  # "works at Boeing as a mechanic"
             extra.append(Found(subject, "job_title", self._clean_value(job.group(2)), negated))
+        elif predicate == "member_of" and (team := EN_TEAM_AT.match(value.strip())):
+            value = team["team"]  # "joined the fraud team at Brambleton Cooperative Bank": its employer too
+            extra.append(Found(subject, "works_at", team["org"], negated))
         if predicate in ("likes", "dislikes") and re.match(r"(?:the\s+(?:new|latest|current|last|first|next)|this|that)\b", value.strip(), re.IGNORECASE):
             return None  # "Love the new update": an opinion of one thing, not a taste
         head, joined, tail = value.partition(" and ")

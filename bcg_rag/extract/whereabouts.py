@@ -72,7 +72,7 @@ EN_IT_IS_IN = re.compile(r"^it(?:'s|\s+is)\s+(?:(?:over|right|just|located|based
 # "their HQ is up in Leeds", "他们总部在合肥", "公司总部在合肥" right after a clause that named
 # an employer: where that employer has its headquarters.
 EN_ITS_HQ = re.compile(r"^(?:(?:their|its|our|the\s+company's|the)\s+)?(?:hq|headquarters|head\s+office|main\s+office)"
-                       r"(?:'s|\s+is|\s+are)?\s+(?:(?:up|down|over|out|based|located)\s+)?in\s+(?-i:(?P<place>"
+                       r"(?:'s|\s+is|\s+are)?\s+(?:(?:up|down|over|out|right|just|based|located)\s+)?in\s+(?-i:(?P<place>"
                        + EN_REGION.pattern + r"))(?![\w'-])", re.IGNORECASE)
 # "our HQ is in Austin", "我们公司总部在合肥" with no employer named in the message: the speaker's
 # employer's headquarters (``text.employer_of``: search reads it as the employer the user has then).
