@@ -20,6 +20,7 @@ import numpy as np
 from .asked import relatives_asked, speaks_of_relation, speaks_of_unanswered
 from .extract.text import CJK_CHAR, has_cjk
 from .groups import held_in
+from .naming import names_every, names_something, names_start_of
 from .models import HIDDEN_TEXT
 from .relevance import STATEMENT_SLOTS, is_wh_question, memory_lexicon, named_in_question
 from .render import status
@@ -66,8 +67,7 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
     # Beliefs whose every stated value the question names answer nothing: "乌龟" is not the
     # name asked for by "用户的乌龟叫什么名字？"; the raw "慢慢今天醒了" may be.
     stated = {g.best.id: g.current.value for g in groups if g.current is not None}
-    first = first or (bool(rows) and bool(stated) and is_wh_question(query)
-                      and named_in_question(query, stated) == set(stated))
+    first = first or (bool(rows) and bool(stated) and is_wh_question(query) and names_every(memory, query, stated))
     # Rows with claims were read: their beliefs speak (unless they speak of someone else only).
     not_read = [u for u in rows if u["id"] not in claimed or u["id"] in others]
     # A plan asserted below the line says nothing of now: "我可能要搬去成都了" leaves where one
@@ -198,7 +198,7 @@ def superseded(memory: Any, group: Any, row: dict) -> bool:
     if str(row["timestamp"]) >= newest or row["text"] == HIDDEN_TEXT:
         return False
     if group.predicate in NAMED_BY_A_MOVE:
-        return _names_something(memory, row["text"])
+        return names_something(memory, row["text"])
     # Any other one-at-a-time slot of the asked kind: its newer value is the answer a reader
     # of dated quotes gives ("升运营主管了" in July over February's "现在是正式的运营专员").
     return memory.policy.is_functional(group.predicate)
@@ -285,7 +285,7 @@ def _newer_unread(memory: Any, user_id: str, group: Any, rows: list[dict], relev
         # unlike the refutation's ("杭州的夏天也太热了"), so a newer relevant statement that
         # names something may be it ("在家躺平的第二周" names nothing: the slot stays empty);
         # the vectors' test is for a value still standing.
-        return {u["id"] for u in later if _names_something(memory, u["text"])}
+        return {u["id"] for u in later if names_something(memory, u["text"])}
     # A later text that names the stated value and says a change speaks of it, in whatever
     # words ("left halden & rowe!!! now at Cobalt Legal" after "i'm a paralegal at Halden &
     # Rowe": the vectors of the two messages are far apart); one that only names it ("brindlecove's
@@ -305,9 +305,9 @@ def _newer_unread(memory: Any, user_id: str, group: Any, rows: list[dict], relev
     # one-at-a-time slot whose value is a name ("favourite singer: 周杰伦"), with a name of any
     # kind ("现在心里排第一的是陈奕迅").
     moved = group.predicate in NAMED_BY_A_MOVE
-    if moved or memory.policy.is_functional(group.predicate) and _names_something(memory, value):
+    if moved or memory.policy.is_functional(group.predicate) and names_something(memory, value):
         kind = group.predicate if moved else None
-        naming |= {u["id"] for u in says_change if u["id"] not in names_it and _names_something(memory, u["text"], kind)}
+        naming |= {u["id"] for u in says_change if u["id"] not in names_it and names_something(memory, u["text"], kind)}
     ids = [s["evidence_id"] for s in shown] + [u["id"] for u in later]
     vecs = memory.index.vectors(user_id, ids)
     unit = {i: np.asarray(v) / max(float(np.linalg.norm(v)), 1e-12) for i, v in vecs.items()}
@@ -320,7 +320,7 @@ def _newer_unread(memory: Any, user_id: str, group: Any, rows: list[dict], relev
     if group.predicate in NAMED_BY_A_MOVE:
         naming |= {u["id"] for u in later if similar.get(u["id"], -1.0) >= named_similarity
                    and u.get("source_type") not in WEAKER_SOURCES and not VISIT.search(u["text"])
-                   and not _names_start_of(u["text"], value) and _names_something(memory, u["text"], group.predicate)}
+                   and not names_start_of(u["text"], value) and names_something(memory, u["text"], group.predicate)}
     return naming | {i for i, cos in similar.items() if cos >= threshold}
 
 
@@ -341,33 +341,6 @@ VISIT = re.compile(r"\b(?:trip|visit(?:ed|ing)?|vacation|holiday|travell?(?:ed|i
 WEAKER_SOURCES = frozenset({"third_party", "model_inferred"})  # a record or a guess is not the user telling of a move
 
 
-def _names_start_of(text: str, value: str) -> bool:
-    """The text names the value, or its first word (two characters in Chinese): "恒通这边" names
-    "恒通物流", "Brindle had a nice logo" names "Brindle Labs"."""
-    head = value[:2] if has_cjk(value) else value.split()[0] if value.split() else value
-    return bool(head) and (head in text if has_cjk(value) else named_in_question(text, {"v": head}))
-
-
-_EN_NAME = re.compile(r"(?<![.!?:]\s)(?<!^)\b[A-Z][\w'&.-]+")  # a capitalised word not opening a sentence
-_ZH_NAME_TAGS = ("ns", "nr", "nt", "nz")
-
-
-# The names a slot's value may be, by jieba's tag: a place for where one lives, an organisation
-# (or a name jieba does not know) for an employer.
-_ZH_TAGS_OF = {"lives_in": ("ns",), "works_in": ("ns",), "headquarters": ("ns",), "located_in": ("ns",),
-               "works_at": ("nt", "nz", "eng")}
-
-
-def _names_something(memory: Any, text: str, predicate: str | None = None) -> bool:
-    """The statement names a place, person or organisation (of the kind ``predicate``'s value
-    is, where given): jieba's tags for Chinese, a capitalised word inside a sentence for English."""
-    if has_cjk(text):
-        from .extract.zh import segmenter
-
-        tags = _ZH_TAGS_OF.get(predicate or "", _ZH_NAME_TAGS + ("eng",))
-        return any(flag.startswith(tags) and (flag != "eng" or word[:1].isupper())  # a Latin word when capitalised
-                   for word, flag, _ in segmenter(memory_lexicon(memory)).cut(text))
-    return bool(_EN_NAME.search(text.strip()))
 
 
 def _statement_reader(memory: Any):

@@ -5,6 +5,7 @@ import pytest
 
 from bcg_rag import Claim
 from bcg_rag.render import render_groups
+from bcg_rag.naming import names_every
 from bcg_rag.unstructured import accounted
 
 U = "u1"
@@ -185,6 +186,14 @@ def test_beliefs_whose_values_the_question_names_answer_nothing(mem):
     result = mem.search("用户的乌龟叫什么名字？", user_id=U)
     assert result[0].current.value == "乌龟" and result.unstructured_first
     assert mem.search("用户养了什么宠物？", user_id=U).unstructured_first is False  # 乌龟 is that answer
+
+
+def test_a_one_character_value_the_question_names_as_a_word_answers_nothing(mem):
+    say(mem, "我家猫一直在安和宠物医院看，医生特温柔", "2025-01-10T09:00:00", Claim("user", "has", "猫"))
+    mem.observe("贝贝在柳塘街 远点就远点吧", user_id=U, timestamp="2025-03-01T09:00:00")
+    assert mem.search("用户现在带猫看病的那家诊所在哪条街？", user_id=U).unstructured_first  # asked through 猫
+    assert not mem.search("用户养了什么宠物？", user_id=U).unstructured_first
+    assert not names_every(mem, "熊猫基地在哪？", {"b": "猫"}) and names_every(mem, "带猫看病去哪？", {"b": "猫"})
 
 
 def test_last_confirmed_ignores_a_conflict_and_search_takes_a_token_budget(mem):

@@ -1,0 +1,53 @@
+"""What a text names: a place, a person or an organisation (by jieba's tags in Chinese, a
+capitalised word inside an English sentence), a value or the start of one. Search reads raw
+evidence with these (``unstructured.py``)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .extract.text import has_cjk
+from .relevance import memory_lexicon, named_in_question
+
+
+def names_start_of(text: str, value: str) -> bool:
+    """The text names the value, or its first word (two characters in Chinese): "恒通这边" names
+    "恒通物流", "Brindle had a nice logo" names "Brindle Labs"."""
+    head = value[:2] if has_cjk(value) else value.split()[0] if value.split() else value
+    return bool(head) and (head in text if has_cjk(value) else named_in_question(text, {"v": head}))
+
+
+EN_NAME = re.compile(r"(?<![.!?:]\s)(?<!^)\b[A-Z][\w'&.-]+")  # a capitalised word not opening a sentence
+ZH_NAME_TAGS = ("ns", "nr", "nt", "nz")
+
+
+# The names a slot's value may be, by jieba's tag: a place for where one lives, an organisation
+# (or a name jieba does not know) for an employer.
+ZH_TAGS_OF = {"lives_in": ("ns",), "works_in": ("ns",), "headquarters": ("ns",), "located_in": ("ns",),
+              "works_at": ("nt", "nz", "eng")}
+
+
+def names_something(memory: Any, text: str, predicate: str | None = None) -> bool:
+    """The statement names a place, person or organisation (of the kind ``predicate``'s value
+    is, where given): jieba's tags for Chinese, a capitalised word inside a sentence for English."""
+    if has_cjk(text):
+        from .extract.zh import segmenter
+
+        tags = ZH_TAGS_OF.get(predicate or "", ZH_NAME_TAGS + ("eng",))
+        return any(flag.startswith(tags) and (flag != "eng" or word[:1].isupper())  # a Latin word when capitalised
+                   for word, flag, _ in segmenter(memory_lexicon(memory)).cut(text))
+    return bool(EN_NAME.search(text.strip()))
+
+
+def names_every(memory: Any, query: str, values: dict[str, str]) -> bool:
+    """The question names every one of the values: a one-character Chinese value ("猫") only
+    as a word of its own ("带猫看病", not "熊猫"), which a substring test cannot tell."""
+    named = named_in_question(query, values)
+    single = {k for k, v in values.items() if k not in named and len(v) == 1 and has_cjk(v)}
+    if single:
+        from .extract.zh import segmenter
+
+        words = {word for word, _, _ in segmenter(memory_lexicon(memory)).cut(query)}
+        named |= {k for k in single if values[k] in words}
+    return named == set(values)
