@@ -276,6 +276,10 @@ def test_message_results_carry_the_additive_claims():
         ("I moved to Austin last week, any recommendations for tacos?", True),
         ("what is a good podcast?", False),
         ("I live in Leeds, where should I go running?", True),
+        # 了吧 exclaims or supposes, a bare 吧 suggests: the clause after it still says something
+        ("安和涨价也太狠了吧 以后改去贝贝宠物诊所了", True),
+        ("去吃火锅吧", False),
+        ("讲个笑话吧，要短的", False),
     ],
 )
 def test_a_statement_is_told_from_a_question(extractor, text, states):

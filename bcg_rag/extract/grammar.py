@@ -121,6 +121,8 @@ EN_PLEASE_END = re.compile(r"\b(?:please|pls|plz)[\s!.~]*$", re.IGNORECASE)
 # A Chinese clause with no one named that opens with its verb and ends in 吧 / 呗 asks or
 # suggests ("讲个笑话吧", "来首歌吧", "去吃火锅吧"); it states nothing about anyone.
 ZH_SUGGESTION_END = re.compile(r"(?:吧|呗)[\s!！~～。.…]*$")
+# 了吧 supposes or exclaims, it suggests nothing: "涨价也太狠了吧", "他早就走了吧".
+ZH_SUPPOSED_END = re.compile(r"(?:太|已经|早就|应该)[^，,。！？!?]{0,8}了吧[\s!！~～。.…]*$")
 # "我是在律所做行政的", "他是从北京搬来的": the 是…的 of emphasis around where or whence something
 # is done says what the clause without them says.
 ZH_SHI_DE = re.compile(r"^(?P<who>[^是，,]{1,8}?)是(?P<what>(?:在|从)[^是]+?)的[了呀啊哦啦]*$")
@@ -221,7 +223,7 @@ class Grammar:
     def _zh_suggestion(self, clause: str) -> bool:
         from .zh import segmenter
 
-        if not ZH_SUGGESTION_END.search(clause):
+        if not ZH_SUGGESTION_END.search(clause) or ZH_SUPPOSED_END.search(clause):
             return False
         # "还是好好吃饭吧", "干脆换个工作吧": adverbs and a conjunction may come before the verb
         tokens = [t for t in segmenter(self.lex).cut(clause.strip()) if t[1] not in ("d", "ad", "c")]
