@@ -188,6 +188,11 @@ ANSWER_KINDS = (
 _RECENT = re.compile(r"\b(?:recently|lately|latest|newest|most recent)\b|最近|近来|最新|新近|这阵子", re.IGNORECASE)
 
 
+def asks_recent(query: str) -> bool:
+    """The question asks what is new ("recently", "lately", "最近")."""
+    return bool(_RECENT.search(query))
+
+
 def slot_name(predicate: str) -> str:
     """The slot a predicate fills: "attr:hometown" and "plan:works_at" are hometown and works_at."""
     return predicate.removeprefix("attr:").removeprefix("plan:")

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from .asked import relatives_asked, speaks_of_relation, speaks_of_unanswered
+from .asked import asks_recent, relatives_asked, speaks_of_relation, speaks_of_unanswered
 from .extract.text import CJK_CHAR, has_cjk
 from .groups import held_in
 from .naming import names_every, names_something, names_start_of
@@ -100,7 +100,7 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
         first = True
     # An update of the best belief answers nothing when that belief is not about whom the
     # question asks (``speaks``): asked "where do i work?", Kofi's new employer is no answer.
-    newer = (_newer_unread(memory, user_id, groups[0], not_read, relevance, *unread)
+    newer = (_newer_unread(memory, user_id, groups[0], not_read, relevance, *unread, recent=asks_recent(query))
              if groups and not nearest_first and speaks is None else set())
     if newer:
         rows = [dict(u, newer_than_belief=True) if u["id"] in newer else u for u in rows]
@@ -256,14 +256,15 @@ NAMED_BY_A_MOVE = frozenset({"lives_in", "works_in", "headquarters", "located_in
 
 
 def _newer_unread(memory: Any, user_id: str, group: Any, rows: list[dict], relevance: dict[str, float],
-                  threshold: float, margin: float, named_similarity: float = 1.0) -> set[str]:
+                  threshold: float, margin: float, named_similarity: float = 1.0, recent: bool = False) -> set[str]:
     """Unstructured rows newer than the newest supporter of ``group``'s stated value (of
     any evidence it shows, when it states none) and about the same thing: naming its
     subject (for the user's own slot: not opening with a relative), at most ``margin`` less
     relevant to the query than its most relevant supporter (one outside the hits counts as
     the least relevant hit), and with a cosine of the stored vectors of at least
     ``threshold`` to one of its supporters; for a slot that states nothing, naming a place,
-    person or organisation instead of the cosine."""
+    person or organisation instead of the cosine; asked what is new (``recent``) of a slot of
+    many values, any (Spanish said in other words than the Japanese stated before)."""
     # What the group stands on: its supporters, or, when it states nothing (the value was
     # refuted: "quit keto"), the refuters too; a later "back on keto" may be unread.
     shown = group.supporters if group.current is not None else group.supporters + group.refuters
@@ -321,7 +322,10 @@ def _newer_unread(memory: Any, user_id: str, group: Any, rows: list[dict], relev
         naming |= {u["id"] for u in later if similar.get(u["id"], -1.0) >= named_similarity
                    and u.get("source_type") not in WEAKER_SOURCES and not VISIT.search(u["text"])
                    and not names_start_of(u["text"], value) and names_something(memory, u["text"], group.predicate)}
-    return naming | {i for i, cos in similar.items() if cos >= threshold}
+    # (as relevant as the group itself, give or take the margin: not "got it, thanks" said after)
+    many = recent and not memory.policy.is_functional(group.predicate)
+    recent_ids = {u["id"] for u in newer if u["relevance"] >= group.relevance - margin} if many else set()
+    return naming | {i for i, cos in similar.items() if cos >= threshold} | recent_ids
 
 
 @lru_cache(maxsize=8)

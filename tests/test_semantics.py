@@ -180,6 +180,17 @@ def test_a_newer_value_of_a_single_valued_slot_asked_for_outranks_an_older_raw_t
     assert mem.search(asked, user_id=U, as_of="2025-03-01T00:00:00").unstructured_first
 
 
+def test_asked_what_is_new_a_newer_relevant_text_of_a_many_valued_slot_is_read_first(mem):
+    say(mem, "开始自学日语了 五十音背了一半", "2025-01-05T21:00:00", Claim("user", "studies", "日语"))
+    mem.observe("收音好难啊 닭 到底怎么读 韩语老师说了三遍我还是读不对", user_id=U, timestamp="2025-04-05T23:00:00")
+    mem.observe("懂了懂了 谢谢", user_id=U, timestamp="2025-04-05T23:06:00")
+    result = mem.search("用户最近在学哪门外语？", user_id=U)
+    assert result[0].current.value == "日语" and result.unstructured_first
+    marked = [u["text"] for u in result.unstructured if u.get("newer_than_belief")]
+    assert marked == ["收音好难啊 닭 到底怎么读 韩语老师说了三遍我还是读不对"]  # not the thanks after it
+    assert not mem.search("用户在学哪些外语？", user_id=U).unstructured_first  # not asked what is new
+
+
 def test_beliefs_whose_values_the_question_names_answer_nothing(mem):
     say(mem, "我养了只乌龟，好几年了", "2025-01-10T09:00:00", Claim("user", "has_pet", "乌龟"))
     mem.observe("慢慢今天醒了，一口气吃了两只虾", user_id=U, timestamp="2025-02-10T09:00:00")
