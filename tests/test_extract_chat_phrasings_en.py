@@ -295,3 +295,16 @@ def test_pet_death_near_misses(extractor, text):
 ])
 def test_a_title_from_a_date(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # "I've" left out before "been": the speaker's state or doing since a time
+    ("been pescatarian since uni", [(USER, "diet", "pescatarian", 1.0)]),
+    ("been vegan for 3 years", [(USER, "diet", "vegan", 1.0)]),
+    ("been living in Oslo since 2019", [(USER, "lives_in", "Oslo", 1.0)]),
+    ("been a nurse for ten years", [(USER, "job_title", "nurse", 1.0)]),
+    ("been busy lately", []),
+    ("been there done that", []),
+])
+def test_been_with_the_speaker_left_out(extractor, text, expected):
+    assert triples(extractor, text) == expected

@@ -81,6 +81,7 @@ class Extractor(Protocol):
     ) -> list[Claim]: ...
 
 
+EN_BEEN_LEFT_OUT = re.compile(r"^been\s+(?!to\b)[a-z]", re.IGNORECASE)
 ZH_PRONOUN_LEAD = re.compile(r"^(?:他|她)(?:们)?(?!们)")
 # One person met or spoken with, by a name alone: whom a following "she" or "he" means.
 EN_MET = re.compile(r"\b(?:with|met|saw|visited|called|texted|messaged|ran\s+into|bumped\s+into)\s+"
@@ -368,5 +369,9 @@ class OfflineExtractor(
                 return found
         if reported:  # "A colleague says the user works at X": read what was said
             found = self._reported(clause, turn)
-            return [replace(found, rule="reported/" + found.rule)] if found else []
+            if found:
+                return [replace(found, rule="reported/" + found.rule)]
+        # "been pescatarian since uni", "been vegan for 3 years": chat leaves "I've" out
+        if EN_BEEN_LEFT_OUT.match(clause):
+            return self._parse_clause("I've " + clause, turn, reported)
         return []
