@@ -218,8 +218,10 @@ def test_a_holiday_is_a_time_and_a_rented_home_a_town(extractor, text, expected)
     ("鲸落总部在南沅，下个月得过去培训一周", [("鲸落", "headquarters", "南沅", 1.0)]),
     ("鲸落网络总部在南沅", [("鲸落网络", "headquarters", "南沅", 1.0)]),
     ("老公说顺达把总部搬到武汉了", [("顺达", "headquarters", "武汉", 1.0)]),  # 说 is no part of a name
-    ("人家总部在青岚，我们分部就是后妈养的", []),
-    ("他们总部在杭州", []),
+    ("人家总部在青岚，我们分部就是后妈养的", []),  # 人家 is no name (and 青岚 no place jieba knows)
+    # "their HQ", no company named in the message: the one spoken of before, most often the speaker's own
+    ("他们总部在杭州", [(f"{USER}'s employer", "headquarters", "杭州", 1.0)]),
+    ("我老公在顺达上班，他们总部在郑州", [("顺达", "headquarters", "郑州", 1.0)]),
 ])
 def test_a_headquarters_and_whose(extractor, text, expected):
     assert [t for t in triples(extractor, text) if t[1] == "headquarters"] == expected

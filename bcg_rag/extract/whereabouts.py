@@ -76,8 +76,11 @@ EN_ITS_HQ = re.compile(r"^(?:(?:their|its|our|the\s+company's|the)\s+)?(?:hq|hea
                        + EN_REGION.pattern + r"))(?![\w'-])", re.IGNORECASE)
 # "our HQ is in Austin", "我们公司总部在合肥" with no employer named in the message: the speaker's
 # employer's headquarters (``text.employer_of``: search reads it as the employer the user has then).
-OUR_HQ = re.compile(r"^(?:our\s+(?:company's\s+)?(?:hq|headquarters|head\s+office|main\s+office)|我们(?:公司)?的?总部)", re.IGNORECASE)
-ZH_ITS_HQ = re.compile(r"^(?:他们|她们|它|公司|我们|我们公司|他们公司|她们公司|那家公司|这家公司)?的?总部(?:在|位于|设在)(?P<place>[\u4e00-\u9fff]{2,6}?)"
+# So is "他们总部在苏州" / "人家总部在青岚" that a user says with no company named: the company
+# they spoke of before, which the rules cannot see, is most often their own.
+OUR_HQ = re.compile(r"^(?:our\s+(?:company's\s+)?(?:hq|headquarters|head\s+office|main\s+office)|(?:我们|他们|人家)(?:公司)?的?总部)",
+                    re.IGNORECASE)
+ZH_ITS_HQ = re.compile(r"^(?:他们|她们|人家|它|公司|我们|我们公司|他们公司|她们公司|那家公司|这家公司)?的?总部(?:在|位于|设在)(?P<place>[\u4e00-\u9fff]{2,6}?)"
                        r"(?:那边|这边)?$")
 
 
