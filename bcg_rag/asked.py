@@ -174,8 +174,8 @@ ANSWER_KINDS = (
                 r"|(?:什么|哪种|啥)(?:样的)?(?:狗|猫)", re.IGNORECASE), frozenset({"breed", "has"})),
     (re.compile(r"\bpets?\b.*\b(?:called|named?|names)\b|宠物.*(?:叫|名字)", re.IGNORECASE), frozenset({"pet_name"})),
     (re.compile(r"\bpets?\b|宠物", re.IGNORECASE), frozenset({"has"})),
-    (re.compile(r"\b(?:which|what)\s+(?:city|town|country|state|province|district|neighbou?rhood|area|part of town)\b"
-                r"|(?:哪|什么)(?:个|座)?(?:城市|国家|省|区|县|镇|片区)", re.IGNORECASE), GEO_PREDICATES),
+    (re.compile(r"\b(?:which|what)\s+(?:city|town|country|state|province|district|neighbou?rhood|area|part of town"
+                r"|street|road|avenue)\b|(?:哪|什么)(?:个|座|条)?(?:城市|国家|省|区|县|镇|片区|街|路)", re.IGNORECASE), GEO_PREDICATES),
     (re.compile(r"\bhobb(?:y|ies)\b|\bpastimes?\b|爱好|兴趣爱好", re.IGNORECASE), HOBBY_PREDICATES),
     (re.compile(r"\bwhere\b|\bwhich place\b|哪里|哪儿|什么地方|在哪", re.IGNORECASE), PLACE_PREDICATES),
     (re.compile(r"\bwhat does .{1,40}? do\b(?! for (?!a living|work))|\b(?:job|occupation|profession|work as)\b|做什么工作|是做什么的|干什么的|"

@@ -308,3 +308,17 @@ def test_a_title_from_a_date(extractor, text, expected):
 ])
 def test_been_with_the_speaker_left_out(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a membership given up, then where one went instead: the new one, and where it is
+    ("cancelled my Brickhouse membership, it's packed every evening. went with Pulse Lab on Wren Avenue instead",
+     [(USER, "member_of", "Brickhouse", -0.8), (USER, "member_of", "Pulse Lab", 1.0), ("Pulse Lab", "located_in", "Wren Avenue", 1.0)]),
+    ("cancelled my Brickhouse membership. joined Ironclad Fitness instead",
+     [(USER, "member_of", "Brickhouse", -0.8), (USER, "member_of", "Ironclad Fitness", 1.0)]),
+    ("went with Pulse Lab instead", []),  # nothing given up before it
+    ("joined Brickhouse Fitness this morning", [(USER, "member_of", "Brickhouse Fitness", 1.0)]),  # a gym, not an employer
+    ("I quit my job at Acme. joined Stripe instead", [(USER, "works_at", "Acme", -0.8), (USER, "works_at", "Stripe", 1.0)]),
+])
+def test_a_membership_switched(extractor, text, expected):
+    assert triples(extractor, text) == expected

@@ -69,6 +69,7 @@ def test_a_slot_left_empty_is_filled_only_by_a_statement_that_names_something(me
     ("what pets do i have?", "pet"), ("我养的啥宠物来着？", "pet"), ("what are my pets called?", "pet name"),
     ("我的宠物叫什么名字？", "pet name"), ("what breed is my dog?", "breed"), ("用户的狗是什么品种？", "breed"),
     ("What are the user's hobbies?", "hobby"), ("用户最近迷上的爱好是什么？", "hobby"),
+    ("What street is the user's gym on?", "map"), ("用户常去的诊所在哪条街？", "map"),
 ])
 def test_the_kind_of_answer_is_read_from_the_questions_words(question, kind):
     from bcg_rag.asked import GEO_PREDICATES, HOBBY_PREDICATES, JOB_PREDICATES, ORG_PREDICATES, PLACE_PREDICATES, answer_kind

@@ -55,6 +55,11 @@ EN_JOINED_NAMED = re.compile(
     r"\s+" + GROUP + r"(?P<tail>.*)$",
     re.IGNORECASE,
 )
+# After a membership given up in the same message ("cancelled my Brickhouse membership"), where
+# one went instead: "went with Pulse Lab on Wren Avenue instead", "joined Ironclad Gym".
+EN_CLUB_SWITCH = re.compile(
+    r"^(?:(?:i|we)\s+)?(?:(?:just|now|then)\s+)?(?:went\s+with|joined|switched\s+to|signed\s+up\s+(?:at|with|for)|moved\s+to)\s+"
+    + NAME + r"(?:\s+(?:on|in)\s+(?P<where>(?-i:[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})))?(?:\s+instead)?\b.*$", re.IGNORECASE)
 # "left the paper kites (last month)": the group, then at most a time said loosely. A night
 # out ends "last night", "at 2am": those stay silent.
 EN_LEFT = re.compile(
@@ -157,8 +162,19 @@ class GroupWorkRules:
     def _groups_and_work(self, clause: str, turn: Turn) -> list[Found] | Found | None:
         if has_cjk(clause):
             return None
-        return (self._joined_named(clause, turn) or self._left_named(clause, turn) or self._work_by_trade(clause, turn)
-                or self._work_by_task(clause, turn) or self._teaching_moved(clause, turn))
+        return (self._club_switched(clause, turn) or self._joined_named(clause, turn) or self._left_named(clause, turn)
+                or self._work_by_trade(clause, turn) or self._work_by_task(clause, turn) or self._teaching_moved(clause, turn))
+
+    def _club_switched(self, clause: str, turn: Turn) -> list[Found] | None:
+        """ "went with Pulse Lab on Wren Avenue instead" after a membership given up in the same
+        message (``Turn.club_left``): the new membership, said as a change, and where it is."""
+        if not turn.club_left or not (m := EN_CLUB_SWITCH.match(clause)):
+            return None
+        name = collapse(m["name"])
+        if name.split()[-1].casefold() in self.lexicon.not_names:
+            return None
+        found = [Found(turn.speaker_id, "member_of", name, False, True)]
+        return found + [Found(name, "located_in", collapse(m["where"]))] if m["where"] else found
 
     def _joined_named(self, clause: str, turn: Turn) -> Found | None:
         """ "joined a jazz trio called Lantern Fields": a member of Lantern Fields (the name is

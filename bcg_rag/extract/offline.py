@@ -216,6 +216,8 @@ class OfflineExtractor(
                 turn.owned = next(((f.subject, f.value) for f in found if f.predicate == "has" and not f.negated),
                                   turn.owned if named_one else None if found else self._employer_unnamed(mood.clause, turn) or turn.owned)
                 turn.job_moved = not found and bool(ZH_JOB_CHANGED.search(mood.clause))
+                turn.club_left = turn.club_left or any(f.negated and f.predicate == "member_of" and f.subject == turn.speaker_id
+                                                       for f in found)
                 turn.job_left = turn.job_left or any(f.negated and (f.predicate == "works_at" or f.predicate == ENDED and (
                     f.value == JOB or f.value[:1].isupper())) for f in found)
                 turn.placed = next((f.predicate for f in found if f.predicate in PLACING_PREDICATES),
