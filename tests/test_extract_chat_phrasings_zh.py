@@ -236,3 +236,13 @@ def test_a_headquarters_and_whose(extractor, text, expected):
 ])
 def test_a_change_to_a_value_of_the_same_kind(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+# 11. A favourite's value is a title or a name as said, whatever jieba tags its words
+@pytest.mark.parametrize("text, expected", [
+    ("最喜欢的乐队是回声公路", [(USER, "attr:最喜欢的乐队", "回声公路", 1.0)]),  # 回声 is a verb to jieba
+    ("最喜欢的乐队还是回声公路 主唱那个嗓子绝了", [(USER, "attr:最喜欢的乐队", "回声公路", 1.0)]),  # not "likes 乐队"
+    ("最喜欢的电影是让子弹飞", [(USER, "attr:favorite_movie", "让子弹飞", 1.0)]),
+])
+def test_a_favourite_named_as_said(extractor, text, expected):
+    assert triples(extractor, text) == expected

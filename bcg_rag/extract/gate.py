@@ -86,7 +86,8 @@ class GateRules:
         if (not has_cjk(value) or self.lexicon.value_of(value) != value or value.casefold() in self.lexicon.value_predicates
                 or predicate.removeprefix("attr:") in NAME_PREDICATES | DATE_PREDICATES | MEASURE_PREDICATES
                 or self._listed_title(value, predicate) or self._employer_name(value, predicate)
-                or zh_car_pattern(self.lexicon).fullmatch(value)):  # "特斯拉Model Y": a make and its model
+                or zh_car_pattern(self.lexicon).fullmatch(value)  # "特斯拉Model Y": a make and its model
+                or self._taste_attribute(predicate)):  # "最喜欢的乐队是回声公路": a title or a name as said (回声 a verb to jieba)
             return value
         if called := ZH_PLACE_CALLED.match(value):  # "一家叫星辰科技的小公司": the place is named
             return called["name"]
@@ -103,6 +104,10 @@ class GateRules:
                 end = at
                 break
         return value[:end].strip()
+
+    def _taste_attribute(self, predicate: str) -> bool:
+        """An attribute that is a taste: "attr:最喜欢的乐队", "attr:favorite_band"."""
+        return predicate.startswith("attr:") and bool(self.lexicon.preference.match(predicate.removeprefix("attr:")))
 
     def _employer_name(self, value: str, predicate: str) -> bool:
         """An employer named with a company's suffix, whatever jieba makes of its first word
@@ -132,7 +137,7 @@ class GateRules:
                  or found.predicate.startswith("number_of_"))  # numbers are values here
         # A taste's value is a title or a name as said ("最喜欢的乐队是五月天", "最喜欢的季节是秋天",
         # "最喜欢的动漫是进击的巨人"): whatever jieba tags its words.
-        taste = found.predicate.startswith("attr:") and bool(lex.preference.match(found.predicate.removeprefix("attr:")))
+        taste = self._taste_attribute(found.predicate)
         if has_cjk(value):
             if ZH_QUESTION_WORDS.search(value) or re.fullmatch(ZH_DURATION, value) or value[0] in "我你他她它这那":
                 return False
