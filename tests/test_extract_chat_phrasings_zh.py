@@ -12,6 +12,7 @@ from claims import USER, triples
 
 BROTHER = f"{USER}'s brother"
 MOTHER = f"{USER}'s mother"
+HUSBAND = f"{USER}'s husband"
 
 
 def additive(extractor, text):
@@ -246,3 +247,14 @@ def test_a_change_to_a_value_of_the_same_kind(extractor, text, expected):
 ])
 def test_a_favourite_named_as_said(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+# 12. Poached by a company: working there now (a change of employer)
+@pytest.mark.parametrize("text, expected", [
+    ("跟你说个事 我被蓝鲸互娱挖走了", [(USER, "works_at", "蓝鲸互娱", 1.0)]),
+    ("我老公被腾讯挖走了", [(HUSBAND, "works_at", "腾讯", 1.0)]),
+    ("被猎头挖了", []),  # a headhunter is no employer
+    ("我被他挖走了", []),
+])
+def test_poached_by_a_company(extractor, text, expected):
+    assert [t for t in triples(extractor, text) if t[1] == "works_at"] == expected

@@ -6,6 +6,7 @@
   age ("28岁") or origin ("泉州人") is the speaker's while no one else has been named; said
   alone ("28岁" as an answer) it names no one and stays silent. "我叫小林，28岁" is not read
   so: a name does not say the list is all about the speaker (tried: it cost precision).
+* Poached: "我被蓝鲸互娱挖走了" (works_at, a change).
 * Starting at an employer: "今天第一天去华晨科技上班", "在恒远第一个月", "入职星河银行的第一周"
   (works_at, a change). Without a work word ("上班", "入职") the name must read as a company:
   one jieba tags an organisation or a made-up name (恒远), not a brand or an app of the
@@ -44,6 +45,8 @@ ZH_FIRST_DAY_TO = re.compile(rf"^(?P<who>.*?){ZH_FIRST}(?:去|到|来|在)(?P<or
 # "在恒远第一个月", "入职星河银行的第一周", "来华晨科技第一天上班"
 ZH_FIRST_DAY_AT = re.compile(
     rf"^(?P<who>.*?)(?:(?<![现实正存所自])在|来|到|进|(?P<joined>入职))(?P<org>[{CJK}A-Za-z]{{2,10}}?)的?{ZH_FIRST}(?P<work>{ZH_WORK})?了?$")
+# "我被蓝鲸互娱挖走了", "被字节挖过去了": poached, so working there now
+ZH_POACHED = re.compile(rf"^(?P<who>.*?)被(?P<org>[{CJK}A-Za-z]{{2,10}}?)(?:高薪)?(?:挖走|挖过去|挖去|挖)了$")
 # "从启航教育出来了", "去年从启航教育裸辞了": leaving an employer (离职 / 辞职 are zh.py's)
 ZH_LEFT_FROM = re.compile(rf"^(?P<who>.*?)从(?P<org>[{CJK}A-Za-z]{{2,10}}?)(?:出来|裸辞|辞职出来)了$")
 ZH_JUST_NOW = re.compile(r"(?:刚刚|刚|才|正)$")  # "刚从启航教育出来": out of the building, not the job
@@ -61,7 +64,16 @@ class ZhWorkRules:
     def _zh_work(self, clause: str, turn: Turn) -> Found | list[Found] | None:
         if not re.search(f"[{CJK}]", clause):
             return None
-        return self._zh_introduced(clause, turn) or self._zh_first_day(clause, turn) or self._zh_left_from(clause, turn)
+        return (self._zh_introduced(clause, turn) or self._zh_first_day(clause, turn) or self._zh_left_from(clause, turn)
+                or self._zh_poached(clause, turn))
+
+    def _zh_poached(self, clause: str, turn: Turn) -> Found | None:
+        """ "我被蓝鲸互娱挖走了": the employer one was poached by (a change of employer)."""
+        if not (m := ZH_POACHED.match(clause)) or not self._zh_employer_named(org := self._clean_value(m["org"]), True):
+            return None
+        region, negated = self._clean_before_verb(m["who"])
+        subject = self._subject(region, turn) if region else turn.speaker_id
+        return Found(subject, "works_at", org, False, True) if subject and not negated else None
 
     # ---- a self-introduction
     def _zh_introduced(self, clause: str, turn: Turn) -> Found | None:
