@@ -322,3 +322,13 @@ def test_been_with_the_speaker_left_out(extractor, text, expected):
 ])
 def test_a_membership_switched(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # one of a town's people now, said as a change: where one lives
+    ("officially a Manchester girl now 🎉", [(USER, "lives_in", "Manchester", 1.0)]),
+    ("officially a Seattle resident as of this weekend!", [(USER, "lives_in", "Seattle", 1.0)]),
+    ("officially a Taylor Swift fan now", []),  # no town's people
+])
+def test_one_of_a_towns_people_now(extractor, text, expected):
+    assert [t for t in triples(extractor, text) if t[1] == "lives_in"] == expected
