@@ -258,3 +258,15 @@ def test_a_favourite_named_as_said(extractor, text, expected):
 ])
 def test_poached_by_a_company(extractor, text, expected):
     assert [t for t in triples(extractor, text) if t[1] == "works_at"] == expected
+
+
+# 13. A car by its make and a model the list lacks; "老" before it is no former car; a space
+# after a name's letters or digits is a pause, as between Chinese words
+@pytest.mark.parametrize("text, expected", [
+    ("我那台老朗逸又亮故障灯了", [(USER, "owns", "朗逸", 1.0)]),
+    ("海豚给老婆开了 我换了台问界M7 空间大 娃的东西终于塞得下", [(USER, "owns", "问界M7", 1.0)]),
+    ("我换了台理想L7", [(USER, "owns", "理想L7", 1.0)]),
+    ("我想换台问界M7", []),  # a wish
+])
+def test_a_car_by_make_and_model(extractor, text, expected):
+    assert [t for t in triples(extractor, text) if t[1] == "owns"] == expected

@@ -115,7 +115,7 @@ def car_patterns(lexicon: Lexicon) -> tuple[re.Pattern[str], re.Pattern[str]]:
     en = re.compile(
         rf"(?<![\w'])my\s+(?:(?:new|trusty|beloved|little)\s+)?{NOT_KEPT}(?:(?:19|20)\d\d\s+)?"
         rf"(?P<car>(?:{en_make})(?:\s+(?:{en_model}|[a-z]?\d{{1,3}}|[a-z]{{1,2}}-?\d{{1,2}}))?|{en_model})(?![\w'-])", re.IGNORECASE)
-    zh = re.compile(rf"^(?:我|我家|我们家)(?:的|那台|这台|那辆|这辆|那部|这部)(?P<car>{zh_car_pattern(lexicon).pattern})")
+    zh = re.compile(rf"^(?:我|我家|我们家)(?:的|那台|这台|那辆|这辆|那部|这部)(?:老|破|小)?(?P<car>{zh_car_pattern(lexicon).pattern})")
     return en, zh
 
 
@@ -125,7 +125,8 @@ def zh_car_pattern(lexicon: Lexicon) -> re.Pattern[str]:
     makes, models = lexicon.words("mentions", "car_makes"), lexicon.words("mentions", "car_models")
     zh_make = "|".join(sorted((w for w in makes if not w.isascii()), key=len, reverse=True))
     zh_model = "|".join(sorted((re.escape(w) for w in models if not w.isascii() or w[:1].isupper()), key=len, reverse=True))
-    return re.compile(rf"(?:{zh_make})?\s*(?:{zh_model})|(?:{zh_make})")
+    # a make and a model the list lacks, by its letters and digits: "问界M7", "理想L7", "极氪001"
+    return re.compile(rf"(?:{zh_make})?\s*(?:{zh_model})|(?:{zh_make})(?:\s?[A-Za-z]{{0,3}}\d{{1,3}}[A-Za-z]?(?![A-Za-z0-9]))?")
 
 
 class InPassingRules:

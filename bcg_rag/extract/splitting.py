@@ -38,6 +38,8 @@ CLAUSE_BREAK = re.compile(
     rf"|\s+since\s+(?={CAUSAL_SINCE})"
     r"|但是|不过|可是|而且|因为|所以|然后|但"
     r"|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])"  # a space between Chinese words is a pause, like a comma
+    # and after a Chinese word's letters or digits ("换了台问界M7 空间大")
+    r"|(?:(?<=[\u4e00-\u9fff][A-Za-z0-9])|(?<=[\u4e00-\u9fff][A-Za-z0-9]{2})|(?<=[\u4e00-\u9fff][A-Za-z0-9]{3}))\s+(?=[\u4e00-\u9fff])"
     r"|(?<=[\u4e00-\u9fff])(?:…+|\.{2,}|[～~]+)(?=[\u4e00-\u9fff])",  # so is an ellipsis ("放弃了……五十音都快忘光了"), a tilde
     re.IGNORECASE,
 )
