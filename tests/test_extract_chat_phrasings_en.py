@@ -332,3 +332,13 @@ def test_a_membership_switched(extractor, text, expected):
 ])
 def test_one_of_a_towns_people_now(extractor, text, expected):
     assert [t for t in triples(extractor, text) if t[1] == "lives_in"] == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a year or a kind of student at a school: one studies there (not a job title at an employer)
+    ("I'm a junior at Westbrook State", [(USER, "studies_at", "Westbrook State", 1.0)]),
+    ("I'm a PhD student at Leeds", [(USER, "job_title", "PhD student", 1.0), (USER, "studies_at", "Leeds", 1.0)]),
+    ("I'm a senior engineer at Google", [(USER, "job_title", "senior engineer", 1.0), (USER, "works_at", "Google", 1.0)]),
+])
+def test_a_student_at_a_school(extractor, text, expected):
+    assert triples(extractor, text) == expected

@@ -6,18 +6,13 @@ import re
 from typing import TYPE_CHECKING
 
 from .endings import ENDING_VERBS
+from .grammar import EN_STUDENT, SAYING_VERBS
 from .shared import Found
 from .mentions import pet_named_pattern
 from .text import CONTRACTED_COPULAS, COPULAS, collapse, has_cjk, snake_name, third_person
 
 if TYPE_CHECKING:
     from .turn import Turn
-
-# Verbs of saying and thinking: what follows is what someone said or thinks ("Kofi says the
-# office is in Utrecht"), read by the reported-speech rule, not a relation "says".
-SAYING_VERBS = frozenset("""says said thinks thought tells told reckons believes believed feels felt hopes hoped asks
-    asked wonders wondered knows guesses guessed claims claimed mentions mentioned texts texted swears swore admits
-    admitted insists insisted complains complained jokes joked seems seemed sounds sounded""".split())
 
 # "my X is Y"; "your X is Y" is about the user when the assistant says it.
 EN_MY_ATTRIBUTE = re.compile(r"^(?P<owner>my|your|our)\s+(?P<attr>.+?)\s+(?:is|are|was|were)\s+(?P<value>.+)$", re.IGNORECASE)
@@ -285,6 +280,9 @@ class EnglishRules:
             value = self._clean_value(value)
             if not self._usable(value) or len(value.split()) > 4:
                 return None
+            if org and self._usable(org) and EN_STUDENT.fullmatch(value):  # "a junior at Westbrook State": a student there
+                kind = [Found(subject, "job_title", value, negated)] if "student" in value.casefold() else []
+                return kind + [Found(subject, "studies_at", org, negated)]
             if org and self._usable(org):
                 return [Found(subject, "job_title", value, negated), Found(subject, "works_at", org, negated)]
             if town and self._usable(town):

@@ -29,9 +29,10 @@ JOB = "job"
 SMOKING = "smoking"
 PETS = "pets"
 MEDS = "meds"  # "not on any meds at the moment" (medications.py)
+SCHOOL = "school"  # "graduated last weekend": where one studied, unnamed
 SLOT_ENDINGS = {JOB: ("works_at",), "engagement": ("engaged_to",), "relationship": ("dating", "engaged_to"),
                 "marriage": ("married_to",), MEMBERSHIP: ("member_of",), SMOKING: ("smokes",), PETS: ("has",),
-                MEDS: ("takes_medication",)}
+                MEDS: ("takes_medication",), SCHOOL: ("studies_at", "attends")}
 # A membership ended by its kind, not its name ("quit the gym", "健身卡退了", "cancelled my gym
 # membership"): the memberships stated before it end ("Ironworks Gym", "乐刻").
 GENERIC_MEMBERSHIPS = frozenset("gym membership 健身卡 健身房 会员 会员卡 年卡 健身年卡".split()) | {"gym membership", "the gym"}
@@ -155,6 +156,10 @@ EN_LET_GO = re.compile(
     rf"(?:\s+(?:{EN_WHEN_OVER}))*$",
     re.IGNORECASE,
 )
+# "graduated last weekend 🎓", "finally graduated!!": studies end, the school unnamed ("graduated
+# from X" names it: the verb rule reads studied_at X).
+EN_GRADUATED = re.compile(rf"^(?P<who>.*?)\b(?:just\s+|finally\s+|officially\s+)?graduated(?:\s+(?:{EN_WHEN_OVER}|last\s+weekend))*\W*$",
+                          re.IGNORECASE)
 # "no pets any more", "we don't have any pets now": every animal kept ends (``KIND_ENDINGS``).
 EN_NO_PETS = re.compile(
     r"^(?P<who>.*?)\b(?:no\s+(?:more\s+)?pets|(?:don't|do\s+not|doesn't|does\s+not|dont)\s+have\s+(?:any\s+)?pets)"
@@ -189,6 +194,8 @@ class EndingRules:
             return Found(turn.speaker_id, ENDED, what, True, True) if self._usable(what) else None
         if (job := EN_QUIT_JOB.match(clause)) and (subject := self._who(job["who"], turn)):
             return Found(subject, ENDED, JOB, True, True)
+        if (done := EN_GRADUATED.match(clause)) and (subject := self._who(done["who"], turn)):
+            return Found(subject, ENDED, SCHOOL, True, True)
         if (no_pets := EN_NO_PETS.match(clause)) and (subject := self._who(no_pets["who"], turn)):
             return Found(subject, "has", "pets", True, True)
         if let_go := EN_LET_GO.match(clause):

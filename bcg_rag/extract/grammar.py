@@ -323,3 +323,11 @@ EN_DWELLING_IN = re.compile(
     r"^(?:a|an|the|my|our)\s+(?:[\w'-]+\s+){0,3}?(?:flat|apartment|house|houseboat|condo|studio|dorm|bungalow|cabin"
     r"|loft|townhouse|place|room|basement|farmhouse|farm|cottage|shared house|caravan|trailer|home)\s+(?:in|outside|near)\s+"
     r"(?P<place>.+)$", re.IGNORECASE)
+# A year or a kind of student: "a junior at Westbrook State", "a PhD student at Leeds" study there.
+EN_STUDENT = re.compile(r"(?:freshman|sophomore|junior|senior|first-year|second-year|third-year|final-year|fresher|undergrad"
+                        r"|(?:grad|graduate|phd|masters?|exchange|transfer|international|mature)?\s*student)", re.IGNORECASE)
+# Verbs of saying and thinking: what follows is what someone said or thinks ("Kofi says the
+# office is in Utrecht"), read by the reported-speech rule, not a relation "says".
+SAYING_VERBS = frozenset("""says said thinks thought tells told reckons believes believed feels felt hopes hoped asks
+    asked wonders wondered knows guesses guessed claims claimed mentions mentioned texts texted swears swore admits
+    admitted insists insisted complains complained jokes joked seems seemed sounds sounded""".split())
