@@ -115,8 +115,8 @@ def test_group_near_misses(extractor, text):
      [("Kofi", "works_at", "Harwick University", 1.0), ("Kofi", "teaches", "economics", 1.0), ("Kofi", "job_title", "lecturer", 1.0)]),
     ("my friend Kofi is lecturing economics at Harwick University now",
      [("Kofi", "works_at", "Harwick University", 1.0), ("Kofi", "teaches", "economics", 1.0), ("Kofi", "job_title", "lecturer", 1.0)]),
-    ("my sister Ana just graduated, she's teaching at Greenfield High",
-     [("Ana", "works_at", "Greenfield High", 1.0), ("Ana", "job_title", "teacher", 1.0)]),
+    ("my sister Ana just graduated, she's teaching at Greenfield High",  # her studies over, her work begun
+     [("Ana", "does", "school", -0.8), ("Ana", "works_at", "Greenfield High", 1.0), ("Ana", "job_title", "teacher", 1.0)]),
     ("I'm interning at Lumen Labs this summer", [(USER, "works_at", "Lumen Labs", 1.0), (USER, "job_title", "intern", 1.0)]),
     ("my brother is nursing at St Mary's", [(f"{USER}'s brother", "works_at", "St Mary's", 1.0), (f"{USER}'s brother", "job_title", "nurse", 1.0)]),
     ("my wife teaches at Greenfield High", [(f"{USER}'s wife", "works_at", "Greenfield High", 1.0), (f"{USER}'s wife", "job_title", "teacher", 1.0)]),
