@@ -342,3 +342,13 @@ def test_one_of_a_towns_people_now(extractor, text, expected):
 ])
 def test_a_student_at_a_school(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("I used to work at Deloitte but now I'm freelancing as a UX designer",
+     [(USER, "works_at", "Deloitte", -0.8), (USER, "job_title", "UX designer", 1.0)]),
+    ("I freelance as a translator", [(USER, "job_title", "translator", 1.0)]),
+    ("I freelance a bit on weekends", []),
+])
+def test_work_said_as_freelancing(extractor, text, expected):
+    assert triples(extractor, text) == expected
