@@ -28,15 +28,20 @@ ZH_TAGS_OF = {"lives_in": ("ns",), "works_in": ("ns",), "headquarters": ("ns",),
               "works_at": ("nt", "nz", "eng")}
 
 
+def _cut(memory: Any, text: str) -> list:
+    """jieba's (word, tag, offset) tokens of a Chinese text, with the memory's lexicon."""
+    from .extract.zh import segmenter  # jieba loads its dictionary on first use only
+
+    return segmenter(memory_lexicon(memory)).cut(text)
+
+
 def names_something(memory: Any, text: str, predicate: str | None = None) -> bool:
     """The statement names a place, person or organisation (of the kind ``predicate``'s value
     is, where given): jieba's tags for Chinese, a capitalised word inside a sentence for English."""
     if has_cjk(text):
-        from .extract.zh import segmenter
-
         tags = ZH_TAGS_OF.get(predicate or "", ZH_NAME_TAGS + ("eng",))
         return any(flag.startswith(tags) and (flag != "eng" or word[:1].isupper())  # a Latin word when capitalised
-                   for word, flag, _ in segmenter(memory_lexicon(memory)).cut(text))
+                   for word, flag, _ in _cut(memory, text))
     return bool(EN_NAME.search(text.strip()))
 
 
@@ -46,8 +51,6 @@ def names_every(memory: Any, query: str, values: dict[str, str]) -> bool:
     named = named_in_question(query, values)
     single = {k for k, v in values.items() if k not in named and len(v) == 1 and has_cjk(v)}
     if single:
-        from .extract.zh import segmenter
-
-        words = {word for word, _, _ in segmenter(memory_lexicon(memory)).cut(query)}
+        words = {word for word, _, _ in _cut(memory, query)}
         named |= {k for k in single if values[k] in words}
     return named == set(values)

@@ -317,6 +317,8 @@ def test_been_with_the_speaker_left_out(extractor, text, expected):
     ("cancelled my Brickhouse membership. joined Ironclad Fitness instead",
      [(USER, "member_of", "Brickhouse", -0.8), (USER, "member_of", "Ironclad Fitness", 1.0)]),
     ("went with Pulse Lab instead", []),  # nothing given up before it
+    ("cancelled my Ironworks membership. moved to Denver instead",  # a new home, no new membership
+     [(USER, "member_of", "Ironworks", -0.8), (USER, "lives_in", "Denver", 1.0)]),
     ("joined Brickhouse Fitness this morning", [(USER, "member_of", "Brickhouse Fitness", 1.0)]),  # a gym, not an employer
     ("I quit my job at Acme. joined Stripe instead", [(USER, "works_at", "Acme", -0.8), (USER, "works_at", "Stripe", 1.0)]),
 ])
@@ -329,6 +331,7 @@ def test_a_membership_switched(extractor, text, expected):
     ("officially a Manchester girl now 🎉", [(USER, "lives_in", "Manchester", 1.0)]),
     ("officially a Seattle resident as of this weekend!", [(USER, "lives_in", "Seattle", 1.0)]),
     ("officially a Taylor Swift fan now", []),  # no town's people
+    ("a Manchester girl through and through", []),  # no change said: maybe where she is from
 ])
 def test_one_of_a_towns_people_now(extractor, text, expected):
     assert [t for t in triples(extractor, text) if t[1] == "lives_in"] == expected

@@ -23,7 +23,8 @@ from ..policy import Policy
 from ..extract import restatement_diff
 from ..render import count_tokens, render_evidence_rows, render_groups
 from ..search import search
-from ..unstructured import ASKED_FIT, WEAKER_SOURCES  # WEAKER_SOURCES: below the user's own word (policy weights)
+# WEAKER_SOURCES: below the user's own word (policy weights); ASKED_FIT: a slot's fit to the question
+from ..unstructured import ASKED_FIT, WEAKER_SOURCES
 from .cases import CaseEvent, Question, matches
 
 TOP_K = 5

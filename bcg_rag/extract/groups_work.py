@@ -56,9 +56,10 @@ EN_JOINED_NAMED = re.compile(
     re.IGNORECASE,
 )
 # After a membership given up in the same message ("cancelled my Brickhouse membership"), where
-# one went instead: "went with Pulse Lab on Wren Avenue instead", "joined Ironclad Gym".
+# one went instead: "went with Pulse Lab on Wren Avenue instead", "joined Ironclad Gym" (not
+# "moved to Denver", a new home).
 EN_CLUB_SWITCH = re.compile(
-    r"^(?:(?:i|we)\s+)?(?:(?:just|now|then)\s+)?(?:went\s+with|joined|switched\s+to|signed\s+up\s+(?:at|with|for)|moved\s+to)\s+"
+    r"^(?:(?:i|we)\s+)?(?:(?:just|now|then)\s+)?(?:went\s+with|joined|switched\s+to|signed\s+up\s+(?:at|with|for))\s+"
     + NAME + r"(?:\s+(?:on|in)\s+(?P<where>(?-i:[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})))?(?:\s+instead)?\b.*$", re.IGNORECASE)
 # "left the paper kites (last month)": the group, then at most a time said loosely. A night
 # out ends "last night", "at 2am": those stay silent.

@@ -78,10 +78,9 @@ EN_ITS_HQ = re.compile(r"^(?:(?:their|its|our|the\s+company's|the)\s+)?(?:hq|hea
 # this weekend". Said of oneself with a change ("officially", "now", "as of"); "a Londoner"
 # alone may be where one is from.
 EN_LOCAL_NOW = re.compile(
-    r"^(?:(?:i'm|i\s+am|im)\s+)?(?:(?:officially|finally|now)\s+)+(?:a|an)\s+(?P<place>(?-i:[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}))"
-    r"\s+(?:resident|local|girl|guy|boy|gal|lad|lass|person)(?:\s+(?:now|as\s+of\s+.+))?\W*$"
-    r"|^(?:(?:i'm|i\s+am|im)\s+)?(?:a|an)\s+(?P<place2>(?-i:[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}))"
-    r"\s+(?:resident|local|girl|guy|boy|gal)\s+(?:now|as\s+of\s+.+)\W*$", re.IGNORECASE)
+    r"^(?:(?:i'm|i\s+am|im)\s+)?(?P<said>(?:(?:officially|finally|now)\s+)+)?(?:a|an)\s+"
+    r"(?P<place>(?-i:[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}))\s+(?:resident|local|girl|guy|boy|gal|lad|lass|person)"
+    r"(?P<when>\s+(?:now|as\s+of\s+.+))?\W*$", re.IGNORECASE)
 # "our HQ is in Austin", "我们公司总部在合肥" with no employer named in the message: the speaker's
 # employer's headquarters (``text.employer_of``: search reads it as the employer the user has then).
 # So is "他们总部在苏州" / "人家总部在青岚" that a user says with no company named: the company
@@ -181,9 +180,9 @@ class WhereaboutsRules:
     def _en_whereabouts(self, clause: str, turn: Turn) -> Found | None:
         """ "I've been in Lisbon for two years now", "I'm not in Chicago anymore", "was at Intel for six years";
         "officially a Manchester girl now", "a Seattle resident as of this weekend" (lives_in, a change)."""
-        if (local := EN_LOCAL_NOW.match(clause)) and turn.user_is_speaker and \
-                not any(w.casefold() in self.lexicon.not_names for w in (local["place"] or local["place2"]).split()):
-            return Found(turn.speaker_id, "lives_in", local["place"] or local["place2"], False, True)
+        if (local := EN_LOCAL_NOW.match(clause)) and (local["said"] or local["when"]) and turn.user_is_speaker and \
+                not any(w.casefold() in self.lexicon.not_names for w in local["place"].split()):
+            return Found(turn.speaker_id, "lives_in", local["place"], False, True)
         m = EN_BE_PLACED.match(clause)
         placed = EN_PLACED.match(m["rest"]) if m else None
         if placed is None:
