@@ -110,6 +110,12 @@ JOB_ENDED = (USER, "does", "job", -0.8)
         ("小许是医生", [("小许", "job_title", "医生", 1.0)]),
         ("嘉嘉去深圳了 在一家游戏公司做UI设计", [("嘉嘉", "job_title", "UI设计", 1.0)]),
         ("天天去健身房", [(USER, "habit", "健身房", 1.0)]),
+        # the first week at a job, said as chat says it
+        ("survived week one at Tallowmere Logistics. the coffee machine is older than me",
+         [(USER, "works_at", "Tallowmere Logistics", 1.0)]),
+        ("finished week 1 at Stripe, exhausted", [(USER, "works_at", "Stripe", 1.0)]),
+        ("week one at the gym was brutal", []),
+        ("survived week one at school", []),
         # a person named for a relation: one's boss (one at a time), a partner, a roommate
         ("my manager is Gregory Tan", [(USER, "has_boss", "Gregory Tan", 1.0)]),
         ("new manager is Priya Raman", [(USER, "has_boss", "Priya Raman", 1.0)]),

@@ -39,9 +39,11 @@ if TYPE_CHECKING:
     from .turn import Turn
 
 ORG = r"(?P<org>[A-Z][\w&'.-]*(?:\s+(?:of\s+|&\s+)?[A-Z][\w&'.-]*){0,3})"
-# "first day at Figma", "Day 1 at the bakery", "my first week at the new job at Canva".
+# "first day at Figma", "Day 1 at the bakery", "my first week at the new job at Canva", "survived
+# week one at Tallowmere" (the speaker's: chat leaves out the "I").
 EN_FIRST_DAY = re.compile(
-    r"^(?P<who>.*?)\b(?:(?:my|his|her)\s+)?(?:first|1st)\s+(?:day|week|month|shift)|^(?P<who2>)[Dd]ay\s+(?:one|1)\b",
+    r"^(?P<who>.*?)\b(?:(?:my|his|her)\s+)?(?:first|1st)\s+(?:day|week|month|shift)"
+    r"|^(?P<who2>)(?i:(?:survived|finished|done\s+with|made\s+it\s+through)\s+)?(?i:day|week)\s+(?:one|1)\b",
 )
 # "my husband's been at Corvid Robotics for 5 years", "I've been working at Stripe for two
 # months": a named place one has been at for months or years is where one works
