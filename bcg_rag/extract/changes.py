@@ -149,6 +149,9 @@ EN_MOVED_HQ = re.compile(
 # then, in the same message, who it is now: "now seeing Dr. Lindqvist", "now with Monzo".
 EN_SWITCHED_KIND = re.compile(r"^(?P<who>.*?)\b(?:switched|changed|swapped)\s+(?:my\s+|our\s+)?(?P<kind>[a-z]{3,12}|(?-i:[A-Z]{2,3}))s\b"
                               r"(?!\s+(?:to|over|from)\b)", re.IGNORECASE)
+# "we've got a new manager now, Tom Reyes": the relation, then (the next clause) the name
+EN_GOT_NEW_KIN = re.compile(r"^(?P<who>.*?)\b(?:got|have|has|getting)\s+a\s+new\s+(?P<kin>[a-z]+(?:\s+(?!now\b)[a-z]+)?)(?:\s+now)?\s*$", re.IGNORECASE)
+EN_BARE_NAME = re.compile(r"^(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})\s*[.!]*$")
 PROVIDER_KINDS = frozenset("gp doctor dentist therapist counselor counsellor physio pediatrician vet bank gym trainer coach "
                            "hairdresser barber stylist salon insurer carrier provider pharmacy landlord accountant lawyer "
                            "mechanic school daycare nursery church team club".split())
@@ -164,6 +167,9 @@ ZH_BROKE_UP = re.compile(rf"^(?P<who>.*?)(?:和|跟|与)(?P<name>[{CJK}A-Za-z]{{
 ZH_EMPLOYER = frozenset("公司 我们公司 咱们公司 咱公司 我司 单位 我们单位".split())
 ZH_MOVED_HQ = re.compile(rf"^(?:听[{CJK}]{{1,4}}?说|听说|据说)?(?P<org>[{CJK}A-Za-z]{{2,8}}?)(?:今年|去年|上个?月|最近|已经|前阵子)?(?:宣布|正式)?(?:把|的)?总部"
                          rf"(?:已经|正式|整体|全部)?(?:搬到|迁到|迁往|迁去|搬去|搬迁到|迁至)了?(?P<place>[{CJK}]{{2,6}}?)(?:去了|来了|了)?$")
+# An office moved: "云帆办公室搬去徐汇滨江了", "我们公司从望京搬到了亦庄" (located_in, the old place ends)
+ZH_MOVED_OFFICE = re.compile(rf"^(?P<org>[{CJK}A-Za-z]{{0,8}}?)(?:的)?(?P<office>办公室|办公地点|公司)(?:已经|正式|整体|全部|终于)?"
+                             rf"(?:从(?P<old>[{CJK}]{{2,6}}?))?(?:搬到|搬去|迁到|迁去|搬迁到|迁至)了?(?P<place>[{CJK}]{{2,6}}?)(?:去了|来了|了)?$")
 # Relatives that are someone one dates: a name given for one is whom the speaker dates.
 PARTNERS = frozenset({"boyfriend", "girlfriend", "partner"})
 
@@ -182,10 +188,18 @@ class ChangeRules:
 
     def _en_switched_kind(self, clause: str, turn: Turn) -> Found | None:
         """ "switched GPs" (nothing yet: who it was is not said), then "now seeing Dr. Lindqvist"
-        (attr:gp, said as a change), as "my GP is Dr. Okafor" names the slot."""
+        (attr:gp, said as a change), as "my GP is Dr. Okafor" names the slot; "got a new manager
+        now", then "Tom Reyes" (has_boss)."""
         if (m := EN_SWITCHED_KIND.match(clause)) and m["kind"].casefold() in PROVIDER_KINDS and self._who(m["who"], turn) == turn.speaker_id:
             turn.switched_kind = m["kind"]
             return None
+        if (m := EN_GOT_NEW_KIN.match(clause)) and collapse(m["kin"]).casefold() in self.lexicon.relatives \
+                and self._who(m["who"], turn) == turn.speaker_id:
+            turn.new_kin = m["kin"]
+            return None
+        if turn.new_kin and (bare := EN_BARE_NAME.match(clause)) and (name := self._name(bare["name"], turn)):
+            found, turn.new_kin = self._relation_claim(name, turn.new_kin, turn), None
+            return found
         if turn.switched_kind and (now := EN_NOW_WITH.match(clause)):
             found = self._attribute_claim(turn.speaker_id, True, turn.switched_kind, now["name"], False, known_only=False)
             turn.switched_kind = None
@@ -362,6 +376,8 @@ class ChangeRules:
     def _zh_moved_hq(self, clause: str, turn: Turn) -> Found | None:
         """ "腾讯把总部搬到了深圳"; "公司总部搬到了杭州" is about the speaker's unnamed employer
         (``employer_of``: search reads it as the company the user worked at then)."""
+        if office := ZH_MOVED_OFFICE.match(clause):
+            return self._zh_moved_office(office, turn)
         if not (m := ZH_MOVED_HQ.match(clause)):
             return None
         org, place = collapse(m["org"]), self._clean_value(m["place"])
@@ -372,3 +388,17 @@ class ChangeRules:
         if org in ZH_GENERIC_PLACES or org.startswith(("我", "咱")):
             return None
         return Found(org, "headquarters", place, False, True)
+
+    def _zh_moved_office(self, m: re.Match[str], turn: Turn) -> list[Found] | None:
+        """ "云帆办公室搬去徐汇滨江了" (云帆 located_in 徐汇滨江); "我们公司从望京搬到了亦庄" (the
+        speaker's employer: located_in 亦庄, no longer 望京)."""
+        org, place = collapse(m["org"]), self._clean_value(m["place"])
+        if m["office"] == "公司" and org not in ("", "我们", "咱们", "我", "咱"):
+            return None  # "物流公司搬到…", "他公司…": whose is not plainly said
+        owner = employer_of(turn.user_id) if org in ("", "我们", "咱们", "我", "咱") else org
+        if not self._usable(place) or org in ZH_GENERIC_PLACES:
+            return None
+        found = [Found(owner, "located_in", place, False, True)]
+        if m["old"] and self._usable(old := self._clean_value(m["old"])):
+            found.append(Found(owner, "located_in", old, True, True))
+        return found

@@ -308,6 +308,9 @@ class GateRules:
         if not (has_cjk(found.value) and found.value.casefold() in turn.entities or self._value_ok(found)) \
                 or not self._subject_ok(found, turn):
             return None
+        if found.predicate == "has" and (kin := re.fullmatch(r"new\s+(.+)", found.value, re.IGNORECASE)) \
+                and collapse(kin.group(1)).casefold() in self.lexicon.relatives:
+            return None  # "we've got a new manager now": a person, who is named next (changes.py)
         if found.subject.casefold() in ("hq", "headquarters", "head office"):
             return None  # "HQ is in Rotterdam" with no company named in the message: whose is not said
         if found.subject == turn.speaker_id and found.predicate.removeprefix("attr:") in ORG_ATTRIBUTES:

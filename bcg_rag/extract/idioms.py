@@ -167,9 +167,11 @@ class IdiomRules:
         return Found(subject, predicate, trade, negated or m["neg"] == "不是")
 
     def _zh_promoted(self, clause: str, turn: Turn) -> Found | None:
-        """ "升产品经理了" (job_title 产品经理), "老公升副总了": a title the lexicon knows as a job."""
+        """ "升产品经理了" (job_title 产品经理), "老公升副总了", "张伟升VP了": a title the lexicon knows
+        as a job, or one in capitals."""
         m = ZH_PROMOTED.match(clause)
-        if m is None or not (self.lexicon.is_occupation(m["title"]) or m["title"].endswith("总")):
+        # a title in capitals is a rank too ("升VP了", "升CTO了")
+        if m is None or not (self.lexicon.is_occupation(m["title"]) or m["title"].endswith("总") or re.fullmatch(r"[A-Z]{2,4}", m["title"])):
             return None
         region, negated = self._clean_before_verb(m["who"])
         subject = self._subject(region, turn) if region else turn.speaker_id  # the speaker, left out

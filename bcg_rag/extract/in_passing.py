@@ -4,8 +4,11 @@
   over my plant again" (has corgi, has cat). Like a named pet (``mentions.py``) the possessive
   presupposes it whatever the clause says; not "my old dog", "my future dog", "my friend's dog";
 * a partner named after "my": "my wife Sarah and I are celebrating 10 years" (married_to
-  Sarah; dating a girlfriend or boyfriend). Other kin named in passing ("my nephew Leo") are
-  not read: measured, such claims were mostly not what annotators store (``mentions.py``);
+  Sarah; dating a girlfriend or boyfriend; has_boss for "told my manager Priya I'm off friday").
+  Not where the clause is about them ("my boss Linda is the VP of engineering": the rules read
+  what it says of her, and the raw text stays unread if they cannot). Other kin named in
+  passing ("my nephew Leo") are not read: measured, such claims were mostly not what
+  annotators store (``mentions.py``);
 * a car by its make or model after "my": "my 2016 mazda 3 makes a clicking noise", "my civic
   needs new tires" (owns Mazda 3 / Civic; not "my old civic", "sold my civic"); in Chinese,
   "我那台本田飞度开了六年了", "我的卡罗拉该保养了" (owns 本田飞度 / 卡罗拉); a pet after "我家" /
@@ -56,6 +59,7 @@ ZH_OURS_BEFORE_PET = re.compile(rf"(?:{ZH_OURS.pattern}|咱家的?|我的)(?:那
 ZH_PET_GONE = re.compile(r"以前|之前|原来|去世|走了|没了|丢了|死了|送人|送走|过敏|想养|要养|领养|收养")
 # Kin whose name is a partner's: married to a spouse, dating a girlfriend or boyfriend.
 PARTNER_PREDICATES = {"wife": "married_to", "husband": "married_to", "girlfriend": "dating", "boyfriend": "dating"}
+IN_PASSING_BOSS = {"boss": "has_boss"}  # one at a time: "told my manager Priya I need Friday off" names the current one
 EN_OFFICE_IN = re.compile(
     r"(?<![\w'])(?:my|our)\s+(?:new\s+)?(?:office|workplace)\s+(?:is\s+|'s\s+)?(?:in|over\s+in|down\s+in|up\s+in)\s+"
     r"(?P<place>(?-i:[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}))(?![\w'-])", re.IGNORECASE)
@@ -158,7 +162,7 @@ class InPassingRules:
             if m["name"].casefold() in lex.not_names or not clause[:m.start()].strip() and re.match(
                     r"\s*(?:$|and\s+I\b)", clause[m.end():]) is None:
                 continue  # "my wife Ines is a dentist": the clause is about her (an alias, ``Reading.kin``)
-            if predicate := PARTNER_PREDICATES.get(relation):  # other kin named in passing: not what annotators store
+            if predicate := PARTNER_PREDICATES.get(relation) or IN_PASSING_BOSS.get(relation):  # other kin named in passing: not what annotators store
                 found.append(Found(me, predicate, m["name"]))
         if (m := EN_OFFICE_IN.search(clause)) and m["place"].casefold() not in lex.not_names:
             found.append(Found(me, "works_in", self._clean_value(m["place"])))

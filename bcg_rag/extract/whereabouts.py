@@ -32,7 +32,11 @@ EN_BE_PLACED = re.compile(
     r"(?P<rest>.+)$",
     re.IGNORECASE,
 )
-EN_PLACED = re.compile(r"^(?P<neg>not\s+|no longer\s+)?(?:still\s+|now\s+|currently\s+)?(?P<back>back\s+)?(?P<prep>in|at)\s+(?P<name>.+)$", re.IGNORECASE)
+EN_PLACED = re.compile(r"^(?P<neg>not\s+|no longer\s+)?(?:still\s+|now\s+|currently\s+)?(?P<back>back\s+(?:(?:down|up|over|out)\s+)?)?"
+                       r"(?P<prep>in|at)\s+(?P<name>.+)$", re.IGNORECASE)
+# "finally got the keys to the new flat in Sheffield": a home moved into
+EN_KEYS = re.compile(r"^(?P<who>.*?)\bgot\s+(?:the\s+)?keys\s+(?:to|for)\s+(?:the|my|our|her|his|their)\s+(?:new\s+)?(?:flat|place|house|apartment|home|condo)"
+                     r"\s+(?:(?:over|down|up|out)\s+)?in\s+(?P<place>(?-i:[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}))", re.IGNORECASE)
 # "I'm back in Austin" is a return home, unless it is a visit: "back in London for the weekend".
 EN_VISIT = re.compile(r"\bfor\s+(?:the|a|an|a\s+few|two|three|christmas|thanksgiving|easter|the\s+holidays)\b|\bvisit|\btrip\b|\bholiday|\bvacation",
                       re.IGNORECASE)
@@ -183,6 +187,8 @@ class WhereaboutsRules:
         if (local := EN_LOCAL_NOW.match(clause)) and (local["said"] or local["when"]) and turn.user_is_speaker and \
                 not any(w.casefold() in self.lexicon.not_names for w in local["place"].split()):
             return Found(turn.speaker_id, "lives_in", local["place"], False, True)
+        if (keys := EN_KEYS.match(clause)) and (subject := self._who(keys["who"], turn)):
+            return Found(subject, "lives_in", self._clean_value(keys["place"]), False, True)
         m = EN_BE_PLACED.match(clause)
         placed = EN_PLACED.match(m["rest"]) if m else None
         if placed is None:

@@ -1,0 +1,39 @@
+"""Moves said the way chat says them ("got the keys to the new flat in Sheffield", "I'm back
+down in Nottingham", "一咬牙搬到回龙观了", an office moved: "我们公司从望京搬到了亦庄"), one's boss
+named ("we've got a new manager now, Tom Reyes", "told my manager Priya ..."), and a rank in
+capitals ("张伟升VP了"); with near misses that must stay silent."""
+
+from __future__ import annotations
+
+import pytest
+
+from claims import USER, triples
+
+EMPLOYER, SISTER = f"{USER}'s employer", f"{USER}'s sister"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("ok big news, finally got the keys to the new flat in Sheffield yesterday!!", [(USER, "lives_in", "Sheffield", 1.0)]),
+    ("my sister got the keys to her new place in Leeds", [(SISTER, "lives_in", "Leeds", 1.0)]),
+    ("we got the keys to our new house in Bath!", [(USER, "lives_in", "Bath", 1.0)]),
+    ("got the keys to the new office in London", []),
+    ("so I'm back down in Nottingham since last week", [(USER, "lives_in", "Nottingham", 1.0)]),
+    ("I'm back up in Glasgow for the weekend", []),  # a visit
+    ("Priya moved over to the platform org so we've got a new manager now, Tom Reyes.", [(USER, "has_boss", "Tom Reyes", 1.0)]),
+    ("I got a new roommate, Jess", [(USER, "has_roommate", "Jess", 1.0)]),
+    ("I have a new boss", []),  # a person, not a thing had; no name yet
+    ("we got a new puppy, Biscuit", [(USER, "has", "puppy", 1.0)]),
+    ("I told my manager Priya that I need friday off", [(USER, "has_boss", "Priya", 1.0)]),
+    ("my boss Linda is the VP of engineering", []),  # about her: her alias, not a claim of the clause's
+    ("砍价失败，一咬牙搬到回龙观了，房租便宜快一半", [(USER, "lives_in", "回龙观", 1.0)]),
+    ("索性搬到了回龙观", [(USER, "lives_in", "回龙观", 1.0)]),
+    ("官宣了，张伟升VP了，直接管整个产品线", [("张伟", "job_title", "VP", 1.0)]),
+    ("升CTO了", [(USER, "job_title", "CTO", 1.0)]),
+    ("手机升iOS了", []),
+    ("我们公司从望京搬到了亦庄，通勤多了一个小时", [(EMPLOYER, "located_in", "亦庄", 1.0), (EMPLOYER, "located_in", "望京", -0.8)]),
+    ("我们办公室搬到了五道口", [(EMPLOYER, "located_in", "五道口", 1.0)]),
+    ("他们公司搬到亦庄了", []),  # whose company is not said
+    ("我搬到亦庄了", [(USER, "lives_in", "亦庄", 1.0)]),
+])
+def test_moves_and_bosses_are_read(extractor, text, expected):
+    assert triples(extractor, text) == expected
