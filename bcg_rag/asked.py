@@ -165,9 +165,14 @@ GEO_PREDICATES = PLACE_PREDICATES - ORG_PREDICATES
 HOBBY_PREDICATES = frozenset({"hobby", "likes", "studies", "plays", "habit"})
 _EN_ORGS = r"company|employer|firm|hospital|clinic|school|college|university|bank|band|team|club|studio|startup|agency|lab"
 _ZH_ORGS = r"公司|单位|学校|大学|医院|银行|乐队|团队|队|俱乐部|机构"
+# The slots a "who is my <relation>?" question asks of the user (``ANSWER_KINDS``)
+ASKS_WHO_ONE_IS = frozenset({"has_boss"})
 ANSWER_KINDS = (
     (re.compile(rf"\b(?:which|what)\s+(?:[a-z-]+\s+)?(?:{_EN_ORGS})s?\b|\bwho\s+(?:do|does|did)\s+.{{1,40}}?\bwork\s+for\b"
                 rf"|(?:哪|什么|啥)(?:一|个|家|所|间)?(?:{_ZH_ORGS})", re.IGNORECASE), ORG_PREDICATES),
+    # "who is my manager?", "我领导是谁？": a person in a one-at-a-time role (not "what does my boss do?")
+    (re.compile(r"\bwho(?:'s|\s+is|\s+was)\s+.{0,30}?\b(?:manager|boss|supervisor)\b|(?:领导|老板|上司)(?:现在)?(?:是谁|叫什么)",
+                re.IGNORECASE), ASKS_WHO_ONE_IS),
     (re.compile(r"\bbreeds?\b|品种", re.IGNORECASE), frozenset({"breed"})),  # "what breed is my dog?": no name, no "has dog"
     # "what kind of dog does Jess have?": the breed, or the animal kept (a corgi), not its name
     (re.compile(r"\b(?:what|which)\s+(?:kind|type|sort)s?\s+of\s+(?:dog|cat|pet|bird|fish|snake|lizard|rabbit|horse)s?\b"
@@ -273,6 +278,8 @@ def speaks_of_unanswered(memory: Any, user_id: str, query: str, subject_ids: lis
     asked subject, or the question asks about no one it can tell."""
     relatives = relatives_asked(memory, user_id, query)
     relations = set(_relations(memory, query))
+    if answer_kind(query) & ASKS_WHO_ONE_IS:  # "who is my manager?" asks the user's slot, not about the manager
+        relatives, relations = [], set()
     # A relative no claim is about yet ("用户的妈妈养了什么宠物？" when only "我妈…买了只虎皮鹦鹉"
     # was said, unread) is asked about all the same when every group is the user's own: they do
     # not answer. Not a partner ("用户的男朋友是谁？" asks the user's dating slot), nor when a group

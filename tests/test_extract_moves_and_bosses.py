@@ -37,3 +37,19 @@ EMPLOYER, SISTER = f"{USER}'s employer", f"{USER}'s sister"
 ])
 def test_moves_and_bosses_are_read(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+def test_who_ones_manager_is_asks_the_users_slot(make_memory):
+    from bcg_rag.asked import answer_kind
+
+    assert answer_kind("Who is the user's manager?") == answer_kind("用户的领导是谁？") == {"has_boss"}
+    assert answer_kind("What does my boss do?") == {"job_title", "occupation"}  # asks about the manager
+    mem = make_memory("usem3", clock="2025-12-01T00:00:00")
+    mem.add_message("my manager Priya wants self-reviews in by friday, can you give me a structure for mine?",
+                    user_id=USER, timestamp="2024-02-12T10:00:00")
+    mem.add_message("Priya moved over to the platform org so we've got a new manager now, Tom Reyes.",
+                    user_id=USER, timestamp="2024-05-06T16:40:00")
+    result = mem.search("Who is the user's manager?", user_id=USER)
+    # "my manager Priya" names the relation, but the question asks the user's one-at-a-time slot:
+    # the older raw text is not read before the newer boss
+    assert result[0].current.value == "Tom Reyes" and not result.unstructured_first
