@@ -1,7 +1,8 @@
 """Moves said the way chat says them ("got the keys to the new flat in Sheffield", "I'm back
 down in Nottingham", "一咬牙搬到回龙观了", an office moved: "我们公司从望京搬到了亦庄"), one's boss
 named ("we've got a new manager now, Tom Reyes", "told my manager Priya ..."), and a rank in
-capitals ("张伟升VP了"); with near misses that must stay silent."""
+capitals ("张伟升VP了"), a pet named by a pronoun ("它叫奶盖"), a couple together or apart
+("小宇跟我表白了…我们在一起啦", "分了"); with near misses that must stay silent."""
 
 from __future__ import annotations
 
@@ -34,6 +35,16 @@ EMPLOYER, SISTER = f"{USER}'s employer", f"{USER}'s sister"
     ("我们办公室搬到了五道口", [(EMPLOYER, "located_in", "五道口", 1.0)]),
     ("他们公司搬到亦庄了", []),  # whose company is not said
     ("我搬到亦庄了", [(USER, "lives_in", "亦庄", 1.0)]),
+    # a pet named by a pronoun, after it was kept or said in passing (奶盖: 奶 + 盖 to the segmenter)
+    ("我养了只布偶，它叫奶盖", [(USER, "has", "布偶", 1.0), (USER, "pet_name", "奶盖", 1.0)]),
+    ("今天带我家布偶去打疫苗，它叫奶盖，在医院嚎得整栋楼都听见了", [(USER, "has", "布偶", 1.0), (USER, "pet_name", "奶盖", 1.0)]),
+    ("它叫什么", []),
+    ("他叫我去吃饭", []),
+    # a couple: together after a confession, and "分了" said of one's own
+    ("跨年那天小宇跟我表白了🥹 我们在一起啦！！", [(USER, "dating", "小宇", 1.0)]),
+    ("小宇跟我表白了，我拒绝了", []),
+    ("分了。三年，说没就没了💔", [(USER, "does", "relationship", -0.8)]),
+    ("蛋糕分了", []),
 ])
 def test_moves_and_bosses_are_read(extractor, text, expected):
     assert triples(extractor, text) == expected

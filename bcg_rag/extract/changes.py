@@ -161,15 +161,15 @@ ZH_BACK_TO_WORK = re.compile(rf"^(?P<who>.*?)(?:又|重新)?(?:回到|回|重回
 ZH_GENERIC_PLACES = frozenset(
     "公司 单位 学校 家 家里 老家 办公室 岗位 工位 厂 厂里 店里 医院 工地 部门 宿舍 国 国内 大陆 内地 原单位 老东家 工作 上班".split()
 )
+# "小宇跟我表白了", then "我们在一起啦": whom the speaker now dates
+ZH_CONFESSED = re.compile(r"^(?P<before>.+?)(?:跟|向|对|和)我表白了$")
+ZH_TOGETHER = re.compile(r"^(?:我们|我俩|我们俩)?(?:终于|正式|已经)?在一起(?:了|啦)$")
 ZH_BROKE_UP = re.compile(rf"^(?P<who>.*?)(?:和|跟|与)(?P<name>[{CJK}A-Za-z]{{2,6}}?)(?:分手了?|分了)$")  # "跟阿哲分了" too
 # 腾讯把总部搬到了深圳 / 腾讯总部搬到了深圳
 # The speaker's employer, unnamed: "公司总部搬到南京了" (search reads it as the employer's).
 ZH_EMPLOYER = frozenset("公司 我们公司 咱们公司 咱公司 我司 单位 我们单位".split())
 ZH_MOVED_HQ = re.compile(rf"^(?:听[{CJK}]{{1,4}}?说|听说|据说)?(?P<org>[{CJK}A-Za-z]{{2,8}}?)(?:今年|去年|上个?月|最近|已经|前阵子)?(?:宣布|正式)?(?:把|的)?总部"
                          rf"(?:已经|正式|整体|全部)?(?:搬到|迁到|迁往|迁去|搬去|搬迁到|迁至)了?(?P<place>[{CJK}]{{2,6}}?)(?:去了|来了|了)?$")
-# An office moved: "云帆办公室搬去徐汇滨江了", "我们公司从望京搬到了亦庄" (located_in, the old place ends)
-ZH_MOVED_OFFICE = re.compile(rf"^(?P<org>[{CJK}A-Za-z]{{0,8}}?)(?:的)?(?P<office>办公室|办公地点|公司)(?:已经|正式|整体|全部|终于)?"
-                             rf"(?:从(?P<old>[{CJK}]{{2,6}}?))?(?:搬到|搬去|迁到|迁去|搬迁到|迁至)了?(?P<place>[{CJK}]{{2,6}}?)(?:去了|来了|了)?$")
 # Relatives that are someone one dates: a name given for one is whom the speaker dates.
 PARTNERS = frozenset({"boyfriend", "girlfriend", "partner"})
 
@@ -334,7 +334,12 @@ class ChangeRules:
         return named.group(1) if named else None
 
     def _zh_broke_up(self, clause: str, turn: Turn) -> Found | None:
-        """ "我和小张分手了": the speaker no longer dates 小张."""
+        """ "我和小张分手了": the speaker no longer dates 小张; "小宇跟我表白了…我们在一起啦": dates 小宇."""
+        if m := ZH_CONFESSED.match(clause):  # the name ends what comes before: "跨年那天小宇"
+            turn.suitor = next((m["before"][-n:] for n in (2, 3, 4) if self._zh_named(m["before"][-n:])), None)
+            return None
+        if turn.suitor and ZH_TOGETHER.match(clause):
+            return Found(turn.speaker_id, "dating", turn.suitor, False, True)
         if not (m := ZH_BROKE_UP.match(clause)) or not self._zh_named(m["name"]):
             return None
         region, negated = self._clean_before_verb(m["who"])
@@ -376,8 +381,6 @@ class ChangeRules:
     def _zh_moved_hq(self, clause: str, turn: Turn) -> Found | None:
         """ "腾讯把总部搬到了深圳"; "公司总部搬到了杭州" is about the speaker's unnamed employer
         (``employer_of``: search reads it as the company the user worked at then)."""
-        if office := ZH_MOVED_OFFICE.match(clause):
-            return self._zh_moved_office(office, turn)
         if not (m := ZH_MOVED_HQ.match(clause)):
             return None
         org, place = collapse(m["org"]), self._clean_value(m["place"])
@@ -388,17 +391,3 @@ class ChangeRules:
         if org in ZH_GENERIC_PLACES or org.startswith(("我", "咱")):
             return None
         return Found(org, "headquarters", place, False, True)
-
-    def _zh_moved_office(self, m: re.Match[str], turn: Turn) -> list[Found] | None:
-        """ "云帆办公室搬去徐汇滨江了" (云帆 located_in 徐汇滨江); "我们公司从望京搬到了亦庄" (the
-        speaker's employer: located_in 亦庄, no longer 望京)."""
-        org, place = collapse(m["org"]), self._clean_value(m["place"])
-        if m["office"] == "公司" and org not in ("", "我们", "咱们", "我", "咱"):
-            return None  # "物流公司搬到…", "他公司…": whose is not plainly said
-        owner = employer_of(turn.user_id) if org in ("", "我们", "咱们", "我", "咱") else org
-        if not self._usable(place) or org in ZH_GENERIC_PLACES:
-            return None
-        found = [Found(owner, "located_in", place, False, True)]
-        if m["old"] and self._usable(old := self._clean_value(m["old"])):
-            found.append(Found(owner, "located_in", old, True, True))
-        return found

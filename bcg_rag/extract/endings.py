@@ -72,7 +72,7 @@ EN_COUPLE = re.compile(r"^(?P<one>.+?)\s+and\s+(?P<other>.+?)$", re.IGNORECASE)
 # Devices one owns and may ditch ("ditched the iphone"): an ending of what is owned, not consumed.
 DEVICES = frozenset("iphone ipad android pixel galaxy macbook laptop kindle fitbit smartwatch phone tablet "
                     "playstation xbox switch console".split())
-ZH_COUPLE_ENDED = re.compile(r"^(?P<who>[^，,]{0,8}?)(?:已经|刚|刚刚|终于|正式|上个月|上周)*(?:(?P<relationship>分手)|(?P<marriage>离婚)|(?P<engagement>退婚))了")
+ZH_COUPLE_ENDED = re.compile(r"^(?P<who>[^，,]{0,8}?)(?:已经|刚|刚刚|终于|正式|上个月|上周)*(?:(?P<relationship>分手|分(?=了\W*$))|(?P<marriage>离婚)|(?P<engagement>退婚))了")
 # Verbs that end something: no relation of the generic "<Name> <verb> <value>" rule.
 ENDING_VERBS = frozenset({"left", "quit", "quitting", "sold", "stopped", "gave", "rehomed", "re-homed"})
 
@@ -272,7 +272,9 @@ class EndingRules:
             return Found(subject, "smokes", "烟", True, True)  # "烟已经戒了三个月了": one character, said first
         if (job := ZH_QUIT_UNNAMED.match(clause)) and (subject := self._who(job["who"], turn)):
             return Found(subject, ENDED, JOB, True, True)  # before the employer's rule: 我老公 is no employer
-        if (couple := ZH_COUPLE_ENDED.match(clause)) and (subject := self._partner(couple["who"], turn)):
+        if (couple := ZH_COUPLE_ENDED.match(clause)) and couple["relationship"] == "分" and not re.fullmatch(r"(?:我们|我俩|我们俩)?", couple["who"]):
+            couple = None  # "分了" alone is a couple's only when it is theirs ("蛋糕分了" is shared out)
+        if couple and (subject := self._partner(couple["who"], turn)):
             return self._partnership_ended(subject, couple)
         if (m := ZH_QUIT_JOB.match(clause)) and (org := self._clean_value(m["org"])):
             subject = self._subject(m["who"] or "", turn)

@@ -261,6 +261,9 @@ class OfflineExtractor(
                         reading.additive.append(False)
                 presupposed = self._mentions(clause, turn) + self._kept(clause, turn) + venues + self._in_passing(clause, turn)
                 venues = []
+                if not any(f.predicate == "has" for f in found) and (kept := next(
+                        (f for f in presupposed if f.predicate == "has" and not f.negated), None)):
+                    turn.owned = (kept.subject, kept.value)  # "带我家布偶去打疫苗，它叫奶盖": named in the next clause
                 for f in presupposed:  # presupposed by a possessive: no mood applies
                     value = turn.entities.get(f.value.casefold()) or self._canonical(f.predicate, f.value)
                     key = (f.subject, f.predicate, value)

@@ -45,7 +45,7 @@ ZH_THING_NAMED = re.compile(rf"^(?:我的|我家的?|我们家的?)(?![有养])(
 EN_THING_NAMED = re.compile(
     r"^(?:[Mm]y|[Oo]ur)\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)(?:'s name is|\s+is\s+(?:called|named))\s+(?P<name>[A-Z][\w'-]*)$"
 )
-ZH_CALLED = re.compile(rf"^叫(?P<name>[{CJK}A-Za-z]{{2,4}})$")
+ZH_CALLED = re.compile(rf"^(?:它|他|她)?(?:的名字)?(?:叫|名叫|取名叫)(?P<name>[{CJK}A-Za-z]{{2,4}})$")  # "(它)叫奶盖"
 # "养了两只猫，一只叫汤圆一只叫年糕", "大的叫可乐，小的叫雪碧": each of the animals just kept, by name
 ZH_ONE_OF = r"(?:另外?一|一)(?:只|条|匹)|大的|小的|老大|老二|老三"
 ZH_EACH_CALLED = re.compile(rf"(?:{ZH_ONE_OF})叫(?P<name>[{CJK}A-Za-z]{{2,4}}?)(?=(?:{ZH_ONE_OF})叫|$)")
@@ -237,6 +237,8 @@ class ShapeRules:
             return [Found(turn.owned[0], "pet_name", m["name"]) for m in each]
         if not (m := ZH_CALLED.match(clause)) or turn.owned is None:
             return None
+        # what is called so is a name, whatever the segmenter makes of it (奶盖: 奶 + 盖, "to cover")
+        turn.entities.setdefault(m["name"].casefold(), m["name"])
         if turn.owned[1] in ZH_EMPLOYER_WORDS:  # "新公司入职第一周！叫星桥数据"
             return Found(turn.owned[0], "works_at", m["name"], False, turn.owned[1].startswith("新"))
         if relation := self.lexicon.relatives.get(collapse(turn.owned[1]).casefold()):

@@ -34,6 +34,7 @@ class Turn:
     job_left: bool = False  # a clause left an employer or a job ("left Lumora"): "I'm at Halvard now" is the next one
     switched_kind: str | None = None  # "switched GPs": "now seeing Dr. Lindqvist" says who the GP is now
     new_kin: str | None = None  # "we've got a new manager now": the name said next is who
+    suitor: str | None = None  # "小宇跟我表白了": "我们在一起啦" after it says whom the speaker dates
     home_left: bool = False  # "we're officially out of Denver!": "the Boulder place" is the new home
     introduced: bool = False  # the speaker introduced themself ("简单介绍下：", "我叫小林"): a bare "28岁" is theirs
     unnamed_topic: bool = False  # the last clause was about a 他/她 this message does not name ("他跳槽了！")

@@ -14,6 +14,8 @@
 * Leaving one: "从启航教育出来了" (works_at denied). 出来 is also walking out of a building, so
   only a name with a company's suffix counts ("从协和医院出来了" is a patient's), never just
   now ("刚从…出来", a visit).
+* An office moved: "云帆办公室搬去徐汇滨江了" (located_in), "我们公司从望京搬到了亦庄" (the
+  speaker's employer: located_in 亦庄, 望京 denied); not "他们公司…", whose company is unsaid.
 
 An organisation's name is recognised by ``_zh_organisation`` (also the gate's test of an
 employer whose first word jieba reads as a verb: 知岸咨询 is 知 + 岸 + 咨询).
@@ -27,7 +29,7 @@ from typing import TYPE_CHECKING
 from .changes import ZH_GENERIC_PLACES
 from .shapes import ZH_EMPLOYER_WORDS, ZH_NUMBER
 from .shared import Found
-from .text import CJK
+from .text import CJK, collapse, employer_of
 from .zh import ZH_SCHOOL_END
 
 if TYPE_CHECKING:
@@ -58,12 +60,19 @@ ZH_VISITED_ENDS = ("银行", "医院", "酒店", "餐厅", "商场", "店", "超
 ZH_NOT_ORG_HEAD = re.compile(r"^(?:新|老|原|前|一家|这家|那家|这个|那个|别的|其他|某|我|你|他|她|咱)")
 
 
+# An office moved: "云帆办公室搬去徐汇滨江了", "我们公司从望京搬到了亦庄" (located_in, the old place ends)
+ZH_MOVED_OFFICE = re.compile(rf"^(?P<org>[{CJK}A-Za-z]{{0,8}}?)(?:的)?(?P<office>办公室|办公地点|公司)(?:已经|正式|整体|全部|终于)?"
+                             rf"(?:从(?P<old>[{CJK}]{{2,6}}?))?(?:搬到|搬去|迁到|迁去|搬迁到|迁至)了?(?P<place>[{CJK}]{{2,6}}?)(?:去了|来了|了)?$")
+
+
 class ZhWorkRules:
     lexicon: Lexicon
 
     def _zh_work(self, clause: str, turn: Turn) -> Found | list[Found] | None:
         if not re.search(f"[{CJK}]", clause):
             return None
+        if office := ZH_MOVED_OFFICE.match(clause):
+            return self._zh_moved_office(office, turn)
         return (self._zh_introduced(clause, turn) or self._zh_first_day(clause, turn) or self._zh_left_from(clause, turn)
                 or self._zh_poached(clause, turn))
 
@@ -143,3 +152,17 @@ class ZhWorkRules:
                 # the head is a name: no pronoun, numeral, time, particle or preposition in it
                 return not any(flag.startswith(("r", "m", "q", "t", "u", "p", "c", "d", "y", "f")) for _, flag, _ in tokens)
         return False
+
+    def _zh_moved_office(self, m: re.Match[str], turn: Turn) -> list[Found] | None:
+        """ "云帆办公室搬去徐汇滨江了" (云帆 located_in 徐汇滨江); "我们公司从望京搬到了亦庄" (the
+        speaker's employer: located_in 亦庄, no longer 望京)."""
+        org, place = collapse(m["org"]), self._clean_value(m["place"])
+        if m["office"] == "公司" and org not in ("", "我们", "咱们", "我", "咱"):
+            return None  # "物流公司搬到…", "他公司…": whose is not plainly said
+        owner = employer_of(turn.user_id) if org in ("", "我们", "咱们", "我", "咱") else org
+        if not self._usable(place) or org in ZH_GENERIC_PLACES:
+            return None
+        found = [Found(owner, "located_in", place, False, True)]
+        if m["old"] and self._usable(old := self._clean_value(m["old"])):
+            found.append(Found(owner, "located_in", old, True, True))
+        return found
