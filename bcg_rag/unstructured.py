@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from .asked import asks_recent, relatives_asked, speaks_of_relation, speaks_of_unanswered
-from .extract.text import CJK_CHAR, has_cjk
+from .extract.text import CJK_CHAR
 from .groups import held_in
 from .naming import names_every, names_something, names_start_of
 from .models import HIDDEN_TEXT

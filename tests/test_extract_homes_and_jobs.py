@@ -82,7 +82,7 @@ from claims import USER, triples
          [(USER, "job_title", "paralegal", 1.0), (USER, "works_at", "Whitmore & Cole", 1.0)]),
         # a job that is over, by its employer's name; a car model with a space sold
         ("well the Halvorsen job is over, they cut my whole team", [(USER, "works_at", "Halvorsen", -0.8)]),
-        ("Model Y卖了，养车太贵", [(USER, "does", "Model Y", -0.8)]),
+        ("Model Y卖了，养车太贵", [(USER, "owns", "Model Y", -0.8)]),  # a car by its name: the slot it leaves
         # a record of two or more fields about the user
         ("Contact sync (LinkedIn import): employer: Baxter Legal Group; title: legal assistant",
          [(USER, "works_at", "Baxter Legal Group", 1.0), (USER, "job_title", "legal assistant", 1.0)]),

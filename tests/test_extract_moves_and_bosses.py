@@ -2,7 +2,8 @@
 down in Nottingham", "一咬牙搬到回龙观了", an office moved: "我们公司从望京搬到了亦庄"), one's boss
 named ("we've got a new manager now, Tom Reyes", "told my manager Priya ..."), and a rank in
 capitals ("张伟升VP了"), a pet named by a pronoun ("它叫奶盖"), a couple together or apart
-("小宇跟我表白了…我们在一起啦", "分了"); with near misses that must stay silent."""
+("小宇跟我表白了…我们在一起啦", "分了"), a car sold or newly had ("朗逸终于出掉了", "新提的汉EV");
+with near misses that must stay silent."""
 
 from __future__ import annotations
 
@@ -45,6 +46,12 @@ EMPLOYER, SISTER = f"{USER}'s employer", f"{USER}'s sister"
     ("小宇跟我表白了，我拒绝了", []),
     ("分了。三年，说没就没了💔", [(USER, "does", "relationship", -0.8)]),
     ("蛋糕分了", []),
+    # a car by its name, sold or newly had (the price sold for is no thing owned)
+    ("朗逸终于出掉了，卖了3万出头😭 新提的汉EV开起来是真安静", [(USER, "owns", "朗逸", -0.8), (USER, "owns", "汉EV", 1.0)]),
+    ("把朗逸卖了", [(USER, "owns", "朗逸", -0.8)]),
+    ("卖了3万出头", []),
+    ("我老公新提的宝马", []),
+    ("今天吃了汉堡", []),
 ])
 def test_moves_and_bosses_are_read(extractor, text, expected):
     assert triples(extractor, text) == expected

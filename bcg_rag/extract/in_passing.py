@@ -11,7 +11,8 @@
   annotators store (``mentions.py``);
 * a car by its make or model after "my": "my 2016 mazda 3 makes a clicking noise", "my civic
   needs new tires" (owns Mazda 3 / Civic; not "my old civic", "sold my civic"); in Chinese,
-  "我那台本田飞度开了六年了", "我的卡罗拉该保养了" (owns 本田飞度 / 卡罗拉); a pet after "我家" /
+  "我那台本田飞度开了六年了", "我的卡罗拉该保养了" (owns 本田飞度 / 卡罗拉), one sold or newly had
+  ("朗逸终于出掉了", "新提的汉EV": a clause rule, ``_zh_car_changed``); a pet after "我家" /
   "我的": "只有我家兔子陪我" (has 兔子; not "我家狗粮", "我家以前的猫");
 * an office in a town: "the drive to my office in Burbank takes forever", "our office in
   Leeds is closing" (works_in);
@@ -133,6 +134,10 @@ def zh_car_pattern(lexicon: Lexicon) -> re.Pattern[str]:
     return re.compile(rf"(?:{zh_make})?\s*(?:{zh_model})|(?:{zh_make})(?:\s?[A-Za-z]{{0,3}}\d{{1,3}}[A-Za-z]?(?![A-Za-z0-9]))?")
 
 
+ZH_BOUGHT = re.compile(r"^(?P<who>.*?)(?P<verb>买了|买|入手了|提了|换了|卖了|卖掉了)(?:一)?(?:辆|台|套|部|架|个)?(?P<thing>.+)$")
+ZH_DURABLE_GOODS = ("车", "房", "房子", "公寓", "自行车", "电动车", "摩托车", "钢琴", "吉他", "手机", "电脑", "相机")
+
+
 class InPassingRules:
     lexicon: Lexicon
 
@@ -167,6 +172,40 @@ class InPassingRules:
         if (m := EN_OFFICE_IN.search(clause)) and m["place"].casefold() not in lex.not_names:
             found.append(Found(me, "works_in", self._clean_value(m["place"])))
         return [f for f in found if self._usable(f.value)]
+
+    def _zh_bought(self, clause: str, turn: Turn) -> Found | None:
+        """ "我买了一辆特斯拉", "我们在郊区买了套房子", "换了台比亚迪汉", "卖了车": a durable thing or a
+        brand, owned or not; a car by its name: "朗逸终于出掉了" (sold), "新提的汉EV开起来真安静"."""
+        if car := self._zh_car_changed(clause, turn):
+            return car
+        if not (m := ZH_BOUGHT.match(clause)) or "了" not in m["verb"] + m["thing"][-1:]:
+            return None  # "我想买车" is no purchase
+        if re.match(r"[0-9一二三四五六七八九十两几]+(?:万|千|百|块|元)", m["thing"]):
+            return None  # "卖了3万出头": the price, not the thing
+        thing = self._clean_value(m["thing"])
+        tokens = self._tokens(thing)
+        brand = (tokens and tokens[0][1].startswith(("nr", "nz", "nt", "eng")) and len(tokens) <= 2  # "比亚迪汉": a make and model
+                 or bool(zh_car_pattern(self.lexicon).fullmatch(thing)))  # "特斯拉Model Y"
+        if not tokens or not (thing.endswith(ZH_DURABLE_GOODS) or brand):
+            return None  # "买了咖啡": nothing durable
+        who = m["who"]
+        if (place := self._locative(clause, who)) is not None:
+            who = who[:place]  # "我们在郊区买了套房子"
+        region, negated = self._clean_before_verb(who)
+        subject = self._subject(region, turn)
+        return Found(subject, "owns", thing, negated != m["verb"].startswith("卖"), True) if subject else None
+
+    def _zh_car_changed(self, clause: str, turn: Turn) -> Found | None:
+        """A car by its name, sold or newly had: "(把)朗逸终于出掉了" (owns, denied), "新提的汉EV开起来
+        真安静" (owns, a change); the speaker's, not "我老公新提的宝马"."""
+        car = zh_car_pattern(self.lexicon).pattern
+        if m := re.match(rf"^(?:我)?(?:把)?(?P<car>{car})(?:终于|已经|总算)?(?:出掉|卖掉|卖|出手)了", clause):
+            return Found(turn.speaker_id, "owns", m["car"].strip(), True, True)
+        if (m := re.search(rf"(?:新提的|刚提的|新提了)(?:一辆|辆|台)?\s*(?P<car>{car})", clause)) and turn.user_is_speaker:
+            region, negated = self._clean_before_verb(clause[: m.start()])
+            if not negated and (not region or self._subject(region, turn) == turn.speaker_id):
+                return Found(turn.speaker_id, "owns", m["car"].strip(), False, True)
+        return None
 
     def _zh_pets_in_passing(self, clause: str, me: str) -> list[Found]:
         """ "我家兔子", "我家那只橘猫": the nouns right after the possessive, when together they

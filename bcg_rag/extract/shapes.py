@@ -19,7 +19,7 @@ import re
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
-from .in_passing import PARTNER_PREDICATES, zh_car_pattern
+from .in_passing import PARTNER_PREDICATES
 from .pets_hobbies import pet_noun
 from .shared import CLUB_WORDS, Found
 from .text import CJK, EN_MODEL, collapse, has_cjk
@@ -108,8 +108,6 @@ EN_TRADED = re.compile(
 # "我开的是一辆朗逸": <who> <verb>的 (不)是 <thing>; 开 and 用 are too loose to be verbs of their own.
 ZH_CLEFT = re.compile(r"^(?P<who>.*?)(?P<verb>开|喝|吃|用|学|养|玩|弹)的(?P<neg>不)?是(?:一)?(?:辆|台|部|只|条|个|杯|款|家)?(?P<value>.+)$")
 ZH_CLEFT_PREDICATES = {"开": "owns", "用": "uses", "养": "has"}  # the car one drives is the one bought (买了, 换了台)
-ZH_BOUGHT = re.compile(r"^(?P<who>.*?)(?P<verb>买了|买|入手了|提了|换了|卖了|卖掉了)(?:一)?(?:辆|台|套|部|架|个)?(?P<thing>.+)$")
-ZH_DURABLE_GOODS = ("车", "房", "房子", "公寓", "自行车", "电动车", "摩托车", "钢琴", "吉他", "手机", "电脑", "相机")
 EN_MY_JOB_AT = re.compile(r"\bmy\s+(?:office|job|work|desk|team)\s+at\s+(?P<org>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*)*)")
 JOB_ENDED = re.compile(r"\b(?:quit|left|leav\w*|lost|los\w+|fired|resign\w*|retir\w*|former|old|previous|ex)\b", re.IGNORECASE)
 MARRIED = re.compile(r"\b(?:got|just got|finally got)\s+married\b|(?<![没不])(?:结婚|领证)了|(?:刚|已经|早就)(?:结婚|领证)", re.IGNORECASE)
@@ -343,24 +341,6 @@ class ShapeRules:
         if not predicate or subject is None or not self._usable(value):
             return None
         return Found(subject, predicate, value, negated or m["neg"] is not None)
-
-    def _zh_bought(self, clause: str, turn: Turn) -> Found | None:
-        """ "我买了一辆特斯拉", "我们在郊区买了套房子", "换了台比亚迪汉", "卖了车": a durable thing or a
-        brand, owned or not."""
-        if not (m := ZH_BOUGHT.match(clause)) or "了" not in m["verb"] + m["thing"][-1:]:
-            return None  # "我想买车" is no purchase
-        thing = self._clean_value(m["thing"])
-        tokens = self._tokens(thing)
-        brand = (tokens and tokens[0][1].startswith(("nr", "nz", "nt", "eng")) and len(tokens) <= 2  # "比亚迪汉": a make and model
-                 or bool(zh_car_pattern(self.lexicon).fullmatch(thing)))  # "特斯拉Model Y"
-        if not tokens or not (thing.endswith(ZH_DURABLE_GOODS) or brand):
-            return None  # "买了咖啡": nothing durable
-        who = m["who"]
-        if (place := self._locative(clause, who)) is not None:
-            who = who[:place]  # "我们在郊区买了套房子"
-        region, negated = self._clean_before_verb(who)
-        subject = self._subject(region, turn)
-        return Found(subject, "owns", thing, negated != m["verb"].startswith("卖"), True) if subject else None
 
     def _my_job_at(self, clause: str, turn: Turn) -> Found | None:
         """ "my office at Deloitte", "I love my job at Amazon": the speaker works there."""
