@@ -38,6 +38,7 @@ from .errors import InvalidInputError
 from .groups import held_in
 from .hop_words import CJK_RUN, normalise
 from .relevance import memory_lexicon, predicate_similarity
+from .threads import asks_through
 
 # The user as an owner in a question: "my", "our", "the user's"; "我(的)", "用户(的)".
 _EN_OWNER = r"\b(?:my|our|(?:the |this )?user's)\s+(?:[a-z-]+\s+)?"
@@ -124,6 +125,12 @@ def asked_subjects(memory: Any, user_id: str, query: str, subject_ids: list[str]
     return set() if other_named else user  # "does my brother Robert still live in Phoenix?": Robert's
 
 
+def _named_subjects(memory: Any, query: str, subject_ids: list[str]) -> set[str]:
+    """Of the nearest subjects, those other than the user the question names."""
+    rows = memory.store.get_nodes("entity", list(dict.fromkeys(subject_ids))[:NAMED_WINDOW])
+    return {i for i, r in rows.items() if r.get("entity_type") != "user" and names_entity(query, _names(memory, i, r))}
+
+
 def _user_or_named(memory: Any, query: str, subject_ids: list[str]) -> tuple[set[str], bool]:
     """Of the nearest subjects (each name check may cost a look-up of its aliases): the
     user's entity, and whether the question names one of the others."""
@@ -138,7 +145,16 @@ def asked_first(memory: Any, user_id: str, query: str, ranked: list) -> list:
     value was refuted moves up too: "no longer" is its subject's answer."""
     if len(ranked) < 2:
         return ranked
-    asked = asked_subjects(memory, user_id, query, [g[2][0]["subject_id"] for g in ranked])
+    subject_ids = [g[2][0]["subject_id"] for g in ranked]
+    asked = asked_subjects(memory, user_id, query, subject_ids)
+    if not asked and not refers_to_user(query) and (kind := answer_kind(query)) and not asks_through(query):
+        # "What is Anya's job?": the slots of the asked kind of someone it names come first. Only
+        # those, and not through an organisation: the subject a chain starts from ("the capital
+        # of the country where the sport of Real Madrid originated", "... coached by Louis van
+        # Gaal's employer") is not whom its end asks about.
+        named = _named_subjects(memory, query, subject_ids)
+        first = [g for g in ranked if g[2][0]["subject_id"] in named and slot_name(g[2][0]["predicate"]) in kind]
+        return first + [g for g in ranked if not any(g is f for f in first)]
     if not asked:
         return ranked
     return ([g for g in ranked if g[2][0]["subject_id"] in asked]

