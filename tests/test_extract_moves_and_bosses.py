@@ -52,6 +52,11 @@ EMPLOYER, SISTER = f"{USER}'s employer", f"{USER}'s sister"
     ("卖了3万出头", []),
     ("我老公新提的宝马", []),
     ("今天吃了汉堡", []),
+    # a reply to a suggestion is no taste
+    ("love the garden bench idea", []),
+    ("I like the second option", []),
+    ("我喜欢第二个方案", []),
+    ("I love hiking", [(USER, "likes", "hiking", 1.0)]),
 ])
 def test_moves_and_bosses_are_read(extractor, text, expected):
     assert triples(extractor, text) == expected

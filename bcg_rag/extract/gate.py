@@ -65,6 +65,8 @@ EN_EPISODE_VERB = re.compile(r"\b(?:ate|eaten|drank|drunk|had|played|watched)\b"
 ZH_SPECIFIC_TIME = re.compile(r"今天|昨天|前天|今晚|昨晚|刚才|刚刚|中午|这顿|那天|上次|这次")
 ZH_PERFECTIVE = re.compile(r"(?:吃|喝)(?:了|完|过|到)")
 EPISODIC_PREDICATES = frozenset({"eats", "drinks", "likes", "plays"})
+REPLY_WORDS = re.compile(r"\b(?:idea|ideas|suggestion|suggestions|option|options|tip|tips|advice|answer|recommendation|recommendations)$"
+                         r"|^(?:第[一二三四五六七八九十\d]+个|这个|那个)?(?:主意|建议|方案|选项)$", re.IGNORECASE)
 # Tags of jieba that end a Chinese noun phrase: pronouns, adverbs, prepositions,
 # conjunctions, particles, modal words, punctuation, time words.
 ZH_PHRASE_END = ("r", "d", "p", "c", "u", "y", "x", "w", "t")  # and the exact tags "e", "o" (not "eng")
@@ -308,6 +310,8 @@ class GateRules:
         if not (has_cjk(found.value) and found.value.casefold() in turn.entities or self._value_ok(found)) \
                 or not self._subject_ok(found, turn):
             return None
+        if found.predicate in ("likes", "dislikes") and REPLY_WORDS.search(found.value):
+            return None  # "love the garden bench idea", "I like the second option": a reply to a suggestion, no taste
         if found.predicate == "has" and (kin := re.fullmatch(r"new\s+(.+)", found.value, re.IGNORECASE)) \
                 and collapse(kin.group(1)).casefold() in self.lexicon.relatives:
             return None  # "we've got a new manager now": a person, who is named next (changes.py)
