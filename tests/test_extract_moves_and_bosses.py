@@ -52,6 +52,11 @@ EMPLOYER, SISTER = f"{USER}'s employer", f"{USER}'s sister"
     ("卖了3万出头", []),
     ("我老公新提的宝马", []),
     ("今天吃了汉堡", []),
+    # years spent at a company
+    ("在青橙科技待了两年了，今年年会居然在798办", [(USER, "works_at", "青橙科技", 1.0)]),
+    ("我老公在华为干了五年", [(f"{USER}'s husband", "works_at", "华为", 1.0)]),
+    ("在成都待了两年了", []),
+    ("在家待了两天", []),
     # a reply to a suggestion is no taste
     ("love the garden bench idea", []),
     ("I like the second option", []),

@@ -47,6 +47,9 @@ ZH_FIRST_DAY_TO = re.compile(rf"^(?P<who>.*?){ZH_FIRST}(?:去|到|来|在)(?P<or
 # "在恒远第一个月", "入职星河银行的第一周", "来华晨科技第一天上班"
 ZH_FIRST_DAY_AT = re.compile(
     rf"^(?P<who>.*?)(?:(?<![现实正存所自])在|来|到|进|(?P<joined>入职))(?P<org>[{CJK}A-Za-z]{{2,10}}?)的?{ZH_FIRST}(?P<work>{ZH_WORK})?了?$")
+# "在青橙科技待了两年了", "在腾讯干了三年": years spent at a company (where one works)
+ZH_YEARS_AT = re.compile(rf"^(?P<who>.*?)(?<![现实正存所自])在(?P<org>[{CJK}A-Za-z]{{2,10}}?)(?:待|呆|(?P<work>干))了(?:快|差不多|将近|整整)?"
+                         rf"(?:[0-9一二三四五六七八九十两几半]+)(?:年|个月)(?:多)?了?$")
 # "我被蓝鲸互娱挖走了", "被字节挖过去了": poached, so working there now
 ZH_POACHED = re.compile(rf"^(?P<who>.*?)被(?P<org>[{CJK}A-Za-z]{{2,10}}?)(?:高薪)?(?:挖走|挖过去|挖去|挖)了$")
 # "从启航教育出来了", "去年从启航教育裸辞了": leaving an employer (离职 / 辞职 are zh.py's)
@@ -101,12 +104,13 @@ class ZhWorkRules:
 
     # ---- employers
     def _zh_first_day(self, clause: str, turn: Turn) -> Found | None:
-        """ "今天第一天去华晨科技上班", "在恒远第一个月": the employer one has just started at."""
-        m = ZH_FIRST_DAY_TO.match(clause) or ZH_FIRST_DAY_AT.match(clause)
+        """ "今天第一天去华晨科技上班", "在恒远第一个月": the employer one has just started at; "在青橙科技待了
+        两年了": the one worked at for years (not a town: "在成都待了两年")."""
+        m = ZH_FIRST_DAY_TO.match(clause) or ZH_FIRST_DAY_AT.match(clause) or ZH_YEARS_AT.match(clause)
         if m is None:
             return None
         org = self._clean_value(m["org"])
-        work = bool(m["work"] or m.groupdict().get("joined"))
+        work = bool(m.groupdict().get("work") or m.groupdict().get("joined"))
         if not self._zh_employer_named(org, work):
             return None
         region, negated = self._clean_before_verb(m["who"])
