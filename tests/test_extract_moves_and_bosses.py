@@ -55,7 +55,12 @@ EMPLOYER, SISTER = f"{USER}'s employer", f"{USER}'s sister"
     # years spent at a company
     ("在青橙科技待了两年了，今年年会居然在798办", [(USER, "works_at", "青橙科技", 1.0)]),
     ("我老公在华为干了五年", [(f"{USER}'s husband", "works_at", "华为", 1.0)]),
+    ("之前在华为干了三年，今年跳槽去了字节", [(USER, "works_at", "华为", -0.8), (USER, "works_at", "字节", 1.0)]),
     ("在成都待了两年了", []),
+    # 窝在, where one is holed up: a place (not a sofa or home)
+    ("终于！！搬完家了累瘫😵 现在窝在苏州园区", [(USER, "lives_in", "苏州园区", 1.0)]),
+    ("周末就想窝在家里", []),
+    ("窝在沙发上看剧", []),
     ("在家待了两天", []),
     # a reply to a suggestion is no taste
     ("love the garden bench idea", []),

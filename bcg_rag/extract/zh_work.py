@@ -115,7 +115,8 @@ class ZhWorkRules:
             return None
         region, negated = self._clean_before_verb(m["who"])
         subject = self._subject(region, turn)
-        return Found(subject, "works_at", org, False, True) if subject and not negated else None
+        # years spent are a state, not a start: "之前在华为干了三年" is past (the mood's to say)
+        return Found(subject, "works_at", org, False, m.re is not ZH_YEARS_AT) if subject and not negated else None
 
     def _zh_left_from(self, clause: str, turn: Turn) -> Found | None:
         """ "从启航教育出来了": no longer works there (only a company's name by its suffix)."""
