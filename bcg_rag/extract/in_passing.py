@@ -11,8 +11,9 @@
   annotators store (``mentions.py``);
 * a car by its make or model after "my": "my 2016 mazda 3 makes a clicking noise", "my civic
   needs new tires" (owns Mazda 3 / Civic; not "my old civic", "sold my civic"); in Chinese,
-  "我那台本田飞度开了六年了", "我的卡罗拉该保养了" (owns 本田飞度 / 卡罗拉), one sold or newly had
-  ("朗逸终于出掉了", "新提的汉EV": a clause rule, ``_zh_car_changed``); a pet after "我家" /
+  "我那台本田飞度开了六年了", "我的卡罗拉该保养了" (owns 本田飞度 / 卡罗拉). Beside them, the clause
+  rule of things bought or sold (``_zh_bought``: "我买了一辆特斯拉", "卖了车", a car by its name
+  "朗逸终于出掉了", "新提的汉EV"), which the shapes rule calls; a pet after "我家" /
   "我的": "只有我家兔子陪我" (has 兔子; not "我家狗粮", "我家以前的猫");
 * an office in a town: "the drive to my office in Burbank takes forever", "our office in
   Leeds is closing" (works_in);

@@ -39,7 +39,7 @@ EN_MY_KIN_IS = re.compile(r"^(?:(?:my|our)\s+(?:(?:new|current)\s+)?|new\s+)(?P<
 # "Anna是我大学室友": at most a short modifier ("大学", "高中") before the kin word, no 的 inside.
 ZH_IS_MY = re.compile(r"^(?P<name>.+?)是我的?(?P<rel>[^的]{1,6})$")
 # "我们领导是老周", "新领导是张伟": the person named for the relation, as EN_MY_KIN_IS ("我岳父叫陈建国"
-# is his name, the name rules')
+# gives his name: the name rules read it)
 ZH_MY_KIN_IS = re.compile(r"^(?:(?:我们|我)的?(?:新来的|新的?|现在的)?|新来的|新的?)(?P<rel>[^是叫的]{1,4})是(?P<name>[^，。！？]{1,8})$")
 ZH_THING_NAMED = re.compile(rf"^(?:我的|我家的?|我们家的?)(?![有养])(?P<thing>[{CJK}]{{1,4}})叫(?P<name>[{CJK}A-Za-z]{{1,4}})$")
 EN_THING_NAMED = re.compile(
