@@ -37,7 +37,6 @@ if TYPE_CHECKING:
     from .memory import BeliefMemory
 
 RESTATEMENT_NEIGHBOURS = 5
-PIPELINE_STEP = 50  # messages per step of add_messages (below)
 RECENT_WITHOUT_INDEX = 50  # without a vector index, compare with this many latest statements
 AMBIGUITY_MARGIN = 0.02  # predicates: two names this close are a tie
 
@@ -50,36 +49,31 @@ class MessageResult(ObserveResult):
 
     links: list[dict] = field(default_factory=list)
     ambiguous: list[dict] = field(default_factory=list)
-    # Claims said as an addition ("I also work at Globex on weekends"): they support their
-    # value and refute no other of a single-valued slot (the memory's functional rule honours it).
+    # Claims the message said as an addition ("I also work at Globex on weekends"): they
+    # support their value and should refute no other value of a single-valued slot
+    # (the extractor marks them; the memory's functional rule is what must honour it).
     additive: list[Claim] = field(default_factory=list)
 
 
 def add_messages(memory: "BeliefMemory", messages: Sequence[dict]) -> list[MessageResult]:
-    """Extract claims from each message, link them, and write them: one transaction per
-    ``PIPELINE_STEP`` messages, as a call with just those would (the same beliefs)."""
+    """Extract claims from each message, link them, and write everything in one batch."""
     messages = check_messages(memory, messages)  # sizes and types first: nothing to extract from bad input
     prepared = [_prepare(m) for m in messages]
-    steps = [prepared[i:i + PIPELINE_STEP] for i in range(0, len(prepared), PIPELINE_STEP)]
-    # The model runs once per step, not per message (one short text costs most of a batch's
-    # call). Every step's texts go to the embedding worker at once (``embedding``): it embeds
-    # the next step's while this one is linked and written. Subjects are embedded after; the
-    # links and the store find both in the embedding cache.
-    texts = [memory.embeddings.ahead([m["text"] for m, _ in step if _readable(m)]) if memory.index is not None else None
-             for step in steps]
-    return [r for step, step_texts in zip(steps, texts) for r in _add_step(memory, step, step_texts)]
-
-
-def _add_step(memory: "BeliefMemory", prepared: list, texts) -> list[MessageResult]:
-    with memory.names.held():  # nothing is written until the step is linked: check names once
+    # The model runs once per batch, not once per message (a call for one short text costs
+    # most of a batched one): the texts while the claims are extracted (in a worker thread,
+    # see ``embedding``), the subjects after. Linking, storing and the restatement links
+    # find both in the embedding cache.
+    texts = memory.embeddings.ahead([m["text"] for m, _ in prepared if _readable(m)]) if memory.index is not None else None
+    with memory.names.held():  # nothing is written until the batch is linked: check names once
         extracted = [_extract_one(memory, m, speaker) if _readable(m) else ((), (), (), ()) for m, speaker in prepared]
         if texts is not None:
             texts.result()
         _embed_ahead(memory, _unknown_subjects(memory, prepared, extracted))
         items, notes_per_item, additive_per_item, fuller_names = _link_all(memory, prepared, extracted)
-    # One transaction for the step: evidence, claims and restatement links commit together (a
-    # crash in between would leave a message whose retry is a duplicate, never linked). Linking
-    # is idempotent and runs for duplicates too: a message stored without links gets them on a retry.
+    # One transaction for the batch: the evidence, its claims and the restatement links
+    # commit together (a crash in between would leave a message whose retry is a duplicate
+    # and whose links are never made). Linking is idempotent and also runs for duplicates,
+    # so a message stored by an older version without its links gets them on a retry.
     with memory.store.transaction():
         for (m, _), (_, _, _, kin) in zip(prepared, extracted):
             name_relatives(memory, m["user_id"], kin)  # before the claims: "my sister" resolves to her

@@ -10,7 +10,7 @@ import threading
 import numpy as np
 import pytest
 
-from bcg_rag import embedding, ingest
+from bcg_rag import embedding
 from bcg_rag.embedders import HashEmbedder, SentenceTransformerEmbedder
 
 TEXTS = ["I live in Lisbon now.", "My sister Anna is a nurse.", "I drink oolong tea every morning.",
@@ -161,43 +161,3 @@ def test_a_known_subject_is_not_embedded_again(make_memory, monkeypatch):
     again = mem.add_messages([dict(text="Marcus works at Initech now.", user_id="u1", timestamp="2025-03-01T00:00:00")])
     assert [c.subject for c in again[0].claims] == ["Marcus"]
     assert "Marcus" not in sent and "Marcus works at Initech now." in sent
-
-
-def test_steps_of_a_long_batch_change_nothing_but_when(make_memory, monkeypatch):
-    """add_messages in steps of two messages, every step's texts handed to the worker at once:
-    the same beliefs, histories and answers as one step (a text's vector differs in the 7th
-    digit with the batch it is embedded in, so relevance is compared to 5 digits)."""
-    def build(step: int):
-        monkeypatch.setattr(ingest, "PIPELINE_STEP", step)
-        mem = make_memory("sentence-transformers")
-        seen: list[str] = []  # the order of the calls: texts handed ahead, and transactions begun
-        ahead, transaction = mem.embeddings.ahead, mem.store.transaction
-        monkeypatch.setattr(mem.embeddings, "ahead", lambda texts, **kw: seen.append("ahead") or ahead(texts, **kw))
-        monkeypatch.setattr(mem.store, "transaction", lambda *a, **kw: seen.append("write") or transaction(*a, **kw))
-        mem.add_messages(_messages())
-        beliefs = sorted((b.subject, b.predicate, b.value, b.confidence, b.status, str(b.history)) for b in mem.beliefs(user_id="u1"))
-        answers = [[(g.subject, g.predicate, g.current and g.current.value, round(g.relevance, 5))
-                    for g in mem.search(q, user_id="u1")] for q in ("Where do I live?", "What do I drink?")]
-        return beliefs, answers, seen
-
-    *stepped, seen = build(2)
-    *whole, _ = build(1000)
-    assert stepped == whole
-    assert seen[:3] == ["ahead"] * 3 and "write" in seen  # the three steps' texts go ahead before any write
-
-
-def test_a_failed_embedding_writes_nothing_of_its_step(make_memory, monkeypatch):
-    monkeypatch.setattr(ingest, "PIPELINE_STEP", 3)
-    mem = make_memory("sentence-transformers")
-    inner, calls = mem.index.embedder.embed, []
-
-    def second_fails(texts):
-        calls.append(texts)
-        if len(calls) == 2:
-            raise RuntimeError("the model went away")
-        return inner(texts)
-
-    monkeypatch.setattr(mem.index.embedder, "embed", second_fails)
-    with pytest.raises(RuntimeError, match="went away"):
-        mem.add_messages(_messages())
-    assert mem.store.count("evidence") == 3  # the first step was written whole, the second not at all
