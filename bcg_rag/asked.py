@@ -127,16 +127,19 @@ def asked_subjects(memory: Any, user_id: str, query: str, subject_ids: list[str]
 
 def _named_subjects(memory: Any, query: str, subject_ids: list[str]) -> set[str]:
     """Of the nearest subjects, those other than the user the question names."""
-    rows = memory.store.get_nodes("entity", list(dict.fromkeys(subject_ids))[:NAMED_WINDOW])
-    return {i for i, r in rows.items() if r.get("entity_type") != "user" and names_entity(query, _names(memory, i, r))}
+    return _user_or_named(memory, query, subject_ids, every=True)[1]
 
 
-def _user_or_named(memory: Any, query: str, subject_ids: list[str]) -> tuple[set[str], bool]:
+def _user_or_named(memory: Any, query: str, subject_ids: list[str], every: bool = False) -> tuple[set[str], set[str]]:
     """Of the nearest subjects (each name check may cost a look-up of its aliases): the
-    user's entity, and whether the question names one of the others."""
+    user's entity, and the others the question names (the first only, unless ``every``)."""
     rows = memory.store.get_nodes("entity", list(dict.fromkeys(subject_ids))[:NAMED_WINDOW])
     user = {i for i, r in rows.items() if r.get("entity_type") == "user"}
-    return user, any(names_entity(query, _names(memory, i, r)) for i, r in rows.items() if i not in user)
+    named = (i for i, r in rows.items() if i not in user and names_entity(query, _names(memory, i, r)))
+    if every:
+        return user, set(named)
+    first = next(named, None)  # one name found says the question is about someone else: stop looking
+    return user, set() if first is None else {first}
 
 
 def asked_first(memory: Any, user_id: str, query: str, ranked: list) -> list:

@@ -61,7 +61,9 @@ ZH_OURS_BEFORE_PET = re.compile(rf"(?:{ZH_OURS.pattern}|咱家的?|我的)(?:那
 ZH_PET_GONE = re.compile(r"以前|之前|原来|去世|走了|没了|丢了|死了|送人|送走|过敏|想养|要养|领养|收养")
 # Kin whose name is a partner's: married to a spouse, dating a girlfriend or boyfriend.
 PARTNER_PREDICATES = {"wife": "married_to", "husband": "married_to", "girlfriend": "dating", "boyfriend": "dating"}
-IN_PASSING_BOSS = {"boss": "has_boss"}  # one at a time: "told my manager Priya I need Friday off" names the current one
+# Kin named in passing that are stored: the partners, and one's boss (one at a time: "told my
+# manager Priya I need Friday off" names the current one). Other kin are not what annotators store.
+IN_PASSING_PREDICATES = {**PARTNER_PREDICATES, "boss": "has_boss"}
 EN_OFFICE_IN = re.compile(
     r"(?<![\w'])(?:my|our)\s+(?:new\s+)?(?:office|workplace)\s+(?:is\s+|'s\s+)?(?:in|over\s+in|down\s+in|up\s+in)\s+"
     r"(?P<place>(?-i:[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}))(?![\w'-])", re.IGNORECASE)
@@ -168,7 +170,7 @@ class InPassingRules:
             if m["name"].casefold() in lex.not_names or not clause[:m.start()].strip() and re.match(
                     r"\s*(?:$|and\s+I\b)", clause[m.end():]) is None:
                 continue  # "my wife Ines is a dentist": the clause is about her (an alias, ``Reading.kin``)
-            if predicate := PARTNER_PREDICATES.get(relation) or IN_PASSING_BOSS.get(relation):  # other kin named in passing: not what annotators store
+            if predicate := IN_PASSING_PREDICATES.get(relation):
                 found.append(Found(me, predicate, m["name"]))
         if (m := EN_OFFICE_IN.search(clause)) and m["place"].casefold() not in lex.not_names:
             found.append(Found(me, "works_in", self._clean_value(m["place"])))
