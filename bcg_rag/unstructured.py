@@ -276,6 +276,12 @@ def _newer_unread(memory: Any, user_id: str, group: Any, rows: list[dict], relev
     named = None if group.subject == user_id else str(group.subject).casefold()
     floor = min(relevance.values())
     near = max(relevance.get(s["evidence_id"], floor) for s in shown) - margin
+    # The subject's own name is no other place or employer named ("gift ideas for Odile?")
+    own_name = re.compile(re.escape(str(group.subject)), re.IGNORECASE) if named is not None else None
+
+    def unnamed(text: str) -> str:
+        return own_name.sub(" ", text) if own_name is not None else text
+
     newer = [u for u in rows if str(u["timestamp"]) > newest and u["text"] != HIDDEN_TEXT
              and (named in u["text"].casefold() if named is not None else not _led_by_relative(memory, u["text"]))]
     later = [u for u in newer if u["relevance"] >= near]
@@ -308,7 +314,7 @@ def _newer_unread(memory: Any, user_id: str, group: Any, rows: list[dict], relev
     moved = group.predicate in NAMED_BY_A_MOVE
     if moved or memory.policy.is_functional(group.predicate) and names_something(memory, value):
         kind = group.predicate if moved else None
-        naming |= {u["id"] for u in says_change if u["id"] not in names_it and names_something(memory, u["text"], kind)}
+        naming |= {u["id"] for u in says_change if u["id"] not in names_it and names_something(memory, unnamed(u["text"]), kind)}
     ids = [s["evidence_id"] for s in shown] + [u["id"] for u in later]
     vecs = memory.index.vectors(user_id, ids)
     unit = {i: np.asarray(v) / max(float(np.linalg.norm(v)), 1e-12) for i, v in vecs.items()}
@@ -321,10 +327,16 @@ def _newer_unread(memory: Any, user_id: str, group: Any, rows: list[dict], relev
     if group.predicate in NAMED_BY_A_MOVE:
         naming |= {u["id"] for u in later if similar.get(u["id"], -1.0) >= named_similarity
                    and u.get("source_type") not in WEAKER_SOURCES and not VISIT.search(u["text"])
-                   and not names_start_of(u["text"], value) and names_something(memory, u["text"], group.predicate)}
+                   and not names_start_of(u["text"], value) and names_something(memory, unnamed(u["text"]), group.predicate)}
     # (as relevant as the group itself, give or take the margin: not "got it, thanks" said after)
     many = recent and not memory.policy.is_functional(group.predicate)
     recent_ids = {u["id"] for u in newer if u["relevance"] >= group.relevance - margin} if many else set()
+    # A place or an employer is said by naming one: a text near in words that names none is
+    # about the same person, not a move ("birthday gift ideas for Odile?" after "Odile just moved
+    # to Galway").
+    if group.predicate in NAMED_BY_A_MOVE:
+        later_text = {u["id"]: u["text"] for u in later}
+        similar = {i: cos for i, cos in similar.items() if names_something(memory, unnamed(later_text[i]), group.predicate)}
     return naming | {i for i, cos in similar.items() if cos >= threshold} | recent_ids
 
 

@@ -40,7 +40,7 @@ from .groups_work import GroupWorkRules
 from .lexicon import Lexicon, default_lexicon, stable_name
 from .shapes import ShapeRules
 from .idioms import IdiomRules
-from .in_passing import InPassingRules
+from .in_passing import PARTNER_PREDICATES, InPassingRules
 from .measures import MeasureRules
 from .medications import MedicationRules
 from .mentions import MentionRules
@@ -65,6 +65,10 @@ from .zh_belonging import ZhBelongingRules
 from .zh_daily import ZhDailyRules
 from .zh_homes import ZhHomeRules
 from .zh_work import ZhWorkRules
+
+# A clause that names who someone is to the user ("Anna是我室友", "我男朋友叫陈屿", "我的狗叫豆豆")
+# leaves that one as the topic: the next clause without a subject is about them.
+NAMING_PREDICATES = frozenset({"pet_name", *PARTNER_PREDICATES.values()})
 
 
 @runtime_checkable
@@ -226,7 +230,7 @@ class OfflineExtractor(
                 # is theirs, or names them ("Anna是我室友": the user has a roommate, Anna; "我的狗叫
                 # 豆豆，五岁了": the next clause is about 豆豆).
                 if about := next((f.value for f in found if f.rule == "shape" and (
-                        f.predicate.startswith("has_") or f.predicate == "pet_name")), None):
+                        f.predicate.startswith("has_") or f.predicate in NAMING_PREDICATES)), None):
                     turn.other = about
                 topic = turn.topic
                 turn.topic = bool(found) and (about is not None or all(f.subject == turn.other or f.value == turn.other for f in found))

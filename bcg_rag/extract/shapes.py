@@ -19,7 +19,7 @@ import re
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
-from .in_passing import PARTNER_PREDICATES
+from .in_passing import IN_PASSING_PREDICATES, PARTNER_PREDICATES
 from .pets_hobbies import pet_noun
 from .shared import CLUB_WORDS, Found
 from .text import CJK, EN_MODEL, collapse, has_cjk
@@ -41,6 +41,9 @@ ZH_IS_MY = re.compile(r"^(?P<name>.+?)是我的?(?P<rel>[^的]{1,6})$")
 # "我们领导是老周", "新领导是张伟": the person named for the relation, as EN_MY_KIN_IS ("我岳父叫陈建国"
 # gives his name: the name rules read it)
 ZH_MY_KIN_IS = re.compile(r"^(?:(?:我们|我)的?(?:新来的|新的?|现在的)?|新来的|新的?)(?P<rel>[^是叫的]{1,4})是(?P<name>[^，。！？]{1,8})$")
+# "我男朋友叫陈屿", "新领导叫蒋雯": for one at a time (a partner, one's boss) the name is the slot,
+# as with 是; other kin named by 叫 ("我岳父叫陈建国") are the name rules' (their name)
+ZH_MY_KIN_CALLED = re.compile(ZH_MY_KIN_IS.pattern.replace(")是(?P<name>", ")叫(?P<name>"))
 ZH_THING_NAMED = re.compile(rf"^(?:我的|我家的?|我们家的?)(?![有养])(?P<thing>[{CJK}]{{1,4}})叫(?P<name>[{CJK}A-Za-z]{{1,4}})$")
 EN_THING_NAMED = re.compile(
     r"^(?:[Mm]y|[Oo]ur)\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)(?:'s name is|\s+is\s+(?:called|named))\s+(?P<name>[A-Z][\w'-]*)$"
@@ -174,6 +177,9 @@ class ShapeRules:
         if m := ZH_MY_KIN_IS.match(clause):  # the kin word alone ("我们公司老板是张伟": the company's)
             kin = self.lexicon.relative_regex.fullmatch(m["rel"])
             return self._relation_claim(m["name"], kin.group(), turn) if kin and self._zh_named(m["name"]) else None
+        if (m := ZH_MY_KIN_CALLED.match(clause)) and (kin := self.lexicon.relative_regex.fullmatch(m["rel"])) \
+                and self.lexicon.relatives[collapse(kin.group()).casefold()] in IN_PASSING_PREDICATES and self._zh_named(m["name"]):
+            return self._relation_claim(m["name"], kin.group(), turn)
         if not (m := ZH_IS_MY.match(clause)) or not self._zh_named(m["name"]):
             return None
         kin = re.search(self.lexicon.relative_regex.pattern + "$", m["rel"], re.IGNORECASE)

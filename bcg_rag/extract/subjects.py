@@ -105,6 +105,8 @@ class SubjectRules:
             return turn.user_id
         if key in ("he", "she", "他", "她", "he's", "she's") and turn.other:
             return turn.other
+        if key in turn.entities:  # a name the memory knows, kin title and all ("Nana Bea": not Bea)
+            return turn.entities[key]
         if relative := self._relative(region, turn):
             return relative
         if (pet := pet_named_pattern(self.lexicon).match(region.strip())) and pet.end() == len(region.strip()):

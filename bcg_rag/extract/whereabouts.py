@@ -37,6 +37,12 @@ EN_PLACED = re.compile(r"^(?P<neg>not\s+|no longer\s+)?(?:still\s+|now\s+|curren
 # "finally got the keys to the new flat in Sheffield": a home moved into
 EN_KEYS = re.compile(r"^(?P<who>.*?)\bgot\s+(?:the\s+)?keys\s+(?:to|for)\s+(?:the|my|our|her|his|their)\s+(?:new\s+)?(?:flat|place|house|apartment|home|condo)"
                      r"\s+(?:(?:over|down|up|out)\s+)?in\s+(?P<place>(?-i:[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}))", re.IGNORECASE)
+# "the radiators in my flat in Harrogate are clanking": one's home said in passing (not "my old flat
+# in Leeds", "my parents' house in York", nor one sold, let or left: EN_HOME_LEFT before it)
+EN_MY_HOME_IN = re.compile(r"\b(?:my|our)\s+(?:new\s+|current\s+|little\s+|tiny\s+)?(?:flat|apartment|house|condo|place)"
+                           r"\s+(?:(?:over|down|up|out)\s+)?in\s+(?P<place>(?-i:[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}))", re.IGNORECASE)
+EN_HOME_LEFT = re.compile(r"\b(?:sell|sold|selling|rent(?:ing)?\s+out|let(?:ting)?\s+out|leav|left|out\s+of|miss|used\s+to|moving|moved)",
+                          re.IGNORECASE)
 # "I'm back in Austin" is a return home, unless it is a visit: "back in London for the weekend".
 EN_VISIT = re.compile(r"\bfor\s+(?:the|a|an|a\s+few|two|three|christmas|thanksgiving|easter|the\s+holidays)\b|\bvisit|\btrip\b|\bholiday|\bvacation",
                       re.IGNORECASE)
@@ -189,6 +195,9 @@ class WhereaboutsRules:
             return Found(turn.speaker_id, "lives_in", local["place"], False, True)
         if (keys := EN_KEYS.match(clause)) and (subject := self._who(keys["who"], turn)):
             return Found(subject, "lives_in", self._clean_value(keys["place"]), False, True)
+        if (home := EN_MY_HOME_IN.search(clause)) and turn.user_is_speaker and not EN_HOME_LEFT.search(clause[: home.start()]) \
+                and home["place"].split()[0].casefold() not in self.lexicon.not_names:
+            return Found(turn.speaker_id, "lives_in", self._clean_value(home["place"]), False)
         m = EN_BE_PLACED.match(clause)
         placed = EN_PLACED.match(m["rest"]) if m else None
         if placed is None:

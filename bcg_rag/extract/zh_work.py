@@ -14,6 +14,8 @@
 * Leaving one: "从启航教育出来了" (works_at denied). 出来 is also walking out of a building, so
   only a name with a company's suffix counts ("从协和医院出来了" is a patient's), never just
   now ("刚从…出来", a visit).
+* A new boss, named in the next clause: "我们组换了个新领导，叫蒋雯", "部门来了个新经理，叫张伟"
+  (has_boss, one at a time), as "we've got a new manager now, Tom Reyes" (changes.py).
 * An office moved: "云帆办公室搬去徐汇滨江了" (located_in), "我们公司从望京搬到了亦庄" (the
   speaker's employer: located_in 亦庄, 望京 denied); not "他们公司…", whose company is unsaid.
 
@@ -67,6 +69,11 @@ ZH_NOT_ORG_HEAD = re.compile(r"^(?:新|老|原|前|一家|这家|那家|这个|�
 ZH_MOVED_OFFICE = re.compile(rf"^(?P<org>[{CJK}A-Za-z]{{0,8}}?)(?:的)?(?P<office>办公室|办公地点|公司)(?:已经|正式|整体|全部|终于)?"
                              rf"(?:从(?P<old>[{CJK}]{{2,6}}?))?(?:搬到|搬去|迁到|迁去|搬迁到|迁至)了?(?P<place>[{CJK}]{{2,6}}?)(?:去了|来了|了)?$")
 
+# "我们组换了个新领导", "公司新来了一位经理": the user's group (or no one said) got a new one
+ZH_GOT_NEW_KIN = re.compile(rf"^(?:我们|咱们|我)?(?:组|部门|团队|公司|组里|部门里|公司里|单位)?(?:最近|今天|刚|又)?"
+                            rf"(?:换了|来了|新来了|调来了|空降了)(?:个|一个|一位|位)新?的?(?P<kin>[{CJK}]{{2,3}})$")
+ZH_NAMED_NEXT = re.compile(rf"^(?:他|她)?(?:叫|名叫|名字叫)(?P<name>[{CJK}A-Za-z]{{2,4}})$")
+
 
 class ZhWorkRules:
     lexicon: Lexicon
@@ -77,7 +84,18 @@ class ZhWorkRules:
         if office := ZH_MOVED_OFFICE.match(clause):
             return self._zh_moved_office(office, turn)
         return (self._zh_introduced(clause, turn) or self._zh_first_day(clause, turn) or self._zh_left_from(clause, turn)
-                or self._zh_poached(clause, turn))
+                or self._zh_poached(clause, turn) or self._zh_new_boss(clause, turn))
+
+    def _zh_new_boss(self, clause: str, turn: Turn) -> Found | None:
+        """ "我们组换了个新领导" (nothing yet), then "叫蒋雯": the user's boss now."""
+        if (m := ZH_GOT_NEW_KIN.match(clause)) and (kin := self.lexicon.relative_regex.fullmatch(m["kin"])) \
+                and self.lexicon.relatives[collapse(kin.group()).casefold()] == "boss":
+            turn.new_kin = kin.group()
+            return None
+        if turn.new_kin and (named := ZH_NAMED_NEXT.match(clause)) and self._zh_named(named["name"]):
+            found, turn.new_kin = self._relation_claim(named["name"], turn.new_kin, turn), None
+            return found
+        return None
 
     def _zh_poached(self, clause: str, turn: Turn) -> Found | None:
         """ "我被蓝鲸互娱挖走了": the employer one was poached by (a change of employer)."""
