@@ -1,7 +1,9 @@
 """One's home said in passing ("the radiators in my flat in Harrogate"), living alone or
 together somewhere ("lives on her own in Denby"), a partner or boss named with 叫 ("我男朋友叫
 陈屿", "我们组换了个新领导，叫蒋雯"), a trade said without 是 ("张晓峰做外贸的"), and a known
-name kept whole with its kin title ("Nana Bea"); with near misses that must stay silent."""
+name kept whole with its kin title ("Nana Bea"), who leads the user's group now ("现在带我们的是小葛"),
+a car sold and another had ("sold the Fabia ... and picked up a used Mazda 3"), a change of trade
+("转去做跨境电商"); with near misses that must stay silent."""
 
 from __future__ import annotations
 
@@ -35,6 +37,22 @@ from claims import USER, triples
     ("公司来了个新领导，叫张伟", [(USER, "has_boss", "张伟", 1.0)]),
     ("我们组来了个新同事，叫小王", []),
     ("楼下新开了个店，叫喜茶", []),
+    # who leads the user's group now
+    ("蒋雯被调去华南区了，现在带我们的是小葛，比我还小两岁哈哈", [("蒋雯", "works_in", "华南区", 1.0), (USER, "has_boss", "小葛", 1.0)]),
+    ("我们组现在归老王管", [(USER, "has_boss", "老王", 1.0)]),
+    ("带我们的是个新人", []),
+    ("现在带孩子的是我妈", []),
+    # a car sold and another had, in one sentence; the buyer and the car's condition are not the car
+    ("sold the Fabia to a guy from work and picked up a used Mazda 3 hatchback, deep red",
+     [(USER, "owns", "Fabia", -0.8), (USER, "owns", "Mazda 3 hatchback", 1.0)]),
+    ("sold the Civic and got a Tesla Model 3", [(USER, "owns", "Civic", -0.8), (USER, "owns", "Tesla Model 3", 1.0)]),
+    ("bought a brand new iPhone 15", [(USER, "owns", "iPhone 15", 1.0)]),
+    ("got a new car", [(USER, "owns", "new car", 1.0)]),
+    ("sold some old clothes and bought a coffee", []),
+    ("picked up my kid from school", []),
+    # a change of trade
+    ("我改行做设计了", [(USER, "job_title", "设计", 1.0)]),
+    ("转去做饭了", []),
     # a trade, 是 left out
     ("张晓峰做外贸的", [("张晓峰", "occupation", "外贸", 1.0)]),
     ("我大学室友张晓峰住在广州天河，做外贸的", [("张晓峰", "lives_in", "广州天河", 1.0), ("张晓峰", "occupation", "外贸", 1.0)]),
@@ -52,6 +70,9 @@ def test_a_known_name_keeps_its_kin_title(extractor):
     assert {c.subject for c in found} <= {"Nana Bea"}
     found = extractor.extract("Nana Bea still lives on her own in Denby", user_id=USER, known_entities=["Nana Bea"])
     assert [(c.subject, c.predicate, c.value) for c in found] == [("Nana Bea", "lives_in", "Denby")]
+    # a change of trade said of a known nickname stays theirs
+    found = extractor.extract("峰哥现在不做外贸了，转去做跨境电商", user_id=USER, known_entities=["峰哥"])
+    assert [(c.subject, c.predicate, c.value) for c in found] == [("峰哥", "job_title", "跨境电商")]
 
 
 def test_a_request_naming_someone_is_no_move_of_theirs(make_memory):

@@ -103,6 +103,10 @@ EN_BOUGHT = re.compile(
     rf"^(?P<who>.*?)\b(?P<verb>bought|buy|sold|sell|got|(?P<chose>{EN_CHOSE}))\s+(?P<thing>(?P<article>(?:a|an|the|my|our)\s+)?.+)$",
     re.IGNORECASE,
 )
+EN_AND_BOUGHT = re.compile(r"\s+and\s+(?:then\s+)?(?P<bought>(?:bought|got|picked\s+up|went\s+with)\s+(?:a|an|the|my|our)\s)", re.IGNORECASE)
+EN_SOLD_TO_WHOM = re.compile(r"\s+(?:to|for)\s+(?:a|an|the|my|our|his|her|some|\d|£|\$|€).*$", re.IGNORECASE)
+EN_CONDITION = re.compile(r"^((?:a|an|the|my|our)\s+)(?:brand[- ]new|new|used|second[- ]hand|pre-owned|refurbished)\s+(?=\S+\s+\S)",
+                          re.IGNORECASE)
 # "traded in the Civic for a Subaru": one thing given up for another.
 EN_TRADED = re.compile(
     r"^(?P<who>.*?)\b(?:traded|swapped|exchanged)\s+(?:in\s+)?(?:my|our|the|a|an)\s+(?P<old>.+?)\s+for\s+(?:a|an|the)\s+(?P<new>.+)$",
@@ -280,12 +284,18 @@ class ShapeRules:
         predicate = "member_of" if (m["kind"] or "").casefold() == "membership" else "subscribes_to"
         return Found(subject, predicate, m["thing"] or m["thing2"], not negated, True) if subject else None
 
-    def _bought_or_sold(self, clause: str, turn: Turn) -> Found | None:
+    def _bought_or_sold(self, clause: str, turn: Turn) -> Found | list[Found] | None:
         """ "I sold the Civic", "we bought a Subaru Outback", "got a new car": what is owned changes.
-        Only a named thing or a durable one: "bought coffee" says nothing durable."""
+        Only a named thing or a durable one: "bought coffee" says nothing durable. "sold the
+        Fabia and picked up a Mazda 3": one given up, the other had."""
         if not (m := EN_BOUGHT.match(clause)):
             return None
-        thing = self._clean_value(m["thing"])
+        sold = m["verb"].casefold().startswith(("sold", "sell"))
+        if sold and (then := EN_AND_BOUGHT.search(clause, m.start("thing"))):
+            found = [self._bought_or_sold(clause[: then.start()], turn), self._bought_or_sold(clause[then.start("bought"):], turn)]
+            return [f for f in found if isinstance(f, Found)] or None
+        # "sold the Fabia to a guy from work": whom to is not the thing; "a used Mazda 3": the car is the Mazda 3
+        thing = self._clean_value(EN_CONDITION.sub(r"\1", EN_SOLD_TO_WHOM.sub("", m["thing"]) if sold else m["thing"]))
         durable = bool(thing) and thing.split()[-1].casefold() in self.lexicon.durable_goods
         named = m["article"] and (len(thing) > 1 and thing[:1].isupper() and not m["chose"] or EN_MODEL.fullmatch(thing))
         if not thing or not (durable or named):
@@ -294,7 +304,6 @@ class ShapeRules:
             return None  # "I've got a PhD in chemistry": a qualification (the lexicon's), not a thing owned
         region, negated = self._clean_before_verb(m["who"])
         subject = self._subject(region, turn)
-        sold = m["verb"].casefold().startswith(("sold", "sell"))
         return Found(subject, "owns", thing, negated != sold, True) if subject else None
 
     def _pet_taken(self, clause: str, turn: Turn) -> list[Found] | None:

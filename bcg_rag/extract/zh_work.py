@@ -14,8 +14,9 @@
 * Leaving one: "从启航教育出来了" (works_at denied). 出来 is also walking out of a building, so
   only a name with a company's suffix counts ("从协和医院出来了" is a patient's), never just
   now ("刚从…出来", a visit).
-* A new boss, named in the next clause: "我们组换了个新领导，叫蒋雯", "部门来了个新经理，叫张伟"
-  (has_boss, one at a time), as "we've got a new manager now, Tom Reyes" (changes.py).
+* A new boss, named in the next clause: "我们组换了个新领导，叫蒋雯", "公司来了个新领导，叫张伟"
+  (has_boss, one at a time), as "we've got a new manager now, Tom Reyes" (changes.py); or said as
+  who leads the group now: "现在带我们的是小葛", "我们现在归老王管".
 * An office moved: "云帆办公室搬去徐汇滨江了" (located_in), "我们公司从望京搬到了亦庄" (the
   speaker's employer: located_in 亦庄, 望京 denied); not "他们公司…", whose company is unsaid.
 
@@ -72,6 +73,9 @@ ZH_MOVED_OFFICE = re.compile(rf"^(?P<org>[{CJK}A-Za-z]{{0,8}}?)(?:的)?(?P<offic
 # "我们组换了个新领导", "公司新来了一位经理": the user's group (or no one said) got a new one
 ZH_GOT_NEW_KIN = re.compile(rf"^(?:我们|咱们|我)?(?:组|部门|团队|公司|组里|部门里|公司里|单位)?(?:最近|今天|刚|又)?"
                             rf"(?:换了|来了|新来了|调来了|空降了)(?:个|一个|一位|位)新?的?(?P<kin>[{CJK}]{{2,3}})$")
+# "现在带我们的是小葛", "管我们组的换成了老王", "我们现在归老王管": who leads the user's group now
+ZH_LEADS_US = re.compile(rf"^(?:现在|目前|如今|新)?(?:带|管)(?:我们|我)(?:组|部门|团队)?的(?:人|领导)?(?:是|换成了?|变成了?)(?P<name>[{CJK}A-Za-z]{{2,4}})$"
+                         rf"|^(?:我们|我)(?:组|部门|团队)?(?:现在|目前)?归(?P<name2>[{CJK}A-Za-z]{{2,4}})管了?$")
 ZH_NAMED_NEXT = re.compile(rf"^(?:他|她)?(?:叫|名叫|名字叫)(?P<name>[{CJK}A-Za-z]{{2,4}})$")
 
 
@@ -87,7 +91,9 @@ class ZhWorkRules:
                 or self._zh_poached(clause, turn) or self._zh_new_boss(clause, turn))
 
     def _zh_new_boss(self, clause: str, turn: Turn) -> Found | None:
-        """ "我们组换了个新领导" (nothing yet), then "叫蒋雯": the user's boss now."""
+        """ "我们组换了个新领导" (nothing yet), then "叫蒋雯": the user's boss now; also "现在带我们的是小葛"."""
+        if (lead := ZH_LEADS_US.match(clause)) and self._zh_named(name := lead["name"] or lead["name2"]):
+            return Found(turn.user_id, "has_boss", name, False, True)
         if (m := ZH_GOT_NEW_KIN.match(clause)) and (kin := self.lexicon.relative_regex.fullmatch(m["kin"])) \
                 and self.lexicon.relatives[collapse(kin.group()).casefold()] == "boss":
             turn.new_kin = kin.group()
