@@ -247,7 +247,8 @@ def test_a_thing_said_to_be_over_is_ended(extractor, text, expected):
     ("Arbor Capital acquired Pinecone", [("Pinecone", "is_owned_by", "Arbor Capital", 1.0)]),
     ("银杏科技被字节收购了", [("银杏科技", "is_owned_by", "字节", 1.0)]),
     ("I acquired Portuguese the hard way", []),  # a person's learning
-    ("my dad sold the house to a nice couple", []),  # no company
+    # no company owned: the house is no longer his (the buyers are not the thing sold)
+    ("my dad sold the house to a nice couple", [(f"{USER}'s father", "owns", "house", -0.8)]),
     ("我们公司被阿里收购了", []),  # the speaker's unnamed employer
 ])
 def test_a_company_sold_or_taken_over_has_a_new_owner(extractor, text, expected):
