@@ -3,7 +3,7 @@ together somewhere ("lives on her own in Denby"), a partner or boss named with �
 陈屿", "我们组换了个新领导，叫蒋雯"), a trade said without 是 ("张晓峰做外贸的"), and a known
 name kept whole with its kin title ("Nana Bea"), who leads the user's group now ("现在带我们的是小葛"),
 a car sold and another had ("sold the Fabia ... and picked up a used Mazda 3"), a change of trade
-("转去做跨境电商"); with near misses that must stay silent."""
+("转去做跨境电商"), a home "there" ("my sister just moved there" after a place); with near misses that must stay silent."""
 
 from __future__ import annotations
 
@@ -53,6 +53,14 @@ from claims import USER, triples
     # a change of trade
     ("我改行做设计了", [(USER, "job_title", "设计", 1.0)]),
     ("转去做饭了", []),
+    # a home "there": in the place the message named before (not a plan, not a month)
+    ("What time is it in Auckland right now? my sister just moved there and I never know when to call",
+     [(f"{USER}'s sister", "lives_in", "Auckland", 1.0)]),
+    ("新西兰现在几点？我妹刚搬过去，老是算不清时差", [(f"{USER}'s sister", "lives_in", "新西兰", 1.0)]),
+    ("我们去年去了大理旅游，我姐现在就住那边", [(f"{USER}'s sister", "lives_in", "大理", 1.0)]),
+    ("we visited Porto in May, my brother lives there now", [(f"{USER}'s brother", "lives_in", "Porto", 1.0)]),
+    ("went to Rome in May. might move there one day", []),
+    ("moved there", []),
     # a trade, 是 left out
     ("张晓峰做外贸的", [("张晓峰", "occupation", "外贸", 1.0)]),
     ("我大学室友张晓峰住在广州天河，做外贸的", [("张晓峰", "lives_in", "广州天河", 1.0), ("张晓峰", "occupation", "外贸", 1.0)]),

@@ -192,6 +192,8 @@ class OfflineExtractor(
                 found = found + ended_by_kind(found)  # "quit the gym": the gym named before ends too
                 if not found and turn.town and (region := self._region_of(mood.clause, turn.town, turn)):
                     found = [region]  # "moved to Porto, Portugal": the town is in the region named after it
+                if not found and (there := self._moved_there(clause, said[: max(said.rfind(clause), 0)] or said, turn)):
+                    found = [there]  # "What time is it in Auckland? my sister just moved there"
                 employer = turn.employer or self._our_employer(mood.clause, turn)  # "our HQ is in Austin": the user's employer's
                 if (turn.venue or employer) and (where := self._venue_in(mood.clause, turn.venue, employer, bool(found))):
                     found = [where]  # "switched Leo to Riverside Academy, it's over in Cranford"; "…for Orla Foods. HQ is in Rotterdam"

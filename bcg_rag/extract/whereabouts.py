@@ -100,6 +100,16 @@ OUR_HQ = re.compile(r"^(?:our\s+(?:company's\s+)?(?:hq|headquarters|head\s+offic
 ZH_ITS_HQ = re.compile(r"^(?:他们|她们|人家|它|公司|我们|我们公司|他们公司|她们公司|那家公司|这家公司)?的?总部(?:在|位于|设在)(?P<place>[\u4e00-\u9fff]{2,6}?)"
                        r"(?:那边|这边)?$")
 
+# "my sister just moved there", "我妹刚搬过去", "现在就住那边": a home in the place the message
+# named before ("What time is it in Auckland? …", "去了慕尼黑读博，…"); not "moving there" (a plan)
+EN_MOVED_THERE = re.compile(r"^(?P<who>.*?)\b(?:moved|relocated|lives|live|living)\s+(?:(?:over|out|back|down|up)\s+)?there\b(?!\s+(?:for|on)\b)",
+                            re.IGNORECASE)
+ZH_MOVED_THERE = re.compile(r"^(?P<who>.*?)(?:刚刚|刚|已经|也|早就|都)?(?:搬过去|搬(?:到|去)(?:那边|那儿|那里))(?:了|啦)?$"
+                            r"|^(?P<who2>.*?)(?:现在|目前)?(?:就|也)?住(?:在)?(?:那边|那儿|那里)(?:了|啦)?$")
+EN_CALENDAR = re.compile(r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|christmas|easter)",
+                         re.IGNORECASE)  # "in May", "on Sunday": a time, no place
+EN_PLACE_BEFORE = re.compile(r"\b(?:in|to|from|visit|visited|visiting|near)\s+(?P<place>(?-i:[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}))", re.IGNORECASE)
+
 
 @cache
 def _region_names() -> frozenset[str]:
@@ -120,6 +130,28 @@ class WhereaboutsRules:
 
     def _whereabouts(self, clause: str, turn: Turn) -> Found | None:
         return self._zh_whereabouts(clause, turn) if has_cjk(clause) else self._en_whereabouts(clause, turn)
+
+    def _moved_there(self, clause: str, before: str, turn: Turn) -> Found | None:
+        """ "my sister just moved there" after "What time is it in Auckland?": lives_in the
+        place named last before the clause (jieba's place tag for Chinese)."""
+        m = (ZH_MOVED_THERE if has_cjk(clause) else EN_MOVED_THERE).match(clause)
+        if m is None:
+            return None
+        if has_cjk(clause):
+            place = next((w for w, flag, _ in reversed(self._tokens(before)) if flag.startswith("ns") and len(w) >= 2), None)
+        else:
+            place = next((p["place"] for p in reversed(list(EN_PLACE_BEFORE.finditer(before)))
+                          if p["place"].split()[0].casefold() not in self.lexicon.not_names
+                          and not EN_CALENDAR.match(p["place"])), None)
+        region, negated = self._clean_before_verb(m.group(1) or m.groupdict().get("who2") or "")
+        if region:
+            subject = self._subject(region, turn)
+        else:
+            subject = turn.other if has_cjk(clause) and turn.topic and turn.other else turn.speaker_id
+        if subject and re.search(rf"{re.escape(subject)}(?:的)?(?:总部|公司|办公室)|{re.escape(subject)}'s\s+(?:hq|headquarters|office)",
+                                 before, re.IGNORECASE):
+            return None  # a pronoun may point at the company just placed ("星河总部在杭州，她下个月搬过去")
+        return Found(subject, "lives_in", self._clean_value(place), negated, True) if place and subject else None
 
     def _region_of(self, clause: str, town: str, turn: Turn) -> Found | None:
         """A clause that is only a place name, right after one that named a town: the region
