@@ -56,7 +56,8 @@ EMPLOYER, SISTER = f"{USER}'s employer", f"{USER}'s sister"
     ("在青橙科技待了两年了，今年年会居然在798办", [(USER, "works_at", "青橙科技", 1.0)]),
     ("我老公在华为干了五年", [(f"{USER}'s husband", "works_at", "华为", 1.0)]),
     ("之前在华为干了三年，今年跳槽去了字节", [(USER, "works_at", "华为", -0.8), (USER, "works_at", "字节", 1.0)]),
-    ("在成都待了两年了", []),
+    ("在成都待了两年了", [(USER, "lives_in", "成都", 1.0)]),  # years in a town: where one lives, no employer
+    ("在香港待了三年，今年回内地了，现在在广州", [(USER, "lives_in", "广州", 1.0)]),  # "待了三年" without 了: a stay that ended
     # 窝在, where one is holed up: a place (not a sofa or home)
     ("终于！！搬完家了累瘫😵 现在窝在苏州园区", [(USER, "lives_in", "苏州园区", 1.0)]),
     ("周末就想窝在家里", []),

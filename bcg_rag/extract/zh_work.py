@@ -52,7 +52,7 @@ ZH_FIRST_DAY_AT = re.compile(
     rf"^(?P<who>.*?)(?:(?<![现实正存所自])在|来|到|进|(?P<joined>入职))(?P<org>[{CJK}A-Za-z]{{2,10}}?)的?{ZH_FIRST}(?P<work>{ZH_WORK})?了?$")
 # "在青橙科技待了两年了", "在腾讯干了三年": years spent at a company (where one works)
 ZH_YEARS_AT = re.compile(rf"^(?P<who>.*?)(?<![现实正存所自])在(?P<org>[{CJK}A-Za-z]{{2,10}}?)(?:待|呆|(?P<work>干))了(?:快|差不多|将近|整整)?"
-                         rf"(?:[0-9一二三四五六七八九十两几半]+)(?:年|个月)(?:多)?了?$")
+                         rf"(?P<span>[0-9一二三四五六七八九十两几半]+(?:年|个月))(?:多)?了?$")
 # "我被蓝鲸互娱挖走了", "被字节挖过去了": poached, so working there now
 ZH_POACHED = re.compile(rf"^(?P<who>.*?)被(?P<org>[{CJK}A-Za-z]{{2,10}}?)(?:高薪)?(?:挖走|挖过去|挖去|挖)了$")
 # "从启航教育出来了", "去年从启航教育裸辞了": leaving an employer (离职 / 辞职 are zh.py's)
@@ -129,15 +129,19 @@ class ZhWorkRules:
     # ---- employers
     def _zh_first_day(self, clause: str, turn: Turn) -> Found | None:
         """ "今天第一天去华晨科技上班", "在恒远第一个月": the employer one has just started at; "在青橙科技待了
-        两年了": the one worked at for years (not a town: "在成都待了两年")."""
+        两年了": the one worked at for years; years in a town are where one lives ("在厦门待了快十年了")."""
         m = ZH_FIRST_DAY_TO.match(clause) or ZH_FIRST_DAY_AT.match(clause) or ZH_YEARS_AT.match(clause)
         if m is None:
             return None
         org = self._clean_value(m["org"])
         work = bool(m.groupdict().get("work") or m.groupdict().get("joined"))
+        region, negated = self._clean_before_verb(m["who"])
+        # years in a town, still there (了 at the end: "待了三年" alone is a stay that ended)
+        if m.re is ZH_YEARS_AT and not work and m["span"].endswith("年") and clause.endswith("了") and self._zh_town(org):
+            subject = self._subject(region, turn) if region else turn.speaker_id
+            return Found(subject, "lives_in", org) if subject and not negated else None
         if not self._zh_employer_named(org, work):
             return None
-        region, negated = self._clean_before_verb(m["who"])
         subject = self._subject(region, turn)
         # years spent are a state, not a start: "之前在华为干了三年" is past (the mood's to say)
         return Found(subject, "works_at", org, False, m.re is not ZH_YEARS_AT) if subject and not negated else None
@@ -152,6 +156,11 @@ class ZhWorkRules:
         region, negated = self._clean_before_verb(m["who"])
         subject = self._subject(region, turn)
         return Found(subject, "works_at", org, True, True) if subject and not negated else None
+
+    def _zh_town(self, name: str) -> bool:
+        """A place jieba tags as one (a city, a district): 厦门, 成都, 海淀."""
+        tokens = self._tokens(name)
+        return len(tokens) == 1 and tokens[0][1].startswith("ns") and len(name) >= 2
 
     def _zh_employer_named(self, org: str, work: bool) -> bool:
         """A company one works at: a name with a company's suffix, or one jieba tags an
