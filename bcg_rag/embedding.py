@@ -30,6 +30,9 @@ class Embeddings:
         self._index = index
         self._cache: OrderedDict[str, list[float]] = OrderedDict()
         self._lock = threading.Lock()  # the cache, for callers in several threads
+        # One model call at a time: a tokenizer or a model may not be used from two threads
+        # at once, and the worker may be embedding the next batch while the caller embeds here.
+        self._model_lock = threading.Lock()
         self._worker: ThreadPoolExecutor | None = None
         self._worker_pid = 0
 
@@ -50,8 +53,12 @@ class Embeddings:
             if self._worker is None or self._worker_pid != os.getpid():  # a forked child has no worker thread
                 self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bcg-embed")
                 self._worker_pid = os.getpid()
-            future = self._worker.submit(self._index.embed, missing)
+            future = self._worker.submit(self._model, missing)
         return Pending(self, texts, known, missing, future)
+
+    def _model(self, texts: list[str]) -> list[list[float]]:
+        with self._model_lock:
+            return self._index.embed(texts)
 
     def clear(self) -> None:
         with self._lock:
@@ -87,7 +94,7 @@ class Pending:
         """The texts' vectors in order (waits for the worker; raises what the embedder raised)."""
         if not self._done:
             if self._missing:
-                computed = self._future.result() if self._future else self._owner._index.embed(self._missing)
+                computed = self._future.result() if self._future else self._owner._model(self._missing)
                 self._vectors.update(zip(self._missing, computed))
             self._owner._remember(self._texts, self._vectors)
             self._done = True

@@ -2,15 +2,10 @@
 
 Only ``extract`` may call an LLM (when one is configured). Everything after it is
 deterministic: subjects and predicates are linked by alias table, normalisation
-and embedding similarity; then a generic restatement rule links statements that
-repeat an earlier one with one span changed ("... plays the position of defender"
-then "... of linebacker"). Precision first: the later statement refutes the earlier
-value only where the changed span is the value, and the slot is single-valued
-(lexicon or policy), the template is a definite description, or the newer text
-itself says the change (``extract.competing``). "I have a cat" then "I have a dog"
-is two pets; "my sister lives in Rome" and "my brother lives in Rome" are two people.
-An ending that does not name its slot ("gave up on spanish") is linked to the values it
-names (``endings.py``), from either side, like the restatement pairs.
+and embedding similarity; then the generic restatement rule (``restatements.py``) links
+statements that repeat an earlier one with one span changed. An ending that does not name
+its slot ("gave up on spanish") is linked to the values it names (``endings.py``), from
+either side, like the restatement pairs.
 """
 
 from __future__ import annotations
@@ -23,21 +18,19 @@ from typing import TYPE_CHECKING, Sequence
 import numpy as np
 
 from .endings import link_endings
+from .errors import InvalidInputError
 from .entities import add_alias, known_forms, name_relatives
-from .extract import competing, restatement_diff, statement_key
 from .extract.endings import ENDED
 from .extract.lexicon import org_forms
-from .ids import normalise_key
 from .models import Claim, ObserveResult
 from .names import known_entities, unit_vectors
 from .relevance import memory_lexicon
-from .writing import add_claims_once, check_messages
+from .restatements import batch_neighbours, link_restatements
+from .writing import check_messages
 
 if TYPE_CHECKING:
     from .memory import BeliefMemory
 
-RESTATEMENT_NEIGHBOURS = 5
-RECENT_WITHOUT_INDEX = 50  # without a vector index, compare with this many latest statements
 AMBIGUITY_MARGIN = 0.02  # predicates: two names this close are a tie
 
 
@@ -55,20 +48,48 @@ class MessageResult(ObserveResult):
     additive: list[Claim] = field(default_factory=list)
 
 
-def add_messages(memory: "BeliefMemory", messages: Sequence[dict]) -> list[MessageResult]:
-    """Extract claims from each message, link them, and write everything in one batch."""
+def add_messages(memory: "BeliefMemory", messages: Sequence[dict], batch_size: int | None = None) -> list[MessageResult]:
+    """Extract claims from each message, link them, and write everything in one batch. With
+    ``batch_size``, in consecutive batches of that size instead, each exactly as its own
+    ``add_messages`` call (its own transaction: a failure keeps the batches before it), while
+    the next batch's texts are embedded in the worker thread as this one is linked and
+    written: a backlog imported at the model's pace rather than at the model's plus ours."""
     messages = check_messages(memory, messages)  # sizes and types first: nothing to extract from bad input
+    if batch_size is None:
+        return _add_batch(memory, messages, _texts_ahead(memory, messages))[0]
+    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+        raise InvalidInputError(f"batch_size must be a positive int, got {batch_size!r:.80}")
+    batches = [messages[i : i + batch_size] for i in range(0, len(messages), batch_size)] or [[]]
+    out: list[MessageResult] = []
+    texts = _texts_ahead(memory, batches[0])
+    for k, batch in enumerate(batches):
+        results, texts = _add_batch(memory, batch, texts, batches[k + 1] if k + 1 < len(batches) else None)
+        out += results
+    return out
+
+
+def _texts_ahead(memory: "BeliefMemory", messages: Sequence[dict]):
+    """The messages' texts handed to the embedding worker (None without an index)."""
+    if memory.index is None:
+        return None
+    return memory.embeddings.ahead([m["text"] for m in messages if _readable(m)])
+
+
+def _add_batch(memory: "BeliefMemory", messages: list[dict], texts, following: list[dict] | None = None) -> tuple:
+    """One batch written; with ``following``, that batch's texts handed to the worker once
+    this one's model calls are done (returned: the next call's ``texts``)."""
     prepared = [_prepare(m) for m in messages]
     # The model runs once per batch, not once per message (a call for one short text costs
     # most of a batched one): the texts while the claims are extracted (in a worker thread,
     # see ``embedding``), the subjects after. Linking, storing and the restatement links
     # find both in the embedding cache.
-    texts = memory.embeddings.ahead([m["text"] for m, _ in prepared if _readable(m)]) if memory.index is not None else None
     with memory.names.held():  # nothing is written until the batch is linked: check names once
         extracted = [_extract_one(memory, m, speaker) if _readable(m) else ((), (), (), ()) for m, speaker in prepared]
         if texts is not None:
             texts.result()
         _embed_ahead(memory, _unknown_subjects(memory, prepared, extracted))
+        # the model is free: it embeds the next batch while this one is linked and written
+        ahead = _texts_ahead(memory, following) if following else None
         items, notes_per_item, additive_per_item, fuller_names = _link_all(memory, prepared, extracted)
     # One transaction for the batch: the evidence, its claims and the restatement links
     # commit together (a crash in between would leave a message whose retry is a duplicate
@@ -83,12 +104,12 @@ def add_messages(memory: "BeliefMemory", messages: Sequence[dict]) -> list[Messa
         out = []
         for r, notes, additive in zip(results, notes_per_item, additive_per_item):
             out.append(MessageResult(r.evidence_id, r.duplicate, list(r.changes), r.claims, ambiguous=notes, additive=additive))
-        near = _neighbour_ids(memory, [r.evidence_id for r in out])
+        near = batch_neighbours(memory, [r.evidence_id for r in out])
         for r in out:
             r.changes += link_restatements(memory, r.evidence_id, near.get(r.evidence_id))
             r.changes += link_endings(memory, r.evidence_id)
             r.links = _links(memory, r)
-    return out
+    return out, ahead
 
 
 def _link_all(memory: "BeliefMemory", prepared: list, extracted: list) -> tuple[list, list, list, list]:
@@ -281,114 +302,3 @@ def _best(known: list[str], sims: np.ndarray, threshold: float, margin: float):
     if len(above) > 1 and sims[order[0]] - sims[order[1]] < margin:
         return None, above
     return above[0], above
-
-
-# --- the generic restatement rule ----------------------------------------------------------
-def link_restatements(memory: "BeliefMemory", evidence_id: str, neighbour_ids: list[str] | None = None) -> list:
-    """Pair a statement with earlier or later ones of the same user that differ in one
-    span; the later of each pair refutes the earlier value (or, when the only change is
-    a negation, the statement itself). Pairs are found from either side, so the result
-    does not depend on arrival order. ``neighbour_ids``: its neighbours, when a batch
-    looked them up at once (``_neighbour_ids``)."""
-    ev = memory.store.get_node("evidence", evidence_id)
-    changes = []
-    for other in _neighbours(memory, ev, neighbour_ids):
-        older, newer = sorted((ev, other), key=lambda e: (e["timestamp"], e["id"]))
-        if older["timestamp"] == newer["timestamp"]:
-            continue
-        diff = restatement_diff(older["text"], newer["text"])
-        if diff is None:
-            continue
-        changes += _apply_restatement(memory, older, newer, diff)
-    return changes
-
-
-def _neighbour_ids(memory: "BeliefMemory", evidence_ids: list[str]) -> dict[str, list[str]]:
-    """Per evidence of a batch, the ids of its user's evidence near enough to restate it:
-    one index query per user for the whole batch, not one per message (the same hits)."""
-    if memory.index is None:
-        return {}
-    found = memory.store.get_nodes("evidence", evidence_ids)
-    by_user: dict[str, list[dict]] = {}
-    for eid in dict.fromkeys(evidence_ids):
-        if eid in found:
-            by_user.setdefault(found[eid]["user_id"], []).append(found[eid])
-    threshold = memory.policy.section("linking").get("restatement_similarity", 0.75)
-    out = {}
-    for user_id, evs in by_user.items():
-        vectors = memory.embed([ev["text"] for ev in evs])
-        for ev, hits in zip(evs, memory.index.query_many(vectors, user_id, RESTATEMENT_NEIGHBOURS + 1)):
-            out[ev["id"]] = [eid for eid, dist in hits if eid != ev["id"] and 1.0 - dist >= threshold]
-    return out
-
-
-def _neighbours(memory: "BeliefMemory", ev: dict, ids: list[str] | None = None) -> list[dict]:
-    if ids is None and memory.index is not None:
-        ids = _neighbour_ids(memory, [ev["id"]]).get(ev["id"], [])
-    elif ids is None:
-        ids = memory.store.recent_evidence_ids(ev["user_id"], ev["id"], RECENT_WITHOUT_INDEX)
-    found = memory.store.get_nodes("evidence", ids)
-    return [found[i] for i in ids if i in found]
-
-
-def _apply_restatement(memory: "BeliefMemory", older: dict, newer: dict, diff) -> list:
-    user_id = newer["user_id"]
-    old_claims = memory.store.claims_for_evidence([older["id"]])
-    new_claims = memory.store.claims_for_evidence([newer["id"]])
-    if diff.negated:
-        positive, negative = (older, newer) if _longer(newer["text"], older["text"]) else (newer, older)
-        if positive is not older:
-            return []  # "not X" then "X": the later plain statement reasserts; the fold handles it
-        targets = [c for c in old_claims if c["stance"] > 0] or None
-        if targets is None:
-            slot = Claim(user_id, "stmt:" + statement_key(older["text"]), "true", 1.0)
-            changes = _add_once(memory, older["id"], [slot])
-            return changes + _add_once(memory, newer["id"], [Claim(user_id, slot.predicate, "true", -0.8)])
-        return _add_once(memory, newer["id"], [Claim(c["subject"], c["predicate"], c["value"], -0.8) for c in targets])
-    old_key, new_key = normalise_key(diff.old_value), normalise_key(diff.new_value)
-    if not old_key or not new_key:
-        return []
-    lexicon = getattr(memory.extractor, "lexicon", None)
-    if old_claims and new_claims:
-        # The extractor understood both statements: a pair of its claims competes when the
-        # changed span is their value, the subject is the same, and the slot is single-valued
-        # or the template or the newer text says one value replaced the other. A predicate
-        # the policy declares functional needs nothing here: the memory refutes already.
-        pairs = [
-            (o, n) for o in old_claims for n in new_claims
-            if o["stance"] > 0 and n["stance"] > 0 and o["predicate"] == n["predicate"]
-            and not memory.policy.is_functional(o["predicate"])
-            and _spans(o["value"], old_key) and _spans(n["value"], new_key)
-            and _same_entity(memory, user_id, o["subject"], n["subject"])
-            and normalise_key(o["value"]) != normalise_key(n["value"])
-            and competing(diff, newer["text"], single_valued=_single(lexicon, o["predicate"]), lexicon=lexicon)
-        ]
-        return _add_once(memory, newer["id"], [Claim(o["subject"], o["predicate"], o["value"], -1.0) for o, _ in pairs])
-    if not competing(diff, newer["text"], lexicon=lexicon):
-        return []  # the two values need not compete: both hold
-    # Not both parsed: the statement template itself is the slot (single-valued by policy: "slot:*").
-    predicate = "slot:" + diff.template
-    changes = _add_once(memory, older["id"], [Claim(user_id, predicate, diff.old_value, 1.0)])
-    return changes + _add_once(memory, newer["id"], [Claim(user_id, predicate, diff.new_value, 1.0)])
-
-
-def _single(lexicon, predicate: str) -> bool:
-    return bool(lexicon is not None and lexicon.is_single_valued(predicate))
-
-
-def _spans(value: str, span_key: str) -> bool:
-    """The claim's value is the changed span (or inside it, or it inside the value)."""
-    key = normalise_key(value)
-    return bool(key) and (key in span_key or span_key in key)
-
-
-def _longer(a: str, b: str) -> bool:
-    return len(a) > len(b)
-
-
-def _same_entity(memory: "BeliefMemory", user_id: str, a: str, b: str) -> bool:
-    return memory.resolve_entity(user_id, a) == memory.resolve_entity(user_id, b)
-
-
-def _add_once(memory: "BeliefMemory", evidence_id: str, claims: list[Claim]) -> list:
-    return add_claims_once(memory, evidence_id, claims, origin="restatement")

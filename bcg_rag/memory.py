@@ -220,11 +220,13 @@ class BeliefMemory:
         beliefs. Returns a ``MessageResult``: claims, per-claim belief links (old -> new)."""
         return self.add_messages([dict(kwargs, text=text, user_id=user_id, timestamp=timestamp)])[0]
 
-    def add_messages(self, messages: Sequence[dict]):
-        """Batched ``add_message``: one embedding batch, one transaction for the evidence."""
+    def add_messages(self, messages: Sequence[dict], *, batch_size: int | None = None):
+        """Batched ``add_message``: one embedding batch, one transaction for the evidence.
+        With ``batch_size``, consecutive batches of that size, each as its own call, the
+        next one embedded while this one is written (a backlog's import)."""
         from .ingest import add_messages
 
-        return add_messages(self, messages)
+        return add_messages(self, messages, batch_size)
 
     # --- search (search.py) ----------------------------------------------------------------
     def search(self, query: str, *, user_id: str | None = None, include_archived: bool = False, **kwargs):

@@ -161,3 +161,56 @@ def test_a_known_subject_is_not_embedded_again(make_memory, monkeypatch):
     again = mem.add_messages([dict(text="Marcus works at Initech now.", user_id="u1", timestamp="2025-03-01T00:00:00")])
     assert [c.subject for c in again[0].claims] == ["Marcus"]
     assert "Marcus" not in sent and "Marcus works at Initech now." in sent
+
+
+CHAT = ["I live in Lisbon now.", "My sister Anna is a nurse.", "moved to Porto last month!", "I work at Globex.",
+        "I drink oolong tea every morning.", "Anna moved to Madrid.", "I quit Globex, I'm at Initech now.",
+        "We adopted a cat called Miso.", "Miso is 3.", "I also work at Umbrella on weekends.", "what's a good podcast?",
+        "back in Lisbon again lol", "my manager is Priya Raman", "I switched to green tea."]
+
+
+def _chat(n: int) -> list[dict]:
+    return [dict(text=f"{CHAT[i % len(CHAT)]}", user_id=f"u{i % 3}", timestamp=f"2025-01-01T{i // 60:02d}:{i % 60:02d}:00")
+            for i in range(n)]
+
+
+def _state(mem) -> tuple:
+    beliefs = sorted((b.subject, b.predicate, b.value, b.confidence, b.status, str(b.history))
+                     for u in ("u0", "u1", "u2") for b in mem.beliefs(user_id=u))
+    return beliefs, mem.store.count("entity"), mem.store.count("evidence")
+
+
+def test_batches_are_the_separate_calls_they_stand_for(make_memory):
+    """``add_messages(messages, batch_size=k)`` writes what k-sized calls one after the other
+    write (the batches' ends decide linking, so they are the caller's, not ours), only sooner."""
+    messages = _chat(70)
+    one_by_one = make_memory("sentence-transformers")
+    separate = [r for start in range(0, len(messages), 10) for r in one_by_one.add_messages(messages[start:start + 10])]
+    pipelined = make_memory("sentence-transformers")
+    together = pipelined.add_messages(messages, batch_size=10)
+    assert _state(pipelined) == _state(one_by_one)
+    assert [(r.evidence_id, r.claims, r.links) for r in together] == [(r.evidence_id, r.claims, r.links) for r in separate]
+
+
+def test_the_next_batch_is_embedded_while_one_is_written(make_memory, monkeypatch):
+    mem = make_memory("sentence-transformers")
+    messages = _chat(30)
+    log: list[str] = []
+    ahead, write = mem.embeddings.ahead, mem.observe_many
+    monkeypatch.setattr(mem.embeddings, "ahead", lambda texts, **kw: log.append(f"embed {texts[0] if texts else ''}") or ahead(texts, **kw))
+    monkeypatch.setattr(mem, "observe_many", lambda items: log.append(f"write {items[0]['text']}") or write(items))
+    mem.add_messages(messages, batch_size=10)
+    firsts = [m["text"] for m in messages[::10]]
+    # the second batch's texts go to the worker before the first batch is written, and so on
+    assert log.index(f"embed {firsts[1]}") < log.index(f"write {firsts[0]}")
+    assert log.index(f"embed {firsts[2]}") < log.index(f"write {firsts[1]}") < log.index(f"write {firsts[2]}")
+
+
+@pytest.mark.parametrize("bad", [0, -1, 2.5, True, "10"])
+def test_a_bad_batch_size_is_refused_and_writes_nothing(make_memory, bad):
+    from bcg_rag.errors import InvalidInputError
+
+    mem = make_memory("sentence-transformers")
+    with pytest.raises(InvalidInputError, match="batch_size"):
+        mem.add_messages(_chat(5), batch_size=bad)
+    assert mem.store.count("evidence") == 0

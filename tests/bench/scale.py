@@ -38,6 +38,9 @@ def peak_rss_mb() -> int:
         return round(int(next(line for line in f if line.startswith("VmHWM")).split()[1]) / 1024)
 
 
+PIPELINED_CALL = 10_000  # messages per add_messages(batch_size=...) call: the policy's max_batch_items
+
+
 def rss_mb() -> int:
     with open("/proc/self/status") as f:
         return round(int(next(line for line in f if line.startswith("VmRSS")).split()[1]) / 1024)
@@ -66,7 +69,8 @@ def _torch_one_thread() -> None:
         pass
 
 
-def ingest(mode: str, n: int, users: int, embedder: str, path: Path, batch: int, sample: int, skip: int = 0) -> dict:
+def ingest(mode: str, n: int, users: int, embedder: str, path: Path, batch: int, sample: int, skip: int = 0,
+           pipelined: bool = False) -> dict:
     """Build a memory of ``n`` events; events/s per decile, and beside each decile the
     embedding-bound rate: ``sample`` of that decile's texts embedded in batches of
     ``batch``, nothing else. ``skip``: the memory at ``path`` already holds the stream's
@@ -90,8 +94,12 @@ def ingest(mode: str, n: int, users: int, embedder: str, path: Path, batch: int,
         size = (d + 1) * per_decile - done if d < 9 else n - done  # the first may be a stopped decile's rest
         items = list(itertools.islice(stream, size))
         t0, c0 = time.perf_counter(), time.process_time()
-        for start in range(0, len(items), batch):
-            call(items[start : start + batch])
+        if pipelined and mode == "text":  # the same batches, each embedded while the one before is written
+            for start in range(0, len(items), PIPELINED_CALL):
+                mem.add_messages(items[start : start + PIPELINED_CALL], batch_size=batch)
+        else:
+            for start in range(0, len(items), batch):
+                call(items[start : start + batch])
         tf = time.perf_counter()
         if d == 9 and hasattr(mem.index, "flush"):  # vectors still written behind count in the last decile
             mem.index.flush()
@@ -116,7 +124,7 @@ def ingest(mode: str, n: int, users: int, embedder: str, path: Path, batch: int,
     first, last = deciles[0]["events_per_s"], deciles[-1]["events_per_s"]
     rate = sum(x["events"] for x in deciles) / sum(x["seconds"] for x in deciles)
     embed_rate = statistics.median(x["embed_only_per_s"] for x in deciles)
-    return dict(mode=mode, n=n, users=users, embedder=embedder, batch=batch, deciles=deciles, total_seconds=round(total, 1),
+    return dict(mode=mode, n=n, users=users, embedder=embedder, batch=batch, pipelined=pipelined, deciles=deciles, total_seconds=round(total, 1),
                 events_per_s=round(rate, 1), embedding_bound_per_s=round(embed_rate, 1),
                 last_over_first=round(last / first, 2), ratio_to_embedding_bound=round(rate / embed_rate, 2),
                 last_over_first_cpu=round(deciles[-1]["events_per_cpu_s"] / deciles[0]["events_per_cpu_s"], 2),
@@ -287,11 +295,13 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--queries", type=int, default=300)
     ap.add_argument("--warm", type=int, default=20, help="search: uncounted queries before the timed ones")
     ap.add_argument("--skip", type=int, default=0, help="ingest: the memory already holds this many events")
+    ap.add_argument("--pipelined", action="store_true",
+                    help="ingest, text: add_messages(..., batch_size=BATCH), the next batch embedded while one is written")
     ap.add_argument("--out")
     a = ap.parse_args(argv)
     path = Path(a.dir)
     if a.what == "ingest":
-        res = ingest(a.mode, a.n, a.users, a.embedder, path, a.batch, a.sample, a.skip)
+        res = ingest(a.mode, a.n, a.users, a.embedder, path, a.batch, a.sample, a.skip, a.pipelined)
     elif a.what == "search":
         res = search_bench(path, a.embedder, a.queries, a.users, a.warm)
     elif a.what == "open":
