@@ -57,7 +57,7 @@ ZH_TASTE_AFTER = re.compile(r"^(?P<thing>[^我你他她]{1,6}?)(?P<who>我)?(?:�
                             r"(?P<love>喜欢|爱))了?$")
 # "升产品经理了", "老公升副总了": promoted to a title (the lexicon's jobs; not 升级 / 升初中 / 升高)
 ZH_PROMOTED = re.compile(rf"^(?P<who>.*?)(?:终于|已经|刚|刚刚|正式|今年|这次)*(?:被)?升(?:职)?(?:成|为|到)?(?P<title>[{CJK}A-Za-z]{{1,8}}?)了[吧啊呀哦！!]*$")
-# (是 may go: "张晓峰做外贸的", "我干IT的"; not for 学: "我学的" is what one learnt)
+# (是 may go: "张晓峰做外贸的", "我干销售的"; not for 学: "我学的" is what one learnt)
 ZH_TRADE = re.compile(r"^(?P<who>.*?)(?:(?P<neg>不是|是)(?P<verb>做|搞|干|学)|(?P<bare>做|搞|干))(?P<trade>[^的].*?)的$")
 
 

@@ -101,7 +101,7 @@ ZH_ITS_HQ = re.compile(r"^(?:他们|她们|人家|它|公司|我们|我们公司
                        r"(?:那边|这边)?$")
 
 # "my sister just moved there", "我妹刚搬过去", "现在就住那边": a home in the place the message
-# named before ("What time is it in Auckland? …", "去了慕尼黑读博，…"); not "moving there" (a plan)
+# named before ("What time is it in Auckland? …", "去了大理旅游，…"); not "moving there" (a plan)
 EN_MOVED_THERE = re.compile(r"^(?P<who>.*?)\b(?:moved|relocated|lives|live|living)\s+(?:(?:over|out|back|down|up)\s+)?there\b(?!\s+(?:for|on)\b)",
                             re.IGNORECASE)
 ZH_MOVED_THERE = re.compile(r"^(?P<who>.*?)(?:刚刚|刚|已经|也|早就|都)?(?:搬过去|搬(?:到|去)(?:那边|那儿|那里))(?:了|啦)?$"

@@ -70,7 +70,7 @@ ZH_NOT_ORG_HEAD = re.compile(r"^(?:新|老|原|前|一家|这家|那家|这个|�
 ZH_MOVED_OFFICE = re.compile(rf"^(?P<org>[{CJK}A-Za-z]{{0,8}}?)(?:的)?(?P<office>办公室|办公地点|公司)(?:已经|正式|整体|全部|终于)?"
                              rf"(?:从(?P<old>[{CJK}]{{2,6}}?))?(?:搬到|搬去|迁到|迁去|搬迁到|迁至)了?(?P<place>[{CJK}]{{2,6}}?)(?:去了|来了|了)?$")
 
-# "我们组换了个新领导", "公司新来了一位经理": the user's group (or no one said) got a new one
+# "我们组换了个新领导", "部门新来了一位领导": the user's group (or no one said) got a new one
 ZH_GOT_NEW_KIN = re.compile(rf"^(?:我们|咱们|我)?(?:组|部门|团队|公司|组里|部门里|公司里|单位)?(?:最近|今天|刚|又)?"
                             rf"(?:换了|来了|新来了|调来了|空降了)(?:个|一个|一位|位)新?的?(?P<kin>[{CJK}]{{2,3}})$")
 # "现在带我们的是小葛", "管我们组的换成了老王", "我们现在归老王管": who leads the user's group now
