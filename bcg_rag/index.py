@@ -60,6 +60,7 @@ from .index_small import SMALL_FILE, SmallCollection, SmallVectors
 from .index_writes import IndexWrites
 
 _HASH_LEN = 16
+VECTORS_PER_GET = 10_000  # ids per Chroma get: one SQLite variable each, 32,766 at most
 
 
 # What the embedded binding says when an index it pushed out of memory is not on disk.
@@ -257,10 +258,15 @@ class EvidenceIndex(IndexWrites, IndexChecks, ExactSearch):
     def vectors(self, user_id: str, ids: Sequence[str]) -> dict[str, list[float]]:
         """Stored vectors of some of a user's evidence, by evidence id (ids without a vector
         are left out): multi-hop search compares the hops it follows without embedding."""
-        if not ids:
-            return {}
-        res = self._call(user_id, lambda col: col.get(ids=list(dict.fromkeys(ids)), include=["embeddings"]))
-        return {i: [float(x) for x in v] for i, v in zip(res["ids"], res["embeddings"])} if res is not None else {}
+        out: dict[str, list[float]] = {}
+        unique = list(dict.fromkeys(ids))
+        # in pieces: Chroma asks SQLite with one variable per id, and SQLite takes 32,766 at most
+        for start in range(0, len(unique), VECTORS_PER_GET):
+            piece = unique[start : start + VECTORS_PER_GET]
+            res = self._call(user_id, lambda col, piece=piece: col.get(ids=piece, include=["embeddings"]))
+            if res is not None:
+                out.update((i, [float(x) for x in v]) for i, v in zip(res["ids"], res["embeddings"]))
+        return out
 
     def count(self, user_id: str | None = None) -> int:
         if user_id is not None:

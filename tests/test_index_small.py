@@ -180,3 +180,18 @@ def test_a_forgotten_users_vectors_are_in_no_file(make_memory):
     files = [f for f in (mem.path / "chroma").iterdir() if f.is_file()]
     assert files and not [f.name for f in files for n in needles if n in f.read_bytes()]
     assert search_evidence(mem, "bob keeps bees", "bob")[0]["text"] == "bob keeps bees"
+
+
+@pytest.mark.parametrize("promote_above", [3, 1000])
+def test_many_vectors_are_read_in_pieces(make_memory, monkeypatch, promote_above):
+    # a user's vectors asked all at once: Chroma's SQLite takes 32,766 variables at most, so
+    # they are asked in pieces (here of 2), in Chroma as in the small file, and none is lost
+    monkeypatch.setattr(index_small, "PROMOTE_ABOVE", promote_above)
+    mem = make_memory(durable=True)
+    ids = [_obs(mem, f"note number {i}", "big", ts=f"2025-01-0{i + 1}") for i in range(5)]
+    mem.index.flush()
+    whole = mem.index.vectors("big", ids + ["ev_none"])
+    from bcg_rag import index as index_module
+
+    monkeypatch.setattr(index_module, "VECTORS_PER_GET", 2)
+    assert mem.index.vectors("big", ids + ["ev_none"]) == whole and set(whole) == set(ids)

@@ -188,8 +188,10 @@ def search_bench(path: Path, embedder: str, n_queries: int, users: int, warm: in
                 if side == 1:
                     mem.index.query(v, user, candidates)
                     embed_s = te - t
-                elif user in raw:
+                elif raw.get(user) is not None:
                     raw[user].query(query_embeddings=[v], n_results=candidates, include=["distances"])
+                else:  # the user's own Chroma collection, as the index queries it
+                    mem.index.query(v, user, candidates)
             times[side] = time.perf_counter() - t
         if i >= warm:
             ours.append(times[0])
@@ -212,15 +214,21 @@ def _raw_chroma_copies(mem, users: list[str]) -> dict:
     """The floor as issue 13 words it, "query embedding + raw Chroma top-k over the same
     vectors": each user's vectors copied into a plain Chroma collection of an in-memory
     client. (``floor_ms`` is the memory's own index query, which for a user of up to
-    2,048 vectors is an exact comparison in the process, cheaper than Chroma's.)"""
+    2,048 vectors is an exact comparison in the process, cheaper than Chroma's; above that
+    it is Chroma's top-k over the user's own collection, the raw floor itself: not copied.)"""
     import chromadb
     from chromadb.config import Settings
 
     from bcg_rag.chroma_glue import COLLECTION_CONFIGURATION, PrecomputedEmbeddings
 
+    from bcg_rag.index_exact import EXACT_LIMIT
+
     client = chromadb.EphemeralClient(settings=Settings(anonymized_telemetry=False))
     out = {}
     for i, user in enumerate(users):
+        if mem.index.count(user) > EXACT_LIMIT:
+            out[user] = None  # searched in a Chroma collection of their own: the index query is the raw floor
+            continue
         vectors = mem.index.vectors(user, sorted(mem.index.ids(user)))
         keys = list(vectors)
         # our collections' settings: with Chroma's default (1,000 records before its vector
