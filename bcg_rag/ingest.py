@@ -84,7 +84,11 @@ def _add_batch(memory: "BeliefMemory", messages: list[dict], texts, following: l
     # see ``embedding``), the subjects after. Linking, storing and the restatement links
     # find both in the embedding cache.
     with memory.names.held():  # nothing is written until the batch is linked: check names once
-        extracted = [_extract_one(memory, m, speaker) if _readable(m) else ((), (), (), ()) for m, speaker in prepared]
+        # Nothing of the batch is written before every message is read: a user's known
+        # predicates are the same for all of them, asked once (not once per message).
+        known = {u: _known_predicates(memory, u) for u in dict.fromkeys(m["user_id"] for m, _ in prepared if _readable(m))}
+        extracted = [_extract_one(memory, m, speaker, known[m["user_id"]]) if _readable(m) else ((), (), (), ())
+                     for m, speaker in prepared]
         if texts is not None:
             texts.result()
         _embed_ahead(memory, _unknown_subjects(memory, prepared, extracted))
@@ -147,8 +151,8 @@ def _prepare(message: dict) -> tuple[dict, str]:
     return m, speaker
 
 
-def _extract_one(memory: "BeliefMemory", m: dict, speaker: str) -> tuple[list[Claim], list[bool], list[str], list]:
-    known_predicates = _known_predicates(memory, m["user_id"])
+def _extract_one(memory: "BeliefMemory", m: dict, speaker: str,
+                 known_predicates: list[str]) -> tuple[list[Claim], list[bool], list[str], list]:
     raw, added, kin = _extract(
         memory.extractor, m["text"], user_id=m["user_id"], speaker=speaker, context=m.get("context"),
         known_predicates=known_predicates, known_entities=known_entities(memory, m["user_id"], m["text"]),
