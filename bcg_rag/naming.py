@@ -5,8 +5,10 @@ evidence with these (``unstructured.py``)."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
+from .extract.devices import PREDICATE as PHONE_PREDICATE, phone_model
 from .extract.text import has_cjk
 from .relevance import memory_lexicon, named_in_question
 
@@ -28,6 +30,11 @@ ZH_TAGS_OF = {"lives_in": ("ns",), "works_in": ("ns",), "headquarters": ("ns",),
               "works_at": ("nt", "nz", "eng")}
 
 
+@lru_cache(maxsize=8)
+def _phone_named(lexicon: Any) -> re.Pattern:
+    return re.compile(phone_model(lexicon), re.IGNORECASE)
+
+
 def _cut(memory: Any, text: str) -> list:
     """jieba's (word, tag, offset) tokens of a Chinese text, with the memory's lexicon."""
     from .extract.zh import segmenter  # jieba loads its dictionary on first use only
@@ -37,7 +44,10 @@ def _cut(memory: Any, text: str) -> list:
 
 def names_something(memory: Any, text: str, predicate: str | None = None) -> bool:
     """The statement names a place, person or organisation (of the kind ``predicate``'s value
-    is, where given): jieba's tags for Chinese, a capitalised word inside a sentence for English."""
+    is, where given): jieba's tags for Chinese, a capitalised word inside a sentence for English;
+    a phone by its model ("back on a Pixel 8", not "replace the battery for now")."""
+    if predicate == PHONE_PREDICATE:
+        return _phone_named(memory_lexicon(memory)).search(text) is not None
     if has_cjk(text):
         tags = ZH_TAGS_OF.get(predicate or "", ZH_NAME_TAGS + ("eng",))
         return any(flag.startswith(tags) and (flag != "eng" or word[:1].isupper())  # a Latin word when capitalised

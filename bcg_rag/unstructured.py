@@ -251,8 +251,9 @@ def _unstructured(memory: Any, hits: list, relevance: dict[str, float], shown: s
 
 
 # Slots whose new value a change names by its name: a place one moves to (where one was born
-# does not move), an employer one moves to.
-NAMED_BY_A_MOVE = frozenset({"lives_in", "works_in", "headquarters", "located_in", "works_at"})
+# does not move), an employer one moves to, a phone one switches to ("I'll just replace the
+# battery for now" after "my iphone 12 battery is at 79%" is no new phone).
+NAMED_BY_A_MOVE = frozenset({"lives_in", "works_in", "headquarters", "located_in", "works_at", "uses_phone"})
 
 
 def _newer_unread(memory: Any, user_id: str, group: Any, rows: list[dict], relevance: dict[str, float],

@@ -88,7 +88,7 @@ SISTER, HUSBAND, MOTHER = f"{USER}'s sister", f"{USER}'s husband", f"{USER}'s mo
     ("we split the bill", []),
     ("the band broke up", []),
     # a thing owned or a sport ended is no consumption: the endings rule links it by name
-    ("ditched the iphone and got a pixel 8", [(USER, "does", "iphone", -0.8), (USER, "owns", "pixel 8", 1.0)]),
+    ("ditched the iphone and got a pixel 8", [(USER, "does", "iphone", -0.8), (USER, "uses_phone", "pixel 8", 1.0)]),  # one phone at a time (devices.py)
     ("I quit tennis", [(USER, "does", "tennis", -0.8)]),
     ("I quit sugar", [(USER, "consumes", "sugar", -0.8)]),
     ("got a flat tire", []),

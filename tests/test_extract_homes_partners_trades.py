@@ -46,7 +46,7 @@ from claims import USER, triples
     ("sold the Fabia to a guy from work and picked up a used Mazda 3 hatchback, deep red",
      [(USER, "owns", "Fabia", -0.8), (USER, "owns", "Mazda 3 hatchback", 1.0)]),
     ("sold the Civic and got a Tesla Model 3", [(USER, "owns", "Civic", -0.8), (USER, "owns", "Tesla Model 3", 1.0)]),
-    ("bought a brand new iPhone 15", [(USER, "owns", "iPhone 15", 1.0)]),
+    ("bought a brand new iPhone 15", [(USER, "uses_phone", "iPhone 15", 1.0)]),  # the phone one uses (test_extract_phones.py)
     ("got a new car", [(USER, "owns", "new car", 1.0)]),
     ("sold some old clothes and bought a coffee", []),
     ("picked up my kid from school", []),

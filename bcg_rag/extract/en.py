@@ -104,9 +104,12 @@ EN_AGE = re.compile(r"^(?P<age>\d{1,3})(?:\s+(?:years?|yrs?)(?:\s+old)?)?(?:,?\s
 EN_TRADE_IN = re.compile(r"^(?P<title>.+?)\s+in\s+(?P<place>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})$")
 
 # "august 19 is my birthday", "March 3rd is our anniversary": a day of the year, then whose day it is
+EN_DAY_OF_YEAR = (r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?(?!\d)"
+                  r"|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*")
+# "turning 35 on Nov 3rd": the day after the age (shapes._en_age)
+EN_ON_DAY = re.compile(rf"\s+on\s+(?:the\s+)?(?P<date>{EN_DAY_OF_YEAR})\b", re.IGNORECASE)
 EN_DAY_IS_MINE = re.compile(
-    r"^(?P<date>(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?"
-    r"|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*)"
+    rf"^(?P<date>{EN_DAY_OF_YEAR})"
     r"\s+is\s+(?P<owner>my|our|his|her|my\s+[a-z]+'s)\s+(?P<attr>birthday|bday|b-day|anniversary|wedding\s+anniversary)\s*[!.]*$",
     re.IGNORECASE)
 

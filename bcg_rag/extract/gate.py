@@ -25,6 +25,7 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from .devices import PREDICATE as PHONE_PREDICATE
 from .en import EN_CLASS_OF
 from .grammar import ZH_DURATION, ZH_PLACE_CALLED
 from .in_passing import zh_car_pattern
@@ -89,6 +90,7 @@ class GateRules:
                 or predicate.removeprefix("attr:") in NAME_PREDICATES | DATE_PREDICATES | MEASURE_PREDICATES
                 or self._listed_title(value, predicate) or self._employer_name(value, predicate)
                 or zh_car_pattern(self.lexicon).fullmatch(value)  # "特斯拉Model Y": a make and its model
+                or predicate == PHONE_PREDICATE  # "华为Mate 60 Pro": a phone's model as said (devices.py)
                 or self._taste_attribute(predicate)):  # "最喜欢的乐队是回声公路": a title or a name as said (回声 a verb to jieba)
             return value
         if called := ZH_PLACE_CALLED.match(value):  # "一家叫星辰科技的小公司": the place is named

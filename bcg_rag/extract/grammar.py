@@ -160,6 +160,7 @@ EN_RESIGNED = re.compile(r"^(?!.*\b(?:he|she|they|his|her|their|my\s+\w+)\b).*\b
 EN_YES_NO = re.compile(r"^(?:(?:wait|so|omg|lol|ok)\s+)*(?:is|are|was|were|do|does|did|can|could|will|would|has|have|had|should)\s+(?!not\b)\w+",
                        re.IGNORECASE)
 # An elliptical question closing a statement: "oxbow's HQ is in Bristol, any cheap areas to stay?"
+EN_JOINED = re.compile(r"^(?:but|and|though|tho|yet)[\s,]+", re.IGNORECASE)
 EN_ANY_ASKED = re.compile(r"(?:so\s+|and\s+)?any\s+[a-z]+(?:\s+[a-z'-]+){0,5}", re.IGNORECASE)
 
 
@@ -192,8 +193,10 @@ class Grammar:
         if sentence.surprised and not any(p and (self.asks(p) or EN_YES_NO.match(p)) for p in parts):
             sentence = replace(sentence, question=False)  # "Dima is apparently a competitive fencer??": news, not asked
         # "I'm a paralegal at Whitmore & Cole, can you explain discovery?": a request ends it as a question would
+        # "grew up in Swansea so this rain is nothing, but what's the best waterproof?": a joining word goes first
+        last = EN_JOINED.sub("", EN_TURN_OPENER.sub("", parts[-1]) if parts else "") or (parts[-1] if parts else "")
         asked_last = sentence.question and len(parts) > 1 and (
-            self.asks(parts[-1]) or bool(self.lex.requests.lead.match(EN_TURN_OPENER.sub("", parts[-1]) or parts[-1]))
+            self.asks(parts[-1]) or self.asks(last) or bool(self.lex.requests.lead.match(last))
             or bool(EN_ANY_ASKED.fullmatch(parts[-1])))
         silent = [self.says_nothing(sentence, clause, stated=asked_last and i < len(parts) - 1)
                   for i, clause in enumerate(parts)]

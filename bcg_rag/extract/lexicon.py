@@ -28,7 +28,7 @@ LEXICON_SECTIONS = frozenset(
         "stance", "defaults", "predicates", "relations", "cessation", "negation", "hedges",
         "fillers", "time_phrases", "subjects", "grammar", "values", "value_predicates", "attributes",
         "cardinality", "questions", "requests", "small_talk", "plans", "changes", "relatives", "mentions", "habits", "states", "slots",
-        "occupations", "organisations",
+        "occupations", "organisations", "devices",
     }
 )
 

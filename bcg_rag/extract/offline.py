@@ -8,7 +8,7 @@ and ``idioms.py`` (everyday shapes of both languages), ``measures.py`` (heights,
 blood types), ``routines.py`` (habits, abilities), ``whereabouts.py`` (being somewhere),
 ``changes.py`` (a new employer, title, diet or partner; a switch, an ending),
 ``ventures.py`` (a business opened), ``portions.py`` (a drink by the cup), ``tongues.py``
-(how well a language is spoken), ``origins.py`` (a nationality), ``owners.py`` (a company sold),
+(how well a language is spoken), ``devices.py`` (the phone one uses), ``origins.py`` (a nationality), ``owners.py`` (a company sold),
 ``groups_work.py`` (a group joined by name or left, work said by a trade at an organisation,
 what one teaches), ``pets_hobbies.py`` (a pet that died, a hobby said as an obsession),
 ``en.py`` (English shapes) and ``zh.py`` (Chinese shapes, on jieba's segmentation), from
@@ -30,6 +30,7 @@ from ..errors import InvalidInputError
 from ..models import Claim
 from .changes import ChangeRules
 from .coordination import share_subjects
+from .devices import DeviceRules
 from .diets import DietRules
 from .endings import ENDED, JOB, EndingRules, ended_by_kind
 from .everyday import EverydayRules
@@ -100,7 +101,7 @@ class OfflineExtractor(
     ShapeRules, EnglishRules, ChineseRules, GateRules, SharedRules, SubjectRules, MentionRules, WhereaboutsRules,
     MeasureRules, RoutineRules, IdiomRules, ChangeRules, DietRules, EverydayRules, EndingRules, ValueRules, VentureRules,
     PortionRules, TongueRules, OriginRules, OwnerRules, GroupWorkRules, PetHobbyRules, ZhWorkRules, ZhBelongingRules, ZhDailyRules, ZhHomeRules,
-    InPassingRules, MedicationRules, SubscriptionRules,
+    InPassingRules, MedicationRules, SubscriptionRules, DeviceRules,
 ):
     """Rule-based claims from Chinese and English chat messages; no model, deterministic."""
 
@@ -170,12 +171,14 @@ class OfflineExtractor(
             turn.town = turn.venue = turn.place_topic = None
             parts = share_subjects(self.lexicon, clause_texts(sentence.text, EDGE_PUNCTUATION))
             # "his new school, Maple Grove Elementary": read on the sentence, the comma cuts clauses
-            venues = [] if sentence.question else (self._venues(sentence.text, turn) + self._pets_named_first(sentence.text, turn)
+            silent_parts = self.grammar.silent(sentence, parts)
+            # read unless every clause asks: "Biscuit (our spaniel) ate a sock again, should I be worried??"
+            venues = [] if all(silent_parts) else (self._venues(sentence.text, turn) + self._pets_named_first(sentence.text, turn)
                                                    + self._favorite_named_before(sentence.text, said, turn)
                                                    + self._services_paid(sentence.text, turn))
             said += f" {sentence.text}"
             listed = self.grammar.list_items(parts)
-            for clause, silent, turn.listed in zip(parts, self.grammar.silent(sentence, parts), listed):
+            for clause, silent, turn.listed in zip(parts, silent_parts, listed):
                 if not clause:
                     continue
                 if silent:
@@ -358,7 +361,7 @@ class OfflineExtractor(
     def _parse_clause(self, clause: str, turn: Turn, reported: bool = True) -> list[Found]:
         rules = (
             self._pets_and_hobbies, self._groups_and_work,  # first: "new obsession:" reads the clause after it
-            self._zh_work, self._medication, self._subscription, self._everyday, self._said_in_passing, self._venture, self._portion, self._tongue, self._origin, self._company_owner,
+            self._zh_work, self._medication, self._subscription, self._phone, self._everyday, self._said_in_passing, self._venture, self._portion, self._tongue, self._origin, self._company_owner,
             self._shape, self._idiom, self._measure, self._zh_belonging, self._zh_homes, self._change, self._change_from_to, self._job,
             self._attribute, self._verb, self._routine, self._copula, self._relation, self._english_relation, self._whereabouts, self._ending,
             self._zh_daily,

@@ -19,6 +19,7 @@ import re
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
+from .en import EN_ON_DAY
 from .in_passing import IN_PASSING_PREDICATES, PARTNER_PREDICATES
 from .pets_hobbies import pet_noun
 from .shared import CLUB_WORDS, Found
@@ -194,11 +195,11 @@ class ShapeRules:
         if not (m := EN_TURNED.match(clause)):
             return None
         region, negated = self._clean_before_verb(re.sub(r"(?:'m|'s|'re|\s+(?:am|is|are))$", "", m["who"].strip()))
-        if not region and not negated:
-            return Found(turn.speaker_id, "age", m["age"])  # "just turned 30", "turning 40 in May": the speaker's
-        if (who := self._age_owner(m["who"], turn)) is None:
+        # "just turned 30", "turning 40 in May": the speaker's
+        if (who := turn.speaker_id if not region and not negated else self._age_owner(m["who"], turn)) is None:
             return None
-        return Found(who, "age", m["age"])
+        day = EN_ON_DAY.match(clause, m.end())  # "turning 35 on Nov 3rd": that day is the birthday
+        return [Found(who, "age", m["age"])] + ([Found(who, "attr:birthday", day["date"])] if day else [])
 
     def _zh_age(self, clause: str, turn: Turn) -> Found | None:
         if not (m := ZH_AGE.match(clause)):

@@ -1,0 +1,30 @@
+"""A statement said before a question in one sentence is read: the question may open with a
+joining word ("grew up in Swansea so this rain is nothing, but what's the best waterproof?"),
+and a pet named in passing is read there too ("Biscuit (our spaniel) ate a sock again, should I
+be worried??"). An age turned on a day names the birthday ("turning 35 on Nov 3rd"). Near
+misses: a sentence that only asks says nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from claims import USER, triples
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("grew up in Swansea so this rain is nothing, but what's the best waterproof for running?",
+     [(USER, "hometown", "Swansea", 1.0)]),
+    ("I live in Leeds, but where should I go running?", [(USER, "lives_in", "Leeds", 1.0)]),
+    ("Biscuit (our spaniel) ate a sock again, should I be worried??",
+     [(USER, "has", "spaniel", 1.0), (USER, "pet_name", "Biscuit", 1.0)]),
+    ("ugh, turning 35 on Nov 3rd and I'm already having a crisis about it",
+     [(USER, "age", "35", 1.0), (USER, "attr:birthday", "Nov 3rd", 1.0)]),
+    ("my son turned 7 on the 3rd of May", [(f"{USER}'s son", "age", "7", 1.0), (f"{USER}'s son", "attr:birthday", "3rd of May", 1.0)]),
+    # near misses
+    ("turning 40 in May", [(USER, "age", "40", 1.0)]),
+    ("is Mango the parrot ok?", []),
+    ("do you live in Leeds, and where should I go running?", []),
+    ("but what's the best waterproof for running?", []),
+])
+def test_said_before_a_question(extractor, text, expected):
+    assert triples(extractor, text) == expected
