@@ -28,3 +28,13 @@ from claims import USER, triples
 ])
 def test_said_before_a_question(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("joined PureGym on Deansgate", [(USER, "member_of", "PureGym on Deansgate", 1.0)]),
+    ("just joined Anytime Fitness", [(USER, "member_of", "Anytime Fitness", 1.0)]),
+    ("joined Stripe in March", [(USER, "works_at", "Stripe", 1.0)]),
+])
+def test_a_gym_joined_is_no_employer(extractor, text, expected):
+    """A club's kind may end its name written as one word ("PureGym"): joined, it is a membership."""
+    assert triples(extractor, text) == expected

@@ -35,7 +35,8 @@ EN_TITLE_NAME = re.compile(r"(?:(?:Dr|Mr|Mrs|Ms|Prof)\.\s*)?[A-Z][a-z][\w'-]*(?:
 PET_NAMED = re.compile(r"\s+(?:named|called)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\b.*$|(?<=[\u4e00-\u9fff])叫([\u4e00-\u9fffA-Za-z]{1,4})$")
 ZH_COMPANION = re.compile(r"(?:和|跟|与)[\u4e00-\u9fff]{1,4}(?:一起)?$")
 CLUB_WORDS = re.compile(
-    r"\b(?:club|league|team|gym|fitness|society|association|union|party|choir|band|group|community|church|ymca|program)\b",
+    r"\b(?:club|league|team|gym|fitness|society|association|union|party|choir|band|group|community|church|ymca|program)\b"
+    r"|(?<=[a-z])(?-i:Gym|Club|Fitness)\b",  # "PureGym", "CrossFitClub": the kind ends a name written as one word
     re.IGNORECASE,
 )
 EN_SOME = re.compile(r"(?:^\s*|(?<=\band\s))(?:a\s+little(?:\s+bit)?(?:\s+of)?|a\s+bit\s+of)\s+(?=\S)", re.IGNORECASE)
