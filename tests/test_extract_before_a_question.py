@@ -38,3 +38,19 @@ def test_said_before_a_question(extractor, text, expected):
 def test_a_gym_joined_is_no_employer(extractor, text, expected):
     """A club's kind may end its name written as one word ("PureGym"): joined, it is a membership."""
     assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a statement after a request, the speaker left out
+    ("need a veggie lasagne recipe pls, been vegetarian since uni so no mince", [(USER, "diet", "vegetarian", 1.0)]),
+    ("I'm fully vegan now", [(USER, "diet", "vegan", 1.0)]),
+    # an offer accepted is a plan, by the company's name before 's too
+    ("accepted Adyen's offer", [(USER, "plan:works_at", "Adyen", 0.5)]),
+    # a company's headquarters said in passing
+    ("Zalando's HQ in Berlin is massive, I got lost twice", [("Zalando", "headquarters", "Berlin", 1.0)]),
+    # near misses
+    ("I'm fully booked this week", []),
+    ("need a veggie lasagne recipe pls, been there done that", []),
+])
+def test_said_in_passing_or_after_a_request(extractor, text, expected):
+    assert triples(extractor, text) == expected

@@ -66,12 +66,11 @@ EN_LEFT_JOB = re.compile(
 )
 # "Just got a job offer from Spotify", "accepted the offer from Deloitte": a place one may (or
 # will) work at, not yet one's employer: a plan.
-EN_JOB_OFFER = re.compile(
-    r"^(?P<before>.*?)\b(?:got|get|received|receive|have|has|had|accepted|accept|took|signed)\s+(?:a|an|the|my|their)\s+"
-    r"(?:(?:job|internship|return|full-time|verbal)\s+)?offer\s+(?:from|at|with)\s+"
-    r"(?P<org>(?-i:[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,3}))",
-    re.IGNORECASE,
-)
+EN_OFFER_KIND = r"(?:(?:job|internship|return|full-time|verbal)\s+)?offer"
+EN_JOB_OFFER = re.compile(  # ... or "accepted Adyen's offer"
+    r"^(?P<before>.*?)\b(?:got|get|received|receive|have|has|had|accepted|accept|took|signed)\s+(?:(?:a|an|the|my|their)\s+"
+    rf"{EN_OFFER_KIND}\s+(?:from|at|with)\s+(?P<org>(?-i:[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){{0,3}}))"
+    rf"|(?P<org2>(?-i:[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){{0,3}}))'s\s+{EN_OFFER_KIND}\b)", re.IGNORECASE)
 ZH_JOB_OFFER = re.compile(r"^(?P<before>.*?)(?:拿到了?|收到了?|接了|接受了)(?P<org>[^，。！？]{1,12}?)的(?:offer|Offer|OFFER|录用通知)")
 # "I work as a vet tech at Greenhill Animal Clinic, ...": the title and the employer (not "worked as": maybe over)
 EN_WORK_AS_AT = re.compile(r"^(?P<before>.*?)\bwork(?:s|ing)?\s+as\s+(?:a|an)\s+(?P<title>[a-z][\w\s-]{1,40}?)\s+(?:at|for)\s+"
@@ -201,7 +200,7 @@ class EnglishRules:
         if m := (ZH_JOB_OFFER if has_cjk(clause) else EN_JOB_OFFER).match(clause):
             region, negated = self._clean_before_verb(m["before"])
             subject = self._subject(region, turn)
-            org = self._clean_value(m["org"])
+            org = self._clean_value(m["org"] or m.groupdict().get("org2") or "")
             return [Found(subject, "plan:works_at", org)] if subject and not negated and self._usable(org) else None
         if has_cjk(clause):
             return self._zh_job(clause, turn)

@@ -109,7 +109,9 @@ ZH_FROM_NOW_ON = ("以后", "今后", "往后")
 ZH_FIRST_PERSON = re.compile(r"我|咱")
 # "something nerdy" after "what's a good pub quiz team name": an English clause that names no
 # one (no I / my / we, no capitalised name) after a question or a request says what it is for.
-EN_NAMES_SOMEONE = re.compile(r"(?<![\w'])(?:i|i'm|i've|i'd|i'll|im|me|my|we|we're|our|us)(?![\w'])|(?<!^)\b(?-i:[A-Z][a-z])", re.IGNORECASE)
+# (or leaves the speaker out, as chat does: "been vegetarian since uni")
+EN_NAMES_SOMEONE = re.compile(r"(?<![\w'])(?:i|i'm|i've|i'd|i'll|im|me|my|we|we're|our|us)(?![\w'])|(?<!^)\b(?-i:[A-Z][a-z])"
+                              r"|^been\s+(?!to\b)[a-z]", re.IGNORECASE)
 # "anyway, can you ...", "ok so what's ...": words that open a turn before its question or request
 EN_TURN_OPENER = re.compile(r"^(?:(?:anyway|anyways|ok|okay|so|btw|also|oh|hey|hmm|well|um|quick\s+question|random\s+question)[\s,:]+)+",
                             re.IGNORECASE)

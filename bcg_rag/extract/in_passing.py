@@ -64,6 +64,9 @@ PARTNER_PREDICATES = {"wife": "married_to", "husband": "married_to", "girlfriend
 # Kin named in passing that are stored: the partners, and one's boss (one at a time: "told my
 # manager Priya I need Friday off" names the current one). Other kin are not what annotators store.
 IN_PASSING_PREDICATES = {**PARTNER_PREDICATES, "boss": "has_boss"}
+# "Zalando's HQ in Berlin is massive": where a company is headquartered, said in passing
+EN_ORG_HQ_IN = re.compile(r"(?<![\w'])(?P<org>(?-i:[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,2}))'s\s+(?:HQ|headquarters|head\s+office)"
+                          r"\s+in\s+(?P<place>(?-i:[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}))", re.IGNORECASE)
 EN_OFFICE_IN = re.compile(
     r"(?<![\w'])(?:my|our)\s+(?:new\s+)?(?:office|workplace)\s+(?:is\s+|'s\s+)?(?:in|over\s+in|down\s+in|up\s+in)\s+"
     r"(?P<place>(?-i:[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}))(?![\w'-])", re.IGNORECASE)
@@ -174,6 +177,8 @@ class InPassingRules:
                 found.append(Found(me, predicate, m["name"]))
         if (m := EN_OFFICE_IN.search(clause)) and m["place"].casefold() not in lex.not_names:
             found.append(Found(me, "works_in", self._clean_value(m["place"])))
+        if (m := EN_ORG_HQ_IN.search(clause)) and not {m["org"].casefold(), m["place"].casefold()} & lex.not_names:
+            found.append(Found(m["org"], "headquarters", self._clean_value(m["place"])))
         return [f for f in found if self._usable(f.value)]
 
     def _zh_bought(self, clause: str, turn: Turn) -> Found | None:
