@@ -54,3 +54,21 @@ def test_a_gym_joined_is_no_employer(extractor, text, expected):
 ])
 def test_said_in_passing_or_after_a_request(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a change of employer by 跳去 / 跳到 / 跳槽去, with 从
+    ("老王刚从腾讯跳去拼多多，说那边的强度要把他熬干了", [("老王", "works_at", "腾讯", -0.8), ("老王", "works_at", "拼多多", 1.0)]),
+    ("我从腾讯跳槽去拼多多了", [(USER, "works_at", "腾讯", -0.8), (USER, "works_at", "拼多多", 1.0)]),
+    # after a job left in the message, where one goes next month is the next employer (from its date)
+    ("从网易离职了，下个月去米哈游", [(USER, "works_at", "网易", -0.8), (USER, "plan:works_at", "米哈游", 0.5),
+                                     (USER, "works_at", "米哈游", 1.0, 30)]),
+    ("离职手续办完了，下个月去南屿生物", [(USER, "plan:works_at", "南屿生物", 0.5), (USER, "works_at", "南屿生物", 1.0, 30)]),
+    # near misses: a trip, one common word, no job left, a page
+    ("从网易离职了，下个月去上海", [(USER, "works_at", "网易", -0.8)]),
+    ("辞职了，下周去医院", [(USER, "does", "job", -0.8)]),
+    ("下个月去米哈游", []),
+    ("从第一页跳到第三页", []),
+])
+def test_zh_next_employer(extractor, text, expected):
+    assert triples(extractor, text) == expected

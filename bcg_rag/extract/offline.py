@@ -65,7 +65,7 @@ from .zh import ChineseRules
 from .zh_belonging import ZhBelongingRules
 from .zh_daily import ZhDailyRules
 from .zh_homes import ZhHomeRules
-from .zh_work import ZhWorkRules
+from .zh_work import ZH_QUIT_WORDS, ZhWorkRules
 
 # A clause that names who someone is to the user ("Anna是我室友", "我男朋友叫陈屿", "我的狗叫豆豆")
 # leaves that one as the topic: the next clause without a subject is about them.
@@ -228,7 +228,7 @@ class OfflineExtractor(
                 turn.club_left = turn.club_left or any(f.negated and f.predicate == "member_of" and f.subject == turn.speaker_id
                                                        for f in found)
                 turn.job_left = turn.job_left or any(f.negated and (f.predicate == "works_at" or f.predicate == ENDED and (
-                    f.value == JOB or f.value[:1].isupper())) for f in found)
+                    f.value == JOB or f.value[:1].isupper())) for f in found) or bool(ZH_QUIT_WORDS.search(mood.clause))
                 turn.placed = next((f.predicate for f in found if f.predicate in PLACING_PREDICATES),
                                    "works_at" if turn.job_moved else turn.placed)
                 # The clause was about someone else (for Chinese topic continuation): every claim

@@ -30,13 +30,13 @@ if TYPE_CHECKING:
 ZH_ATTRIBUTE = re.compile(r"^(?P<head>.+?)的(?P<attr>.+?)(?P<copula>不是|是|变成了?|换成了?|改成了?)(?P<value>.+?)了?$")
 # 从北京搬到了上海 / 从咖啡换成了茶 / 把美式换成拿铁 / 由X改为Y
 ZH_FROM_TO = re.compile(
-    r"^(?P<before>.*?)(?:从|由)(?P<old>.+?)(?P<verb>搬到|搬去|搬回|搬家到|换成|换到|改成|改为|转到|跳槽到|调到|变成)了?(?P<new>.+)$"
+    r"^(?P<before>.*?)(?:从|由)(?P<old>.+?)(?P<verb>搬到|搬去|搬回|搬家到|换成|换到|改成|改为|转到|跳槽到|跳槽去|跳到|跳去|调到|变成)了?(?P<new>.+)$"
 )
 ZH_BA_CHANGE = re.compile(r"^(?P<before>.*?)把(?P<old>.+?)(?P<verb>换成|改成|改为|变成|戒)了?(?P<new>.*)$")
 # 可乐换成气泡水了: the old thing is the topic, the speaker is left out
 ZH_TOPIC_CHANGE = re.compile(r"^(?P<before>)(?P<old>[^，,、]{1,8}?)(?P<verb>换成|改成|改为)了?(?P<new>.+)$")
 ZH_MOVE_VERBS = ("搬到", "搬去", "搬回", "搬家到")
-ZH_JOB_VERBS = ("跳槽到", "调到", "转到")
+ZH_JOB_VERBS = ("跳槽到", "跳槽去", "跳到", "跳去", "调到", "转到")
 # 在腾讯当产品经理 / 在医院做护士; "现在在杭州做室内设计": not the 在 of 现在
 ZH_JOB_AT = re.compile(r"^(?P<before>.*?)(?<!现)在(?P<org>.+?)(?:当|做|担任|干)(?P<title>.+)$")
 ZH_LEFT_JOB = re.compile(r"^(?P<before>.*?)(?:从(?P<org>.+?)(?:离职|辞职|辞职了|离开|退休)|离开了?(?P<org2>.+?)(?:公司)?$)")

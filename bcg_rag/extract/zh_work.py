@@ -55,6 +55,10 @@ ZH_YEARS_AT = re.compile(rf"^(?P<who>.*?)(?<![现实正存所自])在(?P<org>[{C
                          rf"(?P<span>[0-9一二三四五六七八九十两几半]+(?:年|个月))(?:多)?了?$")
 # "我被蓝鲸互娱挖走了", "被字节挖过去了": poached, so working there now
 ZH_POACHED = re.compile(rf"^(?P<who>.*?)被(?P<org>[{CJK}A-Za-z]{{2,10}}?)(?:高薪)?(?:挖走|挖过去|挖去|挖)了$")
+ZH_QUIT_WORDS = re.compile(r"离职|辞职|裸辞")  # "离职手续办完了": a job left, whatever else is read
+# "从网易离职了，下个月去米哈游": after a job left in the message, where one goes next is the next employer
+ZH_GOING_TO = re.compile(rf"^(?:下个?月|下周|下礼拜|下星期|月底|年后|过完年|\d{{1,2}}号|[一二三四五六七八九十]{{1,2}}月)?(?:初|中|底)?"
+                         rf"(?:就|要|会)?(?:去|入职|加入)(?P<org>[{CJK}A-Za-z]{{2,10}}?)(?:上班|报到|入职)?了?$")
 # "从启航教育出来了", "去年从启航教育裸辞了": leaving an employer (离职 / 辞职 are zh.py's)
 ZH_LEFT_FROM = re.compile(rf"^(?P<who>.*?)从(?P<org>[{CJK}A-Za-z]{{2,10}}?)(?:出来|裸辞|辞职出来)了$")
 ZH_JUST_NOW = re.compile(r"(?:刚刚|刚|才|正)$")  # "刚从启航教育出来": out of the building, not the job
@@ -88,7 +92,17 @@ class ZhWorkRules:
         if office := ZH_MOVED_OFFICE.match(clause):
             return self._zh_moved_office(office, turn)
         return (self._zh_introduced(clause, turn) or self._zh_first_day(clause, turn) or self._zh_left_from(clause, turn)
-                or self._zh_poached(clause, turn) or self._zh_new_boss(clause, turn))
+                or self._zh_poached(clause, turn) or self._zh_new_boss(clause, turn) or self._zh_next_employer(clause, turn))
+
+    def _zh_next_employer(self, clause: str, turn: Turn) -> Found | None:
+        """ "从网易离职了，下个月去米哈游": the job just left makes "去X" the next employer (not a trip)."""
+        if not turn.job_left or not (m := ZH_GOING_TO.match(clause)):
+            return None
+        tokens = self._tokens(org := self._clean_value(m["org"]))
+        # a name jieba cuts apart ("米哈" + "游", "南" + "屿" + "生物"); not a town ("去上海"), not one word ("去医院")
+        named = len(tokens) > 1 and not (tokens[0][1].startswith("ns") and len(tokens[0][0]) > 1) and not any(
+            flag.startswith(("r", "t", "m")) for _, flag, _ in tokens)
+        return Found(turn.speaker_id, "works_at", org, False, True) if named or self._zh_employer_named(org, True) else None
 
     def _zh_new_boss(self, clause: str, turn: Turn) -> Found | None:
         """ "我们组换了个新领导" (nothing yet), then "叫蒋雯": the user's boss now; also "现在带我们的是小葛"."""
