@@ -20,7 +20,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from .extract.endings import ENDED, PETS, SLOT_ENDINGS
+from .extract.endings import CAR, ENDED, PETS, SLOT_ENDINGS
+from .extract.in_passing import is_car
 from .extract.pets_hobbies import is_pet
 from .ids import normalise_key
 from .models import REFUTES, SUPPORTS, Claim
@@ -83,8 +84,11 @@ def names_predicates(memory: Any, ended: str) -> tuple[str, ...]:
 
 def of_kind(memory: Any, ended: str, value: str) -> bool:
     """Whether a value of a slot that an ending names by its kind is of that kind: the pets
-    ended ("家里没有宠物了") are the animals ``has`` holds, not the children or the car it holds too."""
-    return ended != PETS or is_pet(memory_lexicon(memory), value)
+    ended ("家里没有宠物了") are the animals ``has`` holds, not the children or the car it holds
+    too; the car sold ("车卖了") is a car owned, not the house."""
+    if ended == PETS:
+        return is_pet(memory_lexicon(memory), value)
+    return ended != CAR or is_car(memory_lexicon(memory), value)
 
 
 def link_endings(memory: BeliefMemory, evidence_id: str) -> list:

@@ -254,3 +254,15 @@ def test_a_denial_names_a_gym_by_its_name_before_the_kind_in_any_order(make_memo
     cancelled = {"text": "ugh honestly I cancelled the IronPeak membership, I just wasnt going", "timestamp": "2024-04-11T22:10:00"}
     _, gyms = _asked_in_each_order(make_memory, ([joined, cancelled], [cancelled, joined]), "Which gym is the user a member of?", "member_of")
     assert all(g.current is None for g in gyms)  # "IronPeak" names "IronPeak gym": the membership ended
+
+
+@pytest.mark.parametrize("sold", ["车卖了！！养车太费钱，现在家里没车了", "sold the car, the tube is fine"])
+def test_a_car_sold_by_its_kind_ends_the_car_owned_in_any_order(make_memory, sold):
+    """"车卖了" names no car: it ends the cars owned before it ("家里就一辆Model Y"), not the house."""
+    owned = {"text": "家里就一辆Model Y，平时主要我开", "timestamp": "2023-03-03T20:15:00"}
+    house = {"text": "we bought a house last year", "timestamp": "2023-03-04T20:15:00"}
+    ended = {"text": sold, "timestamp": "2024-02-10T15:44:00"}
+    beliefs, cars = _asked_in_each_order(make_memory, ([owned, house, ended], [ended, house, owned]), "我家开的什么车？", "owns")
+    held = {(b[1], b[2]): b[3] > 0 for b in beliefs if b[1] == "owns"}
+    assert held[("owns", "Model Y")] is False and held[("owns", "house")] is True
+    assert all(g.current is None or g.best.value != "Model Y" for g in cars)

@@ -72,3 +72,13 @@ def test_said_in_passing_or_after_a_request(extractor, text, expected):
 ])
 def test_zh_next_employer(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("车卖了！！养车太费钱，现在家里没车了", [(USER, "owns", "car", -0.8), (USER, "does", "car", -0.8)]),
+    ("把车卖掉了", [(USER, "owns", "car", -0.8), (USER, "does", "car", -0.8)]),
+    ("家里就一辆Model Y，平时主要我开", [(USER, "owns", "Model Y", 1.0)]),
+    ("蛋糕卖了", [(USER, "does", "蛋糕", -0.8)]),  # a cake sold is no car
+])
+def test_zh_the_household_car(extractor, text, expected):
+    assert triples(extractor, text) == expected

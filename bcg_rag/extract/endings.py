@@ -30,9 +30,10 @@ SMOKING = "smoking"
 PETS = "pets"
 MEDS = "meds"  # "not on any meds at the moment" (medications.py)
 SCHOOL = "school"  # "graduated last weekend": where one studied, unnamed
+CAR = "car"  # "sold the car", "车卖了，现在家里没车了": the cars owned before (``bcg_rag.endings.of_kind``)
 SLOT_ENDINGS = {JOB: ("works_at",), "engagement": ("engaged_to",), "relationship": ("dating", "engaged_to"),
                 "marriage": ("married_to",), MEMBERSHIP: ("member_of",), SMOKING: ("smokes",), PETS: ("has",),
-                MEDS: ("takes_medication",), SCHOOL: ("studies_at", "attends")}
+                MEDS: ("takes_medication",), SCHOOL: ("studies_at", "attends"), CAR: ("owns", "drives")}
 # A membership ended by its kind, not its name ("quit the gym", "健身卡退了", "cancelled my gym
 # membership"): the memberships stated before it end ("Ironworks Gym", "乐刻").
 GENERIC_MEMBERSHIPS = frozenset("gym membership 健身卡 健身房 会员 会员卡 年卡 健身年卡".split()) | {"gym membership", "the gym"}
@@ -49,8 +50,12 @@ GENERIC_SMOKES = frozenset("烟 香烟 抽烟 吸烟 smoking cigarettes cigs".sp
 GENERIC_PETS = frozenset("宠物 毛孩子 pets pet".split())
 # A slot denied by its kind, not by a value: (the predicates such a denial comes in, the words
 # for the kind, the ending of ``SLOT_ENDINGS`` that ends every value stated before it).
+GENERIC_CARS = frozenset("car 车 车子 私家车 the car".split()) | {"the car"}
 KIND_ENDINGS = ((("member_of",), GENERIC_MEMBERSHIPS, MEMBERSHIP), (("smokes", "consumes", ENDED), GENERIC_SMOKES, SMOKING),
-                (("has",), GENERIC_PETS, PETS))
+                (("has",), GENERIC_PETS, PETS), (("owns", "has", "drives"), GENERIC_CARS, CAR))
+# "车卖了", "把车卖掉了", "卖车了", "现在家里没车了": the car, by its kind, is gone
+ZH_CAR_SOLD = re.compile(r"^(?P<who>[^，,]{0,6}?)(?:把)?(?:车|车子)(?:已经|早就|终于)?(?:卖了|卖掉了|处理掉了|出掉了)|"
+                         r"^(?P<who2>[^，,]{0,6}?)(?:已经|终于)?卖车了|^(?:现在)?(?:家里|我们家|我家)(?:已经|现在)?没(?:有)?车了")
 
 
 def ended_by_kind(found: list[Found]) -> list[Found]:
@@ -268,6 +273,8 @@ class EndingRules:
         return self._who(who, turn)
 
     def _zh_ending(self, clause: str, turn: Turn) -> Found | list[Found] | None:
+        if (car := ZH_CAR_SOLD.match(clause)) and (subject := self._who(car["who"] or car["who2"] or "", turn)):
+            return Found(subject, "owns", "车", True, True)
         if (quit_smoking := ZH_SMOKING_QUIT.match(clause)) and (subject := self._who(quit_smoking["who"], turn)):
             return Found(subject, "smokes", "烟", True, True)  # "烟已经戒了三个月了": one character, said first
         if (job := ZH_QUIT_UNNAMED.match(clause)) and (subject := self._who(job["who"], turn)):

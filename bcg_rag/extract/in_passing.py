@@ -140,6 +140,14 @@ def zh_car_pattern(lexicon: Lexicon) -> re.Pattern[str]:
     return re.compile(rf"(?:{zh_make})?\s*(?:{zh_model})|(?:{zh_make})(?:\s?[A-Za-z]{{0,3}}\d{{1,3}}[A-Za-z]?(?![A-Za-z0-9]))?")
 
 
+def is_car(lexicon: Lexicon, value: str) -> bool:
+    """A value that names a car: a make or a model the lexicon lists ("Skoda Octavia", "特斯拉Model Y"), or the word."""
+    makes, models = lexicon.words("mentions", "car_makes"), lexicon.words("mentions", "car_models")
+    words = set(collapse(value).casefold().split())
+    return (bool(words & {w.casefold() for w in makes + models}) or zh_car_pattern(lexicon).search(value) is not None
+            or value.casefold().split()[-1:] in (["car"], ["车"]))
+
+
 ZH_BOUGHT = re.compile(r"^(?P<who>.*?)(?P<verb>买了|买|入手了|提了|换了|卖了|卖掉了)(?:一)?(?:辆|台|套|部|架|个)?(?P<thing>.+)$")
 ZH_DURABLE_GOODS = ("车", "房", "房子", "公寓", "自行车", "电动车", "摩托车", "钢琴", "吉他", "手机", "电脑", "相机")
 
@@ -154,7 +162,8 @@ class InPassingRules:
         lex, me = self.lexicon, turn.speaker_id
         en_car, zh_car = car_patterns(lex)
         if has_cjk(clause):
-            m = zh_car.match(clause)
+            # "我的Model Y", "家里就一辆Model Y": the household's car
+            m = zh_car.match(clause) or re.match(rf"^(?:现在)?(?:家里|我家|我们家)(?:就|只)?有?一?(?:辆|台)\s*(?P<car>{zh_car_pattern(lex).pattern})", clause)
             if m is None and (driven := re.search(rf"开(?:着)?(?:一辆|辆)?\s*(?P<car>{zh_car_pattern(lex).pattern})", clause)):
                 region, negated = self._clean_before_verb(clause[:driven.start()])
                 # "平时开Model Y通勤": the car one drives is one's own (not "我老公开宝马", "想开特斯拉")
