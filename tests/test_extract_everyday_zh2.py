@@ -125,7 +125,8 @@ def test_everyday_zh_near_misses(extractor, text):
 
 
 @pytest.mark.parametrize("text, expected", [
-    ("车卖了，不开了，现在改坐地铁上班", [(USER, "commutes_by", "地铁", 1.0)]),
+    # the car sold ends the cars owned before it (endings.CAR)
+    ("车卖了，不开了，现在改坐地铁上班", [(USER, "owns", "car", -0.8), (USER, "does", "car", -0.8), (USER, "commutes_by", "地铁", 1.0)]),
     ("改天上班", []),
 ])
 def test_a_new_way_to_work_said_as_a_change(extractor, text, expected):
