@@ -306,6 +306,9 @@ class GateRules:
             return None  # "入职了一家新公司", "在(宁波)一家创业公司当CTO": which one is not said (yet)
         if found.predicate == "member_of" and has_cjk(found.value) and found.value.endswith(ZH_HOME_WORDS):
             return None  # "房子退了": a home given up (zh_homes.py), no group left
+        if found.predicate == "works_at" and has_cjk(found.value) and len(tokens := self._tokens(found.value)) == 2 \
+                and tokens[0][1] in ("nt", "nz") and tokens[1][1] == "ns" and len(tokens[1][0]) > 1:
+            found = replace(found, value=tokens[0][0])  # "在顺丰武汉这边做调度": the company, in its city's branch
         if found.predicate == "works_at" and self._zh_place(found.value):
             found = replace(found, predicate="works_in")  # "我在岳麓区上班": a district is where, not whom for
         # a name the caller knows, or this message named as one ("乐刻的年卡"), whatever jieba tags it

@@ -20,7 +20,7 @@ from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from .en import EN_ON_DAY
-from .in_passing import IN_PASSING_PREDICATES, PARTNER_PREDICATES
+from .in_passing import IN_PASSING_PREDICATES, PARTNER_PREDICATES, is_car
 from .pets_hobbies import pet_noun
 from .shared import CLUB_WORDS, Found
 from .text import CJK, EN_MODEL, collapse, has_cjk
@@ -101,7 +101,7 @@ EN_ITS_NAME = re.compile(
 # or "went with Anna" is no thing owned.
 EN_CHOSE = r"ended\s+up\s+(?:getting|buying|with|going\s+with)|went\s+with|settled\s+on|opted\s+for|picked\s+up|chose|purchased"
 EN_BOUGHT = re.compile(
-    rf"^(?P<who>.*?)\b(?P<verb>bought|buy|sold|sell|got|(?P<chose>{EN_CHOSE}))\s+(?P<thing>(?P<article>(?:a|an|the|my|our)\s+)?.+)$",
+    rf"^(?P<who>.*?)\b(?P<verb>bought|buy|sold|sell|got|picked\s+up|(?P<chose>{EN_CHOSE}))\s+(?P<thing>(?P<article>(?:a|an|the|my|our)\s+)?.+)$",
     re.IGNORECASE,
 )
 EN_AND_BOUGHT = re.compile(r"\s+and\s+(?:then\s+)?(?P<bought>(?:bought|got|picked\s+up|went\s+with)\s+(?:a|an|the|my|our)\s)", re.IGNORECASE)
@@ -297,7 +297,7 @@ class ShapeRules:
             return [f for f in found if isinstance(f, Found)] or None
         # "sold the Fabia to a guy from work": whom to is not the thing; "a used Mazda 3": the car is the Mazda 3
         thing = self._clean_value(EN_CONDITION.sub(r"\1", EN_SOLD_TO_WHOM.sub("", m["thing"]) if sold else m["thing"]))
-        durable = bool(thing) and thing.split()[-1].casefold() in self.lexicon.durable_goods
+        durable = bool(thing) and (thing.split()[-1].casefold() in self.lexicon.durable_goods or is_car(self.lexicon, thing))
         named = m["article"] and (len(thing) > 1 and thing[:1].isupper() and not m["chose"] or EN_MODEL.fullmatch(thing))
         if not thing or not (durable or named):
             return None  # "got a cold", "got an A", "bought groceries": neither a name nor a thing kept
