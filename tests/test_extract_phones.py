@@ -1,4 +1,4 @@
-"""The phone someone uses is one at a time (``uses_phone``, devices.py): had by a possessive,
+"""The phone someone uses, and its carrier, are one at a time (``uses_phone``, ``mobile_carrier``, devices.py): had by a possessive,
 bought, switched to or "on"; handed on or sold; a relative's is theirs. Near misses stay silent:
 a question or a wish names no phone one has, "my mate 40 minutes away" is no Mate 40, a make
 that is also a company ("华为") names a phone only with its model."""
@@ -47,7 +47,18 @@ def test_phone_used(extractor, text, expected):
 
 
 def test_a_new_phone_replaces_the_last():
-    assert default_lexicon().is_single_valued("uses_phone")
+    assert default_lexicon().is_single_valued("uses_phone") and default_lexicon().is_single_valued("mobile_carrier")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("also my carrier Tellvane keeps dropping calls on the train, is that normal??", [(USER, "mobile_carrier", "Tellvane", 1.0)]),
+    ("I ported my number to Brightlink Mobile, half the price of Tellvane", [(USER, "mobile_carrier", "Brightlink Mobile", 1.0)]),
+    ("携号转网到了电信，便宜一半", [(USER, "mobile_carrier", "电信", 1.0)]),
+    ("my network is awful today", []),
+    ("switched to Brightlink Mobile", []),  # which kind of thing was switched is not said
+])
+def test_mobile_carrier(extractor, text, expected):
+    assert [t for t in triples(extractor, text) if t[1] == "mobile_carrier"] == expected
 
 
 def test_a_text_names_a_phone_by_its_model():

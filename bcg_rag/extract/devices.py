@@ -1,7 +1,9 @@
 """The phone someone uses, one at a time (``uses_phone``, single-valued): "my Pixel 7 battery is
 dead", "caved and got an iPhone 16", "replaced it with a Galaxy S24", "I'm on a Fairphone 5 now",
 "新入手的iPhone 16 Pro", "我现在用的就是小米14"; handed on or sold: "旧的Mate60给我爸用了" (the user's
-denied, the father's stated), "gave my old iPhone 12 to my mom", "sold my Pixel 6".
+denied, the father's stated), "gave my old iPhone 12 to my mom", "sold my Pixel 6". The mobile
+carrier is one at a time too (``mobile_carrier``): "my carrier Tellvane", "ported my number to
+Brightlink Mobile", "携号转网到了电信".
 
 A phone is a model the lexicon's makes name (``[devices]``): a make that is only a phone
 ("iPhone", "Fairphone") alone or with its model; a series whose name is also a word or a
@@ -36,6 +38,15 @@ ZH_HAD_VERBS = (r"(?:新入手的|新买的|刚买的|刚入手的|刚换的|新
                 r"(?:现在|目前)?用的(?:就|还|也)?是|(?:现在|目前)?在用|用着|的手机是)")
 ZH_COUNTER = r"(?:一?(?:台|部|个|款|只))?(?:新的?)?"
 ZH_HANDED_ON = r"(?:给了|给|送给了|送给|留给了|留给|传给了|传给)"
+# The mobile carrier, one at a time too: "my carrier Tellvane keeps dropping calls", "ported my
+# number to Brightlink Mobile", "携号转网到了电信".
+CARRIER = "mobile_carrier"
+EN_NAME = r"(?P<name>(?-i:[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,2}))"
+EN_CARRIER_MINE = re.compile(rf"(?<![\w'])my\s+(?:mobile\s+|phone\s+|cell\s+)?(?:carrier|network|provider)\s+(?:is\s+|'s\s+)?(?:now\s+)?{EN_NAME}",
+                             re.IGNORECASE)
+EN_CARRIER_MOVED = re.compile(rf"^(?P<who>.*?)\b(?:ported|moved|switched|transferred)\s+(?:my\s+)?(?:phone\s+)?(?:number|sim|carrier|network)"
+                              rf"\s+(?:over\s+)?to\s+{EN_NAME}", re.IGNORECASE)
+ZH_CARRIER_MOVED = re.compile(r"^(?P<who>.*?)携号转网(?:到了|到|去了|去|成了|成)?(?:中国)?(?P<name>移动|联通|电信|广电)")
 
 
 @functools.lru_cache(maxsize=8)
@@ -77,6 +88,10 @@ class DeviceRules:
 
     def _phone(self, clause: str, turn: Turn) -> list[Found] | Found | None:
         pats = _patterns(self.lexicon)
+        if (m := ZH_CARRIER_MOVED.match(clause) or EN_CARRIER_MOVED.match(clause)) and (who := self._who(m["who"], turn)):
+            return Found(who, CARRIER, m["name"].strip(), False, True)
+        if not has_cjk(clause) and (m := EN_CARRIER_MINE.search(clause)):
+            return Found(turn.speaker_id, CARRIER, m["name"].strip())
         if has_cjk(clause):
             if m := pats["zh_handed"].match(clause):
                 return self._handed_on(m["model"], m["to"], turn)
