@@ -1,6 +1,6 @@
-"""Employers and cars as chat says them: a change of employer by 从X跳去Y, the next employer after a
+"""Employers, jobs and cars as chat says them: a change of employer by 从X跳去Y, the next employer after a
 job left in the message ("从网易离职了，下个月去米哈游"), a company's city branch ("在顺丰武汉这边做调度"
-works at 顺丰), the household's car ("家里就一辆Model Y") and a car sold by its kind ("车卖了"), a car
+works at 顺丰), work done full-time as the job ("现在全职画插画接稿"), the household's car ("家里就一辆Model Y") and a car sold by its kind ("车卖了"), a car
 picked up or sold by its model alone ("sold the fiesta ... and picked up a used Skoda Octavia estate").
 Near misses stay silent."""
 
@@ -50,4 +50,14 @@ def test_zh_the_household_car(extractor, text, expected):
     ("picked up a cold", []),
 ])
 def test_a_branch_and_a_car_by_its_model(extractor, text, expected):
+    assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("辞职了！不当老师了，现在全职画插画接稿，自由是自由", [(USER, "does", "job", -0.8), (USER, "job_title", "老师", -0.8),
+                                                      (USER, "job_title", "插画", 1.0)]),
+    ("全职在家", []),
+    ("全职太太", []),
+])
+def test_zh_work_done_full_time_is_the_job(extractor, text, expected):
     assert triples(extractor, text) == expected

@@ -55,6 +55,9 @@ ZH_YEARS_AT = re.compile(rf"^(?P<who>.*?)(?<![现实正存所自])在(?P<org>[{C
                          rf"(?P<span>[0-9一二三四五六七八九十两几半]+(?:年|个月))(?:多)?了?$")
 # "我被蓝鲸互娱挖走了", "被字节挖过去了": poached, so working there now
 ZH_POACHED = re.compile(rf"^(?P<who>.*?)被(?P<org>[{CJK}A-Za-z]{{2,10}}?)(?:高薪)?(?:挖走|挖过去|挖去|挖)了$")
+# "现在全职画插画接稿", "目前专职做自媒体": work done full-time is one's job now
+ZH_FULL_TIME = re.compile(rf"^(?P<who>.*?)(?:现在|目前|已经)?(?:全职|专职)(?:在家)?(?:做|当|搞|干|画|写|拍|教)(?P<job>[{CJK}A-Za-z]{{2,6}}?)"
+                          rf"(?:接稿|接单|赚钱|谋生)?(?:了|的|中)?$")
 ZH_QUIT_WORDS = re.compile(r"离职|辞职|裸辞")  # "离职手续办完了": a job left, whatever else is read
 # "从网易离职了，下个月去米哈游": after a job left in the message, where one goes next is the next employer
 ZH_GOING_TO = re.compile(rf"^(?:下个?月|下周|下礼拜|下星期|月底|年后|过完年|\d{{1,2}}号|[一二三四五六七八九十]{{1,2}}月)?(?:初|中|底)?"
@@ -92,7 +95,13 @@ class ZhWorkRules:
         if office := ZH_MOVED_OFFICE.match(clause):
             return self._zh_moved_office(office, turn)
         return (self._zh_introduced(clause, turn) or self._zh_first_day(clause, turn) or self._zh_left_from(clause, turn)
-                or self._zh_poached(clause, turn) or self._zh_new_boss(clause, turn) or self._zh_next_employer(clause, turn))
+                or self._zh_poached(clause, turn) or self._zh_new_boss(clause, turn) or self._zh_next_employer(clause, turn)
+                or self._zh_full_time(clause, turn))
+
+    def _zh_full_time(self, clause: str, turn: Turn) -> Found | None:
+        if not (m := ZH_FULL_TIME.match(clause)) or (who := self._who(m["who"], turn)) is None:
+            return None
+        return Found(who, "job_title", m["job"], False, True)
 
     def _zh_next_employer(self, clause: str, turn: Turn) -> Found | None:
         """ "从网易离职了，下个月去米哈游": the job just left makes "去X" the next employer (not a trip)."""
