@@ -9,6 +9,7 @@ from functools import lru_cache
 from typing import Any
 
 from .extract.devices import PREDICATE as PHONE_PREDICATE, phone_model
+from .extract.races import PB_SUFFIX, RACE_TIME
 from .extract.text import has_cjk
 from .relevance import memory_lexicon, named_in_question
 
@@ -45,9 +46,12 @@ def _cut(memory: Any, text: str) -> list:
 def names_something(memory: Any, text: str, predicate: str | None = None) -> bool:
     """The statement names a place, person or organisation (of the kind ``predicate``'s value
     is, where given): jieba's tags for Chinese, a capitalised word inside a sentence for English;
-    a phone by its model ("back on a Pixel 8", not "replace the battery for now")."""
+    a phone by its model ("back on a Pixel 8", not "replace the battery for now"); a race's best
+    by a time ("26:35 now")."""
     if predicate == PHONE_PREDICATE:
         return _phone_named(memory_lexicon(memory)).search(text) is not None
+    if predicate is not None and predicate.endswith(PB_SUFFIX):
+        return RACE_TIME.search(text) is not None
     if has_cjk(text):
         tags = ZH_TAGS_OF.get(predicate or "", ZH_NAME_TAGS + ("eng",))
         return any(flag.startswith(tags) and (flag != "eng" or word[:1].isupper())  # a Latin word when capitalised

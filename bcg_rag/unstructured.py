@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from .asked import asks_recent, relatives_asked, speaks_of_relation, speaks_of_unanswered
+from .extract.races import PB_SUFFIX
 from .extract.text import CJK_CHAR
 from .groups import held_in
 from .naming import names_every, names_something, names_start_of
@@ -197,7 +198,7 @@ def superseded(memory: Any, group: Any, row: dict) -> bool:
     newest = max((str(s["timestamp"]) for s in group.supporters), default="")
     if str(row["timestamp"]) >= newest or row["text"] == HIDDEN_TEXT:
         return False
-    if group.predicate in NAMED_BY_A_MOVE:
+    if named_by_a_move(group.predicate):
         return names_something(memory, row["text"])
     # Any other one-at-a-time slot of the asked kind: its newer value is the answer a reader
     # of dated quotes gives ("升运营主管了" in July over February's "现在是正式的运营专员").
@@ -256,6 +257,12 @@ def _unstructured(memory: Any, hits: list, relevance: dict[str, float], shown: s
 NAMED_BY_A_MOVE = frozenset({"lives_in", "works_in", "headquarters", "located_in", "works_at", "uses_phone"})
 
 
+def named_by_a_move(predicate: str) -> bool:
+    """A slot whose new value a text names (``NAMED_BY_A_MOVE``), or a race's best time, which a
+    newer text names by a time ("shaved 40 seconds off, 26:35 now", races.py)."""
+    return predicate in NAMED_BY_A_MOVE or predicate.endswith(PB_SUFFIX)
+
+
 def _newer_unread(memory: Any, user_id: str, group: Any, rows: list[dict], relevance: dict[str, float],
                   threshold: float, margin: float, named_similarity: float = 1.0, recent: bool = False) -> set[str]:
     """Unstructured rows newer than the newest supporter of ``group``'s stated value (of
@@ -312,7 +319,7 @@ def _newer_unread(memory: Any, user_id: str, group: Any, rows: list[dict], relev
     # this time"); a home moved to a district ("搬到徐汇了") is no new employer. So in any
     # one-at-a-time slot whose value is a name ("favourite singer: 周杰伦"), with a name of any
     # kind ("现在心里排第一的是陈奕迅").
-    moved = group.predicate in NAMED_BY_A_MOVE
+    moved = named_by_a_move(group.predicate)
     if moved or memory.policy.is_functional(group.predicate) and names_something(memory, value):
         kind = group.predicate if moved else None
         naming |= {u["id"] for u in says_change if u["id"] not in names_it and names_something(memory, unnamed(u["text"]), kind)}
@@ -325,7 +332,7 @@ def _newer_unread(memory: Any, user_id: str, group: Any, rows: list[dict], relev
     # names another and not the stated one may be the move said in words the lexicon lacks
     # ("first week in Hamburg done" after "berlin winters are grey"); naming the stated one
     # without a change word is about it, not a move ("Brindle Labs had a nice logo though").
-    if group.predicate in NAMED_BY_A_MOVE:
+    if named_by_a_move(group.predicate):
         naming |= {u["id"] for u in later if similar.get(u["id"], -1.0) >= named_similarity
                    and u.get("source_type") not in WEAKER_SOURCES and not VISIT.search(u["text"])
                    and not names_start_of(u["text"], value) and names_something(memory, unnamed(u["text"]), group.predicate)}
@@ -335,7 +342,7 @@ def _newer_unread(memory: Any, user_id: str, group: Any, rows: list[dict], relev
     # A place or an employer is said by naming one: a text near in words that names none is
     # about the same person, not a move ("birthday gift ideas for Odile?" after "Odile just moved
     # to Galway").
-    if group.predicate in NAMED_BY_A_MOVE:
+    if named_by_a_move(group.predicate):
         later_text = {u["id"]: u["text"] for u in later}
         similar = {i: cos for i, cos in similar.items() if names_something(memory, unnamed(later_text[i]), group.predicate)}
     return naming | {i for i, cos in similar.items() if cos >= threshold} | recent_ids

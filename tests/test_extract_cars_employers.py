@@ -1,8 +1,8 @@
-"""Employers, jobs and cars as chat says them: a change of employer by 从X跳去Y, the next employer after a
-job left in the message ("从网易离职了，下个月去米哈游"), a company's city branch ("在顺丰武汉这边做调度"
-works at 顺丰), work done full-time as the job ("现在全职画插画接稿"), the household's car ("家里就一辆Model Y") and a car sold by its kind ("车卖了"), a car
-picked up or sold by its model alone ("sold the fiesta ... and picked up a used Skoda Octavia estate").
-Near misses stay silent."""
+"""Employers, jobs and cars as chat says them: a change of employer by 从X跳去Y, the next employer
+after a job left in the message ("从网易离职了，下个月去米哈游"), a company's city branch ("在顺丰武汉
+这边做调度" works at 顺丰), work done full-time as the job ("现在全职画插画接稿"), the household's car
+("家里就一辆Model Y") and a car sold by its kind ("车卖了"), a car picked up or sold by its model
+alone ("sold the fiesta ... and picked up a used Skoda Octavia estate"). Near misses stay silent."""
 
 from __future__ import annotations
 

@@ -228,7 +228,7 @@ def test_a_breakup_is_not_shared(extractor, text):
         # organisations jieba's dictionary cuts apart are one name (快手, not 快 + 手)
         ("离开网易了，现在在拼多多", [(USER, "works_at", "网易", -0.8), (USER, "works_at", "拼多多", 1.0)]),
         # a time of day or a race time keeps its colon; how often is not where one goes
-        ("my 10K personal best is 51:07", [(USER, "attr:10k_personal_best", "51:07", 1.0)]),
+        ("my 10K personal best is 51:07", [(USER, "attr:10k_pb", "51:07", 1.0)]),  # the race's slot (races.py)
         ("I go to pilates three times a week now", [(USER, "habit", "pilates", 1.0)]),
         # how many is one number at a time; a denial says no number
         ("I own three guitars now", [(USER, "has", "guitars", 1.0), (USER, "number_of_guitars", "3", 1.0)]),

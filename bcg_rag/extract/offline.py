@@ -49,6 +49,7 @@ from .origins import OriginRules
 from .owners import OwnerRules
 from .pets_hobbies import PetHobbyRules
 from .portions import PortionRules
+from .races import RaceRules
 from .reading import Reading
 from .routines import RoutineRules
 from .shared import Found, SharedRules
@@ -101,7 +102,7 @@ class OfflineExtractor(
     ShapeRules, EnglishRules, ChineseRules, GateRules, SharedRules, SubjectRules, MentionRules, WhereaboutsRules,
     MeasureRules, RoutineRules, IdiomRules, ChangeRules, DietRules, EverydayRules, EndingRules, ValueRules, VentureRules,
     PortionRules, TongueRules, OriginRules, OwnerRules, GroupWorkRules, PetHobbyRules, ZhWorkRules, ZhBelongingRules, ZhDailyRules, ZhHomeRules,
-    InPassingRules, MedicationRules, SubscriptionRules, DeviceRules,
+    InPassingRules, MedicationRules, SubscriptionRules, DeviceRules, RaceRules,
 ):
     """Rule-based claims from Chinese and English chat messages; no model, deterministic."""
 
@@ -282,6 +283,8 @@ class OfflineExtractor(
                                             value, self.lexicon.asserted, context=context))
                         reading.rules.append("mention")
                         reading.additive.append(False)
+        if not self.grammar.mood(text).plan:  # "新的半马PB！1小时52分": the sentences together say the best
+            self._with_race_bests(text, turn, claims, reading, context)
         reading.kin = sorted(turn.kin)
         # "辞职了，不在那家银行干了": the job that ended is named; the unnamed ending says no more
         named_jobs = {c.subject for c in claims if c.predicate == "works_at" and c.stance < 0}
