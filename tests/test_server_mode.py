@@ -153,7 +153,7 @@ def _files_containing(root: Path, needles: list[bytes]) -> dict:
 
 def _data_files_containing(data: Path, needles: list[bytes]) -> dict:
     """PostgreSQL's data files: every relation (base/, global/). The WAL (pg_wal/) keeps
-    old records until PostgreSQL recycles its segments (docs/server-mode.md)."""
+    old records until PostgreSQL recycles its segments (README, "Server mode")."""
     return {**_files_containing(data / "base", needles), **_files_containing(data / "global", needles)}
 
 
