@@ -29,7 +29,7 @@ MemoryOpt = typer.Option(
 
 def _open(path: Path):
     """A memory directory (embedded), or server mode when ``path`` is a config file with a
-    [server] table (docs/server-mode.md)."""
+    [server] table (README, "Server mode")."""
     from .connect import is_server_config
     from .memory import BeliefMemory
 

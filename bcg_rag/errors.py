@@ -91,7 +91,7 @@ class AccessDeniedError(BCGError, PermissionError):
 class MemoryLockedError(BCGError):
     """An embedded memory directory is held by another live process. Embedded mode is one
     process per directory; several processes share a memory in server mode
-    (``BeliefMemory.connect``, docs/server-mode.md)."""
+    (``BeliefMemory.connect``, README "Server mode")."""
 
     def __init__(self, message: str, *, path: str = "", pid: int | None = None, host: str | None = None):
         super().__init__(message)

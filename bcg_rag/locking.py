@@ -94,7 +94,7 @@ def _lock_file(path: Path) -> int | None:
             f"memory directory {path} is open in another process (pid {pid} on {host}, since {who.get('since')}):"
             " embedded mode is one process per directory; to share a memory between processes or machines"
             " use server mode, BeliefMemory.connect(store='postgresql://...', chroma='http://...')"
-            " (see docs/server-mode.md)",
+            " (see the README, \"Server mode\")",
             path=str(path), pid=pid, host=host,
         ) from None
     except BaseException:
