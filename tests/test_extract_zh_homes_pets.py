@@ -206,3 +206,13 @@ def test_a_move_toward_a_town_placed_for_a_company_is_not_the_companys(extractor
 ])
 def test_a_pet_of_the_household_said_in_passing(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a nickname by a surname after 大 ("大毛", "大刘"), after a kin word; "新" before the verb is "newly"
+    ("同事大毛养了只柯基叫馒头，天天在工位给我们看照片", [("大毛", "has", "柯基", 1.0), ("大毛", "pet_name", "馒头", 1.0)]),
+    ("室友小李新养了只柯基叫旺财", [("小李", "has", "柯基", 1.0), ("小李", "pet_name", "旺财", 1.0)]),
+    ("大家都养了狗", []),
+])
+def test_zh_a_colleagues_pet(extractor, text, expected):
+    assert triples(extractor, text) == expected

@@ -259,6 +259,8 @@ class GateRules:
         surnames = self.lexicon.surnames
         if text[0] in ZH_TITLE_PREFIXES and len(text) == 2 and (text[1] in surnames or len(self._tokens(text)) == 2):
             return True  # 小王, 老张; 小明, 小红 (a nickname, not a word such as 小说 or 老师)
+        if text[0] == "大" and len(text) == 2 and text[1] in surnames:
+            return True  # 大毛, 大刘: a nickname by a surname (not 大家, 大狗)
         for suffix in ZH_NAME_SUFFIXES:
             head = text[: -len(suffix)]
             if text.endswith(suffix) and head and (head[0] in surnames or self._zh_named(head)):
