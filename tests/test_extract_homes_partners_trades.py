@@ -80,6 +80,11 @@ def test_a_known_name_keeps_its_kin_title(extractor):
     # a change of trade said of a known nickname stays theirs
     found = extractor.extract("峰哥现在不做外贸了，转去做跨境电商", user_id=USER, known_entities=["峰哥"])
     assert [(c.subject, c.predicate, c.value) for c in found] == [("峰哥", "job_title", "跨境电商")]
+    # a known name typed in lower case leads its clause: "he" after it is that one
+    said = "kofi finally escaped banking 😂 he's lecturing economics at Tamsin University now"
+    assert extractor.extract(said, user_id=USER) == []
+    found = extractor.extract(said, user_id=USER, known_entities=["kofi"])
+    assert [(c.subject, c.predicate, c.value) for c in found][0] == ("kofi", "works_at", "Tamsin University")
 
 
 def test_a_request_naming_someone_is_no_move_of_theirs(make_memory):

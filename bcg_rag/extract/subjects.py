@@ -32,6 +32,8 @@ EN_LEAD = re.compile(
     r"^(?:(?:so|ok|okay|well|and|but|yeah|oh|omg|anyway|btw)\b[,!]?\s+)?(?:(?:[Mm]y|[Oo]ur)\s+(?:[a-z]+\s+){0,2}?(?P<rel>[a-z-]+)(?:\s+(?P<name>[A-Z][a-z]+))?|(?P<lone>[A-Z][a-z]+))"
     r"\s+(?:is|was|'s|has|had|got|just|now|still|finally|recently|also|(?=[a-z]+ed\b|sent\b|told\b|said\b))\b"
 )
+EN_LEAD_WORD = re.compile(r"^(?:(?:so|ok|okay|well|and|but|yeah|oh|omg|anyway|btw)\b[,!]?\s+)?(?P<word>[a-z][a-z'-]+)"
+                          r"\s+(?:is|was|'s|has|had|got|just|now|still|finally|recently|also|(?=[a-z]+ed\b|sent\b|told\b|said\b))\b")
 # "my sis", "(big) news from my sister", "update on my brother": a relative alone, the topic of what follows
 EN_KIN_ALONE = re.compile(r"(?:(?:(?:big|some|quick|good|bad|great|sad|huge|small)\s+)?(?:news|update|updates|gossip)"
                           r"\s+(?:from|on|about)\s+)?(?:my|our)\s+(?P<rel>[a-z-]+(?:\s+[a-z-]+)?)", re.IGNORECASE)
@@ -213,7 +215,9 @@ class SubjectRules:
             return f"{turn.user_id}'s {self.lexicon.relatives[collapse(kin.group()).casefold()]}"
         m = EN_LEAD.match(clause)
         if m is None:
-            return None
+            # "kofi finally escaped banking": a name the memory knows, typed in lower case
+            known = EN_LEAD_WORD.match(clause)
+            return turn.entities.get(known["word"]) if known else None
         if (m["name"] or m["lone"]) and (name := self._name(m["name"] or m["lone"], turn)):
             return name
         if m["rel"] and (kin := self.lexicon.relative_regex.fullmatch(m["rel"])):
