@@ -283,8 +283,7 @@ class OfflineExtractor(
                                             value, self.lexicon.asserted, context=context))
                         reading.rules.append("mention")
                         reading.additive.append(False)
-        if not self.grammar.mood(text).plan:  # "新的半马PB！1小时52分": the sentences together say the best
-            self._with_race_bests(text, turn, claims, reading, context)
+        self._with_race_bests(text, turn, claims, reading, context)  # "新的半马PB！1小时52分": the sentences together
         reading.kin = sorted(turn.kin)
         # "辞职了，不在那家银行干了": the job that ended is named; the unnamed ending says no more
         named_jobs = {c.subject for c in claims if c.predicate == "works_at" and c.stance < 0}

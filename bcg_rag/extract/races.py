@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..models import Claim
 from .shared import Found
@@ -47,11 +47,14 @@ def _race(text: str) -> str | None:
 
 class RaceRules:
     lexicon: Lexicon
+    grammar: Any
 
     def _with_race_bests(self, text: str, turn: Turn, claims: list[Claim], reading: Reading, context: str | None) -> None:
         """Add the message's race bests to its claims; one read as an attribute too ("my 10K
-        personal best is 51:07") moves to the race's slot rather than standing twice."""
-        for f in self._race_best(text, turn):
+        personal best is 51:07") moves to the race's slot rather than standing twice. A plan says
+        no best ("hoping for a 5k PB of 23:00"); the mood is read only when a best was found."""
+        bests = self._race_best(text, turn)
+        for f in bests if bests and not self.grammar.mood(text).plan else ():
             said = [i for i, c in enumerate(claims) if (c.subject, c.value) == (f.subject, f.value) and c.predicate.startswith("attr:")]
             for i in said:
                 claims[i] = replace(claims[i], predicate=f.predicate)
