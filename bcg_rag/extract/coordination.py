@@ -27,11 +27,11 @@ SUBJECT = (r"(?P<subject>i|we|he|she|they|(?:my|our)\s+[a-z-]+(?:\s+(?-i:[A-Z][a
 COPULA = r"(?P<copula>'m|'s|'re|\s+am|\s+is|\s+are)"
 LEAD = re.compile(rf"^{FILLERS}{SUBJECT}(?:{COPULA}\b|\s+(?=\S))", re.IGNORECASE)
 # "and", "and also", "and still", "and deathly": the join and the adverbs before the phrase
-JOIN = re.compile(r"\s+and\s+(?P<adverbs>(?:(?:also|still|now|currently|even|\w+ly)\s+)*)", re.IGNORECASE)
+JOIN = re.compile(r"\s+and\s+(?P<adverbs>(?:(?:also|still|now|currently|even|just|then|\w+ly)\s+)*)", re.IGNORECASE)
 # A second phrase that opens with an auxiliary is a verb phrase too ("... fan and won't shut up about it")
 AUXILIARY = re.compile(r"^(?:won't|wont|can't|cant|don't|dont|doesn't|didn't|never|will|would|can|could|should|always|keeps?|has|have|had)\s",
                        re.IGNORECASE)
-OPENING_JOIN = re.compile(r"^and\s+(?P<adverbs>(?:(?:also|still|now|currently|even|\w+ly)\s+)*)", re.IGNORECASE)
+OPENING_JOIN = re.compile(r"^and\s+(?P<adverbs>(?:(?:also|still|now|currently|even|just|then|\w+ly)\s+)*)", re.IGNORECASE)
 
 
 @functools.lru_cache(maxsize=8)

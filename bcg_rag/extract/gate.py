@@ -21,6 +21,7 @@ before the first pronoun, adverb, preposition or particle of jieba's segmentatio
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -143,7 +144,8 @@ class GateRules:
         # "最喜欢的动漫是进击的巨人"): whatever jieba tags its words.
         taste = self._taste_attribute(found.predicate)
         if has_cjk(value):
-            if ZH_QUESTION_WORDS.search(value) or re.fullmatch(ZH_DURATION, value) or value[0] in "我你他她它这那":
+            if ZH_QUESTION_WORDS.search(value) or re.fullmatch(ZH_DURATION, value) or value[0] in "我你他她它这那" \
+                    or value.startswith(("小时", "分钟", "钟头")):  # "练了一个小时琴": how long, then what
                 return False
             if (lex.value_of(value) != value or value.casefold() in lex.values or value.casefold() in lex.value_predicates
                     or self._zh_named(value)):
@@ -164,7 +166,7 @@ class GateRules:
                 return False  # "六年", "三点": a time or a number, not a thing
             if len(CJK_CHAR.findall(value)) == 1 and not re.search(r"[A-Za-z0-9]", value):
                 # "猫", "狗", "辣": one character is a thing only where things are kept or tasted
-                return tokens[0][1].startswith(("n", "a")) and found.predicate in ONE_CHARACTER_PREDICATES
+                return tokens[0][1].startswith(("n", "a")) and found.predicate in ONE_CHARACTER_PREDICATES and value not in ZH_RESULTS
             if found.predicate in PLACE_PREDICATES and len(tokens) == 1 and tokens[0][1] in ("s", "f"):
                 return False  # "住在海边", "在国外": a kind of place, not a place
             if found.predicate.removeprefix("attr:") in NAME_PREDICATES:
@@ -317,6 +319,8 @@ class GateRules:
         if not (has_cjk(found.value) and found.value.casefold() in turn.entities or self._value_ok(found)) \
                 or not self._subject_ok(found, turn):
             return None
+        if found.predicate == "practices" and found.value not in practised(self.lexicon):
+            return None  # "练车", "练口语": practising a sport, a game or an instrument is kept up; not every drill
         if found.predicate in ("likes", "dislikes") and REPLY_WORDS.search(found.value):
             return None  # "love the garden bench idea", "I like the second option": a reply to a suggestion, no taste
         if found.predicate == "has" and (kin := re.fullmatch(r"new\s+(.+)", found.value, re.IGNORECASE)) \
@@ -353,6 +357,14 @@ WORKPLACE = re.compile(
     r"|nonprofit|non-profit|government|hospital|kindergarten|daycare|supermarket|mall|newspaper|magazine)s?\b",
     re.IGNORECASE,
 )
+@functools.cache
+def practised(lexicon: Lexicon) -> frozenset[str]:
+    """What one keeps practising: the lexicon's activities, games, instruments and pastimes."""
+    return frozenset(w for key in ("activities", "games", "instruments", "hobbies") for w in lexicon.words("habits", key))
+
+
+# How an eating or drinking went, not what was had: "没吃饱", "喝多了", "吃撑了"
+ZH_RESULTS = frozenset("饱好完多少够撑腻醉")
 ONE_CHARACTER_PREDICATES = frozenset({"eats", "drinks", "likes", "dislikes", "has", "owns", "consumes", "smokes", "plays"})
 PLACE_PREDICATES = frozenset({"lives_in", "hometown", "born_in", "visited", "works_in"})
 # Where a town named in lower case is read as one (``_lower_case_place``), and the words that

@@ -59,6 +59,8 @@ ZH_TASTE_AFTER = re.compile(r"^(?P<thing>[^我你他她]{1,6}?)(?P<who>我)?(?:�
 ZH_PROMOTED = re.compile(rf"^(?P<who>.*?)(?:终于|已经|刚|刚刚|正式|今年|这次)*(?:被)?升(?:职)?(?:成|为|到)?(?P<title>[{CJK}A-Za-z]{{1,8}}?)了[吧啊呀哦！!]*$")
 # (是 may go: "张晓峰做外贸的", "我干销售的"; not for 学: "我学的" is what one learnt)
 ZH_TRADE = re.compile(r"^(?P<who>.*?)(?:(?P<neg>不是|是)(?P<verb>做|搞|干|学)|(?P<bare>做|搞|干))(?P<trade>[^的].*?)的$")
+# "我们做会计的这个月基本住在公司了", "我们当老师的最怕开学": the speaker's trade, as the topic of a remark
+ZH_OUR_TRADE = re.compile(r"^(?:我们|咱们|我们这些|咱们这些|我们这种|我们这行)(?:做|搞|干|当)(?P<trade>[\u4e00-\u9fff]{2,4}?)的(?=[\u4e00-\u9fff]{2})")
 
 
 class IdiomRules:
@@ -154,6 +156,8 @@ class IdiomRules:
 
     def _zh_trade(self, clause: str, turn: Turn) -> Found | None:
         """ "我老公是做金融的" (occupation 金融), "我是做产品经理的" (job_title), "她是学法律的" (studies 法律)."""
+        if (ours := ZH_OUR_TRADE.match(clause)) and turn.user_is_speaker and self._usable(trade := ours["trade"]):
+            return Found(turn.speaker_id, "job_title" if self.lexicon.is_occupation(trade) else "occupation", trade)
         m = ZH_TRADE.match(clause)
         if m is None:
             return None

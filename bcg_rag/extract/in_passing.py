@@ -67,6 +67,7 @@ IN_PASSING_PREDICATES = {**PARTNER_PREDICATES, "boss": "has_boss"}
 # "Zalando's HQ in Berlin is massive": where a company is headquartered, said in passing
 EN_ORG_HQ_IN = re.compile(r"(?<![\w'])(?P<org>(?-i:[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,2}))'s\s+(?:HQ|headquarters|head\s+office)"
                           r"\s+in\s+(?P<place>(?-i:[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}))", re.IGNORECASE)
+ZH_OUR_OFFICE = re.compile(r"(?:我们|咱们)(?:公司)?(?P<place>[\u4e00-\u9fff]{2,3}?)(?:办公室|办事处)")
 EN_OFFICE_IN = re.compile(
     r"(?<![\w'])(?:my|our)\s+(?:new\s+)?(?:office|workplace)\s+(?:is\s+|'s\s+)?(?:in|over\s+in|down\s+in|up\s+in)\s+"
     r"(?P<place>(?-i:[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}))(?![\w'-])", re.IGNORECASE)
@@ -169,6 +170,9 @@ class InPassingRules:
                 # "平时开Model Y通勤": the car one drives is one's own (not "我老公开宝马", "想开特斯拉")
                 m = driven if not negated and self._subject(region, turn) == me and not re.search(r"想|要|租|借|会|能", clause[:driven.start()]) else None
             found = [Found(me, "owns", m["car"].strip())] if m and not ZH_CAR_GONE.search(clause) else []
+            # "我们杭州办公室少了一个奶茶赞助商": the town of the office one works in
+            if (office := ZH_OUR_OFFICE.search(clause)) and self._zh_place(office["place"]):
+                found.append(Found(me, "works_in", office["place"]))
             return found + ([] if ZH_PET_GONE.search(clause) else self._zh_pets_in_passing(clause, me))
         found: list[Found] = []
         for m in en_car.finditer(clause) if not CAR_GONE.search(clause) else ():

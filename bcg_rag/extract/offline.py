@@ -53,7 +53,7 @@ from .races import RaceRules
 from .reading import Reading
 from .routines import RoutineRules
 from .shared import Found, SharedRules
-from .splitting import clause_texts, sentences
+from .splitting import clause_texts, dates_joined, sentences
 from .subjects import SubjectRules
 from .subscriptions import SubscriptionRules
 from .whereabouts import PLACING_PREDICATES, TOWN_PREDICATES, VENUE_PREDICATES, ZH_JOB_CHANGED, WhereaboutsRules
@@ -64,7 +64,7 @@ from .values import ValueRules
 from .ventures import VentureRules
 from .zh import ChineseRules
 from .zh_belonging import ZhBelongingRules
-from .zh_daily import ZhDailyRules
+from .zh_daily import ZhDailyRules, fronted_activity
 from .zh_homes import ZhHomeRules
 from .zh_work import ZH_QUIT_WORDS, ZhWorkRules
 
@@ -170,7 +170,7 @@ class OfflineExtractor(
             # Chinese keeps its topic across a sentence end ("老公跳槽了！现在在安泰保险"), not past a question
             turn.topic = turn.topic and has_cjk(sentence.text) and not sentence.question
             turn.town = turn.venue = turn.place_topic = None
-            parts = share_subjects(self.lexicon, clause_texts(sentence.text, EDGE_PUNCTUATION))
+            parts = dates_joined(share_subjects(self.lexicon, clause_texts(sentence.text, EDGE_PUNCTUATION)))
             # "his new school, Maple Grove Elementary": read on the sentence, the comma cuts clauses
             silent_parts = self.grammar.silent(sentence, parts)
             # read unless every clause asks: "Biscuit (our spaniel) ate a sock again, should I be worried??"
@@ -390,4 +390,6 @@ class OfflineExtractor(
         # "been pescatarian since uni", "been vegan for 3 years": chat leaves "I've" out
         if EN_BEEN_LEFT_OUT.match(clause):
             return self._parse_clause("I've " + clause, turn, reported)
+        if has_cjk(clause) and (restated := fronted_activity(self.lexicon, clause)):
+            return self._parse_clause(restated, turn, reported)  # "瑜伽倒是一直在练": "我一直在练瑜伽"
         return []

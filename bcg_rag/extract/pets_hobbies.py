@@ -154,6 +154,10 @@ ZH_LITTLE = re.compile(r"^(?:小|一)")
 # "给它起名大橘", "起名叫豆豆", "取了个名叫团子"
 ZH_NAMED_IT = re.compile(rf"^(?:给(?:它|她|他))?(?:起名|取名|起了个名字?|取了个名字?)(?:叫|为)?(?P<name>[{CJK}A-Za-z]{{1,4}})(?:了|啦)?$")
 
+# "周一鸣是个钓鱼狂魔", "他是个足球迷", "我是咖啡控": a fan of something likes it
+ZH_FAN_OF = re.compile(rf"^(?P<who>.*?)是(?:个|一个|名|位|资深的?|超级|骨灰级的?|重度)*(?P<thing>[{CJK}]{{1,4}}?)"
+                       r"(?:狂魔|迷|控|发烧友|爱好者|狂热分子|狂人)(?:了|啦|哈|呢)?$")
+
 
 class PetHobbyRules:
     lexicon: Lexicon
@@ -162,7 +166,7 @@ class PetHobbyRules:
         # "new obsession" ended the clause before: only this clause may say what it is.
         labelled, turn.label = turn.label, None
         if has_cjk(clause):
-            return self._zh_pet_taken(clause, turn) or self._zh_pet_named_it(clause, turn)
+            return self._zh_pet_taken(clause, turn) or self._zh_pet_named_it(clause, turn) or self._zh_fan_of(clause, turn)
         return self._new_taste(clause, turn, labelled) or self._pet_died(clause, turn) or self._took_up(clause, turn)
 
     def _zh_pet_taken(self, clause: str, turn: Turn) -> Found | None:
@@ -177,6 +181,13 @@ class PetHobbyRules:
             return None
         turn.owned = (subject, pet)
         return Found(subject, "has", pet)
+
+    def _zh_fan_of(self, clause: str, turn: Turn) -> Found | None:
+        if not (m := ZH_FAN_OF.match(clause)) or not all(flag.startswith(("n", "v")) for _, flag, _ in self._tokens(m["thing"])):
+            return None  # "是个急性子迷糊": what is liked is a thing or an activity
+        subject, negated = self._zh_who(m["who"], turn)
+        thing = "足球" if m["thing"] == "球" else m["thing"]  # a 球迷 is a football fan
+        return Found(subject, "likes", thing) if subject and not negated else None
 
     def _zh_pet_word(self, word: str) -> bool:
         """An animal: a Chinese pet word of the lexicon ends it (小橘猫 is a 猫), or a breed listed here."""

@@ -79,13 +79,16 @@ EN_CANCELLED = re.compile(
 EN_CANCELLED_LOWER = re.compile(
     r"^(?P<who>.*?)\bcancel(?:l?ed|l?ing|s)?\s+(?:my|our|the)\s+(?!(?:gym|monthly|annual|yearly|premium|family|old|free|trial)\s)"
     r"(?P<thing>[a-z][\w&'-]+)\s+(?P<kind>membership|subscription)\b")
-# "we adopted a dog", "just got a puppy named Biscuit", "adopted a retired racing greyhound":
+# "we adopted a dog", "just got a puppy named Biscuit", "adopted a retired racing greyhound",
+# "adopted a tabby from the shelter":
 # an animal taken in is kept (the lexicon's [mentions] pets only, with what describes it
 # dropped, ``pet_noun``: "got a cold", "adopted a new policy", "got a hot dog" are no pet).
 EN_PET_TAKEN = re.compile(
     r"^(?P<who>.*?)\b(?:adopted|adopt|got|get|rescued|rescue|brought\s+home|bring\s+home)\s+(?:a|an|our|my)\s+"
     r"(?P<pet>[a-z0-9][a-z0-9-]*(?:\s+[a-z0-9][a-z0-9-]*){0,4}?)"
-    r"(?:\s*,?\s+(?:named|called)\s+(?P<name>(?-i:[A-Z][a-z][\w'-]*)))?(?:\s+(?:today|yesterday|last\s+\w+))?$",
+    r"(?:\s+from\s+(?:the|a|an|our|my)\s+(?:local\s+)?(?:shelter|rescue|pound|breeder|rspca|spca)(?:\s+(?:centre|center))?)?"
+    r"(?:\s*,?\s+(?:named|called)\s+(?P<name>(?-i:[A-Z][a-z][\w'-]*)))?(?:\s+(?:today|yesterday|last\s+\w+|this\s+(?:week|weekend|morning)"
+    r"|on\s+\w+day|(?:mon|tues|wednes|thurs|fri|satur|sun)day))?$",
     re.IGNORECASE,
 )
 # "a beagle called Rocket", after "we have a puppy too!!": the kind of the animal just said, and its name

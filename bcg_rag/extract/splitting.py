@@ -34,7 +34,7 @@ PURPOSE_START = (r"so\s+that\s|so\s+(?=(?:i|we|he|she|they|you)\s+(?:can|could|w
 # was a kid", "since June"): the reason's mood is its own.
 CAUSAL_SINCE = r"(?:i|we|he|she|they|you|it)(?:'re|'m|'s|'ll|\s+(?:are|am|is|will|have|has|need|needs|want|wants|got|can)\b)"
 CLAUSE_BREAK = re.compile(
-    rf"\s+(?={PURPOSE_START})|,\s+(?!{LEGAL_FORM})|[，、：]+|\s*[()]\s*|(?<!\d):+|:+(?!\d)|\s+(?:but|though|although|because|so|and then|whereas|while)\s+|\s*[-–—]{{1,2}}\s+"
+    rf"\s+(?={PURPOSE_START})|,\s+(?!{LEGAL_FORM})|[，、：]+|\s*[()]\s*|(?<!\d):+|:+(?!\d)|\s+(?:but|though|although|because|so|whereas|while)\s+|\s+and\s+then\s+(?=(?:i|i'm|i've|we|we're|you|my|our|he|she|they|he's|she's|they're)\s)|\s+(?=and\s+then\s)|\s*[-–—]{{1,2}}\s+"
     rf"|\s+since\s+(?={CAUSAL_SINCE})"
     r"|但是|不过|可是|而且|因为|所以|然后|但"
     r"|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])"  # a space between Chinese words is a pause, like a comma
@@ -47,8 +47,8 @@ CLAUSE_BREAK = re.compile(
 # of change; there the "and" stays, so that the clause takes the subject said before it ("she
 # quit and joined Brightmoor": hers, ``coordination.share_subjects``), not the speaker's.
 AND_SUBJECT = re.compile(
-    r"\s+and\s+(?:(?:somehow|still|also|now|honestly|apparently|yet)\s+)?(?=(?:i|i'm|i've|we|we're|my|our|he|she|they|he's|she's|they're)\s)"
-    r"|\s+(?=and\s+(?:(?:somehow|still|also|now|honestly|apparently|yet)\s+)?"
+    r"\s+and\s+(?:(?:somehow|still|also|now|honestly|apparently|yet|just|then)\s+)?(?=(?:i|i'm|i've|we|we're|my|our|he|she|they|he's|she's|they're)\s)"
+    r"|\s+(?=and\s+(?:(?:somehow|still|also|now|honestly|apparently|yet|just|then)\s+)?"
     r"(?:bought|sold|moved|started|joined|left|quit|switched|adopted|got|works|lives)\s)",
     re.IGNORECASE,
 )
@@ -131,3 +131,21 @@ def _keep_appositive(sentence: str) -> str:
     if word is None or word.start() == 0 or not word.group(1)[0].isupper():
         return sentence
     return sentence[: m.start()] + _KEPT_COMMA + sentence[m.end():]
+
+
+# "下周五就是我生日了，11月3号": whose day, then the date as a clause of its own
+ZH_WHOSE_DAY = re.compile(r"^(?P<lead>.*?)(?:就|正好|刚好)?是(?P<whose>我们|我|我的?[^的是，]{1,3}?)的?(?P<day>生日|结婚纪念日|纪念日)(?:了|啦|哦|呢)?$")
+ZH_DATE_ALONE = re.compile(r"^(?:就是|是|也就是)?(?P<date>\d{1,2}月\d{1,2}[号日])(?:那天|哦|呢|啦)?$")
+
+
+def dates_joined(parts: list[str]) -> list[str]:
+    """A date said in the clause after "是我生日" joined to it ("11月3号是我生日"), which then
+    reads as one clause; other clauses as they are."""
+    out: list[str] = []
+    for part in parts:
+        if out and (date := ZH_DATE_ALONE.match(part)) and (whose := ZH_WHOSE_DAY.match(out[-1])):
+            out[-1] = f"{date['date']}是{whose['whose']}{whose['day']}"
+            continue
+        out.append(part)
+    return out
+

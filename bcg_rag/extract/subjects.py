@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 # Before a kin word, these say which one, not who: "my old manager Priya" is Priya.
 EN_AND_I = re.compile(r"(?:(?:my|our)\s+[a-z-]+(?:\s+[a-z-]+)?|[a-z]+)\s+and\s+i(?:\s+both)?|me\s+and\s+(?:my\s+)?[a-z-]+(?:\s+both)?")
 # "我大学室友", "我高中的同学": the school where they met, before a kin word.
+# "我们组的周一鸣", "我们班的小李": someone of the speaker's team or class, by name
+ZH_OF_OUR_GROUP = re.compile(r"^(?:(?P<team>组里?|部门|公司|团队|办公室|科室|项目组)|(?P<class>班上?|班里))的?(?=[\u4e00-\u9fff])")
 ZH_KIN_SCHOOL = re.compile(r"^(?:大学|高中|初中|小学|研究生|读研|大学时的?|高中时的?|大学的|高中的|初中的)")
 EN_KIN_MODIFIER = re.compile(r"^(?:old|former|new|current|previous)\s+(?=[a-z])", re.IGNORECASE)
 # Reported speech: a modal or advice says what was said is no fact; a pronoun after the verb is the reporter.
@@ -45,7 +47,10 @@ ZH_OWNER = r"我们家的?|我家的?|咱们家的?|咱家的?|我们的|我的|
 # spouses, partners, parents and a best friend; not 哥 / 姐, which also address a listener. A
 # child leads only after what happened to it ("儿子转学了，转去…", ``ZH_LIFE_EVENT``): measured, a
 # child leading whatever followed it gave a later clause of the user's to the child.
-ZH_OWN_KIN = frozenset({"老公", "老婆", "媳妇", "男朋友", "女朋友", "男票", "女票", "爸爸", "妈妈", "老爸", "老妈", "爸妈", "闺蜜", "男友", "女友", "对象"})
+ZH_OWN_KIN = frozenset({"老公", "老婆", "媳妇", "男朋友", "女朋友", "男票", "女票", "爸爸", "妈妈", "老爸", "老妈", "爸妈", "闺蜜", "男友", "女友", "对象",
+                        # a cousin, a sibling or a grandparent said at a clause's start is the speaker's ("表姐跳槽了")
+                        "表姐", "表哥", "表妹", "表弟", "堂姐", "堂哥", "堂妹", "堂弟", "哥哥", "姐姐", "弟弟", "妹妹",
+                        "奶奶", "爷爷", "外婆", "外公", "姥姥", "姥爷"})
 ZH_OWN_CHILD = frozenset({"儿子", "女儿", "闺女"})
 SAID_ADVICE = re.compile(r"\b(?:should|shouldn't|ought to|need to|needs to|have to|has to)\b|应该|得|要不", re.IGNORECASE)
 
@@ -130,6 +135,12 @@ class SubjectRules:
             rest = rest[former.end():]  # "my old manager Priya", "my former boss": the same kin word
         if (school := ZH_KIN_SCHOOL.match(rest)) and owner.group() and lex.relative_regex.match(rest[school.end():]):
             rest = rest[school.end():]  # "我大学室友", "我高中同学": where they met says which one, not who
+        if owner.group() and (group := ZH_OF_OUR_GROUP.match(rest)) and (self._zh_named(member := rest[group.end():]) or (
+                2 <= len(member) <= 3 and member[0] in lex.surnames and has_cjk(member))):
+            # "我们组的周一鸣": a colleague, by a name (after "our team's" a surname-led word is one, 周一 or not)
+            named = self._name(member, turn) or member
+            turn.entities.setdefault(named.casefold(), named)  # a name for the rest of the message, whatever jieba cuts
+            return named
         m = lex.relative_regex.match(rest)
         if m is None:
             return None

@@ -47,6 +47,11 @@ EN_HOME_LEFT = re.compile(r"\b(?:sell|sold|selling|rent(?:ing)?\s+out|let(?:ting
 EN_VISIT = re.compile(r"\bfor\s+(?:the|a|an|a\s+few|two|three|christmas|thanksgiving|easter|the\s+holidays)\b|\bvisit|\btrip\b|\bholiday|\bvacation",
                       re.IGNORECASE)
 # The state lasts: a change said ("now", "anymore") or a span of months or years.
+# "we moved Nana into Oakridge House", "moved my mum to a flat in Leeds": the one moved lives there now
+EN_MOVED_SOMEONE = re.compile(
+    r"^(?P<who>.*?)\b(?:moved|relocated|got)\s+(?P<whom>(?:my|our)\s+[a-z-]+(?:\s+(?-i:[A-Z][a-z]+))?|(?-i:[A-Z][a-z]+))\s+"
+    r"(?:in(?:to)?|to|over\s+to)\s+(?:(?:a|an|the|her|his|their)\s+(?:[a-z-]+\s+){0,3}?(?:in|at)\s+)?"
+    r"(?P<place>(?-i:[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3}))", re.IGNORECASE)
 EN_NOW = re.compile(r"\b(?:now|these days|nowadays)\b", re.IGNORECASE)
 EN_LASTING = re.compile(
     r"\b(?:anymore|any more|no longer)\b"
@@ -230,6 +235,10 @@ class WhereaboutsRules:
         if (home := EN_MY_HOME_IN.search(clause)) and turn.user_is_speaker and not EN_HOME_LEFT.search(clause[: home.start()]) \
                 and home["place"].split()[0].casefold() not in self.lexicon.not_names:
             return Found(turn.speaker_id, "lives_in", self._clean_value(home["place"]), False)
+        if (moved := EN_MOVED_SOMEONE.match(clause)) and (subject := self._who(moved["who"], turn)) == turn.speaker_id \
+                and (whom := turn.entities.get(moved["whom"].casefold()) or self._relative(moved["whom"], turn)) \
+                and whom != turn.speaker_id and moved["place"].split()[0].casefold() not in self.lexicon.not_names:
+            return Found(whom, "lives_in", self._clean_value(moved["place"]), False, True)
         m = EN_BE_PLACED.match(clause)
         placed = EN_PLACED.match(m["rest"]) if m else None
         if placed is None:

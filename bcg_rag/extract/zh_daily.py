@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING
 
@@ -28,7 +29,7 @@ from .gate import ZH_SPECIFIC_TIME
 from .pets_hobbies import ZH_MORE_PETS
 from .routines import routine_patterns
 from .shared import Found
-from .text import CJK
+from .text import CJK, has_cjk
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
@@ -39,10 +40,16 @@ ZH_MODES = {"骑车": "骑车", "骑自行车": "骑车", "骑单车": "骑车",
             "骑电瓶车": "电动车", "骑电驴": "电动车", "骑小电驴": "电动车", "开车": "开车", "自驾": "开车", "坐地铁": "地铁", "挤地铁": "地铁", "搭地铁": "地铁",
             "坐公交": "公交", "坐公交车": "公交", "挤公交": "公交", "挤公交车": "公交", "打车": "打车", "走路": "步行",
             "步行": "步行", "坐班车": "班车", "坐高铁": "高铁"}
-ZH_MODE = "|".join(sorted(ZH_MODES, key=len, reverse=True))
+# a metro line by its number: "每天挤4号线上班"
+ZH_METRO_LINE = r"[坐挤搭乘](?:[0-9]{1,2}|[一二三四五六七八九十]{1,3})号线"
+ZH_MODE = "|".join([*sorted(ZH_MODES, key=len, reverse=True), ZH_METRO_LINE])
+# "再也不用挤地铁了": the old way is over
+ZH_MODE_ENDED = re.compile(rf"^(?P<who>.*?)(?:再也不用|不用再|终于不用|以后不用)(?P<mode>{ZH_MODE})了?$")
+# what is said of a commute after it: "每天挤4号线上班真的要命"
+ZH_COMMUTE_REMARK = r"(?:[^，。！？]{0,4}(?:要命|累|痛苦|崩溃|烦|辛苦|难受|挤|远|方便|爽|快))?"
 # "<who>(一般|平时都是)<way>(去<where>)上班" / "<who>每天去<where>上班" / "现在改坐地铁上班"
 ZH_COMMUTE = re.compile(rf"^(?P<who>.*?)(?P<change>改成|换成|改|换)?(?P<mode>{ZH_MODE})?(?:去|到)?(?P<where>(?<=[去到])[{CJK}A-Za-z]{{2,6}}?)?"
-                        r"(?P<goal>上班|上学|通勤)(?:呢|哦|哈|啊|的|了)?$")
+                        rf"(?P<goal>上班|上学|通勤){ZH_COMMUTE_REMARK}(?:呢|哦|哈|啊|的|了)?$")
 # "话说闵行到长宁这通勤真要命", "每天从昌平到国贸通勤": one lives where the commute starts and works
 # where it ends (both places jieba tags as such).
 ZH_COMMUTE_BETWEEN = re.compile(rf"^(?:话说|说起来|对了|说真的)?(?P<who>.*?)从?(?P<home>[{CJK}]{{2,4}}?)(?:到|去)(?P<work>[{CJK}]{{2,4}}?)"
@@ -73,6 +80,45 @@ ZH_ALLERGIC = re.compile(rf"^(?P<body>[{CJK}]{{2,10}}?)(?:严重|特别|超级)?
 ZH_NOT_ALLERGENS = frozenset("皮肤 鼻子 眼睛 脸 身体 季节 换季 春天 体质".split())
 
 
+# An activity said first, then what one does with it ("瑜伽倒是一直在练", "瑜伽每周练三次", "法语坚持了
+# 俩月还是放弃了"): Chinese fronts the object; read as "我一直在练瑜伽", "我不学法语了".
+ZH_FRONTED_LEAD = r"(?:倒是|还是|也|都|就|还|我)*"
+ZH_FRONTED_VERBS = "练|学|弹|打|踢|下|跑|游"
+ZH_FRONTED_DROPPED = re.compile(r"^(?P<mid>.*?)(?:还是|最后|后来|终于|已经|就)?(?:放弃了|弃了|不学了|不练了|没坚持下来|没坚持住|半途而废了?)$")
+ZH_LANGUAGE = re.compile(rf"^[{CJK}]{{1,4}}(?:语|文)$")
+
+
+@functools.cache
+def _fronted_things(lexicon: Lexicon) -> re.Pattern[str]:
+    things = [w for key in ("activities", "games", "instruments") for w in lexicon.words("habits", key) if has_cjk(w)]
+    return re.compile(rf"^(?P<thing>{'|'.join(sorted(map(re.escape, things), key=len, reverse=True))}|[{CJK}]{{1,4}}?(?:语|文))"
+                      rf"(?P<rest>{ZH_FRONTED_LEAD}.+)$")
+
+
+def fronted_activity(lexicon: Lexicon, clause: str) -> str | None:
+    """The clause with a fronted activity put back after its verb, as the speaker's; None when
+    the clause fronts none."""
+    if not (m := _fronted_things(lexicon).match(clause)):
+        return None
+    thing, rest = m["thing"], re.sub(rf"^{ZH_FRONTED_LEAD}", "", m["rest"])
+    verb = re.search(ZH_FRONTED_VERBS, rest)
+    if dropped := ZH_FRONTED_DROPPED.match(rest):
+        if re.search(r"[他她它你]", dropped["mid"]):
+            return None
+        verb_said = verb.group() if verb else ("学" if ZH_LANGUAGE.match(thing) or thing in lexicon.words("habits", "instruments") else "练")
+        return f"我不{verb_said}{thing}了"
+    if verb is None or re.search(r"[他她它你]", rest[: verb.start()]) or not re.fullmatch(
+            r"(?:一直|每周|每天|天天|经常|平时|坚持|都|在|还在|一直在|又|开始)*", rest[: verb.start()]):
+        return None  # "瑜伽垫买了", "法语老师说…": not the activity done
+    # the count after the verb is dropped: "羽毛球每周打两次" is read as "我每周打羽毛球"
+    said = re.fullmatch(rf"(?:{ZH_FRONTED_VERBS})(?:了|着)?(?:[0-9一二两三四五六七八九十几]+[次回天年个月周小时分钟]+)?(?:了|呢|啦)?", rest[verb.start():])
+    return f"我{rest[: verb.end()]}{thing}" if said else None
+
+
+def _mode(said: str) -> str:
+    return ZH_MODES.get(said, "地铁")  # a metro line by its number is the metro
+
+
 class ZhDailyRules:
     lexicon: Lexicon
 
@@ -101,13 +147,15 @@ class ZhDailyRules:
 
     # ---- commutes
     def _zh_commute(self, clause: str, turn: Turn) -> list[Found] | None:
+        if (ended := ZH_MODE_ENDED.match(clause)) and (subject := self._zh_who(ended["who"], turn)[0]):
+            return [Found(subject, "commutes_by", _mode(ended["mode"]), True, True)]
         if not (m := ZH_COMMUTE.match(clause)) or not (m["mode"] or m["where"] and self._often(m["who"])):
             return None
         subject, negated = self._zh_who(m["who"], turn)
         if subject is None or negated:
             return None  # "我不开车上班": how then is not said
         # "现在改坐地铁上班": a new way instead of the old one
-        found = [Found(subject, "commutes_by", ZH_MODES[m["mode"]], changed=bool(m["change"]))] if m["mode"] else []
+        found = [Found(subject, "commutes_by", _mode(m["mode"]), changed=bool(m["change"]))] if m["mode"] else []
         if where := m["where"] and self._clean_value(m["where"]):
             if m["goal"] != "上班":
                 return found or None

@@ -1,0 +1,87 @@
+"""Everyday shapes the rules missed, each a general mechanism rather than one sentence:
+
+* a verb phrase after "and just" / "and then" keeps the subject said before it, and "and then"
+  with no subject before it no longer makes the speaker the subject ("she quit and then joined X");
+* an animal taken in "from the shelter", a coat or breed word ("a tabby");
+* someone moved by the speaker into a place lives there ("we moved Nana into Oakridge House");
+* Chinese: a cousin, sibling or grandparent at a clause's start is the speaker's (表姐跳槽了);
+  "这周末" and kin are times; a commute by a metro line's number, or one said to be over;
+  an activity said first ("瑜伽倒是一直在练", "法语坚持了俩月还是放弃了"); a fan of something
+  likes it (是个钓鱼狂魔); "我们组的<name>" names a colleague; "我们做会计的…" is the speaker's
+  trade; a date said after "是我生日" is the birthday; "我们杭州办公室" is where one works.
+Near misses stay silent: how an eating went (没吃饱), how long one practised (练了一个小时琴),
+a drill that is no pastime (练车), another's practice (瑜伽他一直在练)."""
+
+from __future__ import annotations
+
+import pytest
+
+from claims import USER, triples
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("my partner Sam's a pharmacist and just got a job at Acme",
+     [("Sam", "job_title", "pharmacist", 1.0), ("Sam", "works_at", "Acme", 1.0)]),
+    ("I moved to Leeds and just started at Acme", [(USER, "lives_in", "Leeds", 1.0), (USER, "works_at", "Acme", 1.0)]),
+    ("My sister Ana quit and then joined Brightmoor", [("Ana", "works_at", "Brightmoor", 1.0)]),
+    ("she quit and then joined Brightmoor", []),  # no one named: not the speaker's job
+    ("I quit Acme and then I joined Brightmoor", [(USER, "works_at", "Brightmoor", 1.0)]),
+])
+def test_and_just_and_then_keep_the_subject(extractor, text, expected):
+    assert [t for t in triples(extractor, text) if t[1] in ("works_at", "job_title", "lives_in")] == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("we adopted a cat from the shelter, named her Miso", [(USER, "has", "cat", 1.0), (USER, "pet_name", "Miso", 1.0)]),
+    ("we adopted a tabby from the shelter", [(USER, "has", "tabby", 1.0)]),
+    ("got a kitten from the local rescue centre", [(USER, "has", "kitten", 1.0)]),
+    ("we got a puppy from a breeder saturday", [(USER, "has", "puppy", 1.0)]),
+    ("got a quote from the shelter", []),
+])
+def test_an_animal_taken_in_from_a_shelter(extractor, text, expected):
+    assert [t for t in triples(extractor, text) if t[1] in ("has", "pet_name")] == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("we moved Nana into Oakridge House last week", [(f"{USER}'s grandmother", "lives_in", "Oakridge House", 1.0)]),
+    ("we moved my dad to Brighton", [(f"{USER}'s father", "lives_in", "Brighton", 1.0)]),
+    ("moved Jira to Confluence", []),
+    ("I moved my savings to Monzo", [(USER, "banks_with", "Monzo", 1.0)]),
+])
+def test_someone_moved_by_the_speaker_lives_there(extractor, text, expected):
+    assert [t for t in triples(extractor, text) if t[1] in ("lives_in", "banks_with")] == expected
+
+
+def test_someone_moved_is_the_name_the_memory_knows(extractor):
+    assert triples(extractor, "we moved Nana into Oakridge House", known_entities=["Nana"]) == [
+        ("Nana", "lives_in", "Oakridge House", 1.0)]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("表姐跳槽了！去了云帆物流，听说薪资涨了三成", [(f"{USER}'s cousin", "works_at", "云帆物流", 1.0)]),
+    ("这周末咬牙买了个vivo X100，希望这台能活久一点", [(USER, "uses_phone", "vivo X100", 1.0)]),
+    ("每天挤4号线上班真的要命，早高峰跟沙丁鱼罐头似的", [(USER, "commutes_by", "地铁", 1.0)]),
+    ("入了台九号电动车！！再也不用挤地铁了", [(USER, "commutes_by", "地铁", -0.8)]),
+    ("瑜伽倒是一直在练", [(USER, "practices", "瑜伽", 1.0)]),
+    ("羽毛球每周打两次", [(USER, "plays", "羽毛球", 1.0)]),
+    ("日语我一直在学", [(USER, "studies", "日语", 1.0)]),
+    ("法语坚持了俩月还是放弃了", [(USER, "studies", "法语", -0.8)]),
+    ("吉他学了半年放弃了", [(USER, "studies", "吉他", -0.8)]),
+    ("我们组的周一鸣是个钓鱼狂魔，每周末都去水库蹲着", [("周一鸣", "likes", "钓鱼", 1.0)]),
+    ("我们组的老陈是个超级球迷，天天聊欧冠", [("老陈", "likes", "足球", 1.0)]),
+    ("我是个超级电影迷", [(USER, "likes", "电影", 1.0)]),
+    ("报税季到了，我们做会计的这个月基本住在公司了", [(USER, "job_title", "会计", 1.0)]),
+    ("下周五就是我生日了，11月3号，准备请自己吃顿好的", [(USER, "attr:birthday", "11月3号", 1.0)]),
+    ("老周调去成都分公司了，我们杭州办公室少了一个奶茶赞助商", [("老周", "works_in", "成都", 1.0), (USER, "works_in", "杭州", 1.0)]),
+    # near misses
+    ("就是没吃饱哈哈", []),
+    ("今天练了一个小时琴，邻居居然没投诉", []),
+    ("我在练车", []),
+    ("瑜伽垫买了", []),
+    ("瑜伽他一直在练", []),
+    ("法语老师说我发音不错", []),
+    ("我们组的周末很忙", []),
+    ("我们公司办公室很大", []),
+])
+def test_chinese_everyday_shapes(extractor, text, expected):
+    assert triples(extractor, text) == expected
