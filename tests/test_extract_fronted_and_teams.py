@@ -85,3 +85,14 @@ def test_someone_moved_is_the_name_the_memory_knows(extractor):
 ])
 def test_chinese_everyday_shapes(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("sad update, Miso went back to the shelter, Sam's allergies were way worse than we thought", [(USER, "pet_name", "Miso", -0.8)]),
+    ("we had to rehome Biscuit", [(USER, "pet_name", "Biscuit", -0.8)]),
+    ("I returned Biscuit to the shelter", [(USER, "pet_name", "Biscuit", -0.8)]),
+    ("I returned Zara", []),  # a shop, not an animal
+])
+def test_an_animal_by_its_name_kept_no_more(extractor, text, expected):
+    assert [t for t in triples(extractor, text) if t[1] in ("has", "pet_name")] == expected
+

@@ -73,6 +73,13 @@ EN_PET_GIVEN = re.compile(
     r"\s+(?:away" + TAIL + r"|to\s+(?:my|our|a|the|his|her|some|\w+'s)\b.*)$",
     re.IGNORECASE,
 )
+# "Miso went back to the shelter", "we had to rehome Biscuit": an animal by its name, kept no more
+EN_NAMED_PET_GONE = re.compile(
+    r"^(?:(?:sad\s+update|update|so)\s+)?(?:(?P<name1>(?-i:[A-Z][a-z]+))\s+(?:went|has\s+gone|is\s+going|had\s+to\s+go)\s+back\s+to\s+"
+    r"(?:the|her|his|their)\s+(?:shelter|rescue|breeder|foster)|(?P<who>i|we)\s+(?:had\s+to\s+|decided\s+to\s+)?"
+    r"(?:(?:rehome[ds]?|rehoming)\s+(?P<name2>(?-i:[A-Z][a-z]+))|return(?:ed)?\s+(?P<name3>(?-i:[A-Z][a-z]+))\s+to\s+the\s+"
+    r"(?:shelter|rescue|breeder)))\b",
+    re.IGNORECASE)
 EN_PUT_DOWN = re.compile(
     rf"^(?P<who>.*?)\bhad\s+to\s+put\s+{OWNER}\s+{ANIMAL}{PET_NAME}\s+(?:down|to\s+sleep)" + TAIL + r"$",
     re.IGNORECASE,
@@ -220,6 +227,8 @@ class PetHobbyRules:
 
     def _pet_died(self, clause: str, turn: Turn) -> list[Found] | None:
         """ "our cat passed away last night", "we lost our dog Max": the animal is kept no more."""
+        if (gone := EN_NAMED_PET_GONE.match(clause)) and (name := gone["name1"] or gone["name2"] or gone["name3"]).casefold() not in self.lexicon.not_names:
+            return [Found(turn.speaker_id, "pet_name", name, True, True)]  # "Miso went back to the shelter"
         m = EN_PET_DIED.match(clause) or EN_LOST_PET.match(clause) or EN_PUT_DOWN.match(clause) or EN_PET_GIVEN.match(clause)
         if m is None or (pet := pet_noun(self.lexicon, m["animal"])) is None:
             return None
