@@ -72,3 +72,15 @@ def test_a_text_names_a_phone_by_its_model():
     assert names_something(memory, "新入手的iPhone 16 Pro", "uses_phone")
     assert not names_something(memory, "I'll just replace the battery for now I think", "uses_phone")
     assert not names_something(memory, "Anyway Tom says hi from Leeds", "uses_phone")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("新入手的iPhone 16 Pro 微信聊天记录怎么从华为迁过来 折腾一晚上了", [(USER, "uses_phone", "iPhone 16 Pro", 1.0)]),
+    ("how do I move my photos to my new Pixel 8?", [(USER, "uses_phone", "Pixel 8", 1.0)]),
+    ("他新买的iPhone 15怎么样？", []),  # his, not the speaker's
+    ("小米14拍照跟iPhone比差多少？", []),  # asked about, not had
+    ("should I get a new Pixel 9?", []),
+])
+def test_a_new_phone_a_question_takes_for_granted(extractor, text, expected):
+    assert [t for t in triples(extractor, text) if t[1] == "uses_phone"] == expected
+

@@ -78,6 +78,10 @@ def _patterns(lexicon: Lexicon) -> dict[str, re.Pattern]:
                               re.IGNORECASE),
         "zh_had": re.compile(rf"^(?P<who>.*?){ZH_HAD_VERBS}{ZH_COUNTER}\s?(?P<model>{model})", re.IGNORECASE),
         "zh_mine": re.compile(rf"^(?P<who>我|我的)(?P<model>{model})", re.IGNORECASE),
+        # a new phone taken for granted in a question: "新入手的iPhone 16 Pro 微信聊天记录怎么迁过来",
+        # "how do I move my photos to my new Pixel 8?"
+        "asked_new": re.compile(rf"(?:(?<![\w'])my\s+(?:brand[\s-])?new\s+|(?<![他她它你])(?:新入手的|新买的|刚买的|刚入手的|刚换的|新换的))"
+                                rf"\s?(?P<model>{model})", re.IGNORECASE),
         "zh_handed": re.compile(rf"^(?:我)?(?:把)?(?:旧的|以前的|之前的|原来的|老的|淘汰下来的|淘汰的)?(?P<model>{model})\s?"
                                 rf"{ZH_HANDED_ON}(?P<to>[\u4e00-\u9fff]{{1,4}}?)(?:用了|用|了)", re.IGNORECASE),
     }
@@ -107,6 +111,12 @@ class DeviceRules:
         if m := pats["en_mine"].search(clause):
             return Found(turn.speaker_id, PREDICATE, m["model"].strip())
         return None
+
+    def _phone_asked_about(self, sentence: str, turn: Turn) -> list[Found]:
+        """The speaker's new phone that a question takes for granted (a question states nothing
+        else): the speaker uses it."""
+        m = _patterns(self.lexicon)["asked_new"].search(sentence)
+        return [Found(turn.speaker_id, PREDICATE, m["model"].strip(), False, True)] if m and turn.user_is_speaker else []
 
     def _handed_on(self, model: str, to: str | None, turn: Turn) -> list[Found]:
         """The speaker's phone is no longer theirs; the one it went to (a relative) uses it."""

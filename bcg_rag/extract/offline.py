@@ -274,15 +274,9 @@ class OfflineExtractor(
                 if not any(f.predicate == "has" for f in found) and (kept := next(
                         (f for f in presupposed if f.predicate == "has" and not f.negated), None)):
                     turn.owned = (kept.subject, kept.value)  # "带我家布偶去打疫苗，它叫奶盖": named in the next clause
-                for f in presupposed:  # presupposed by a possessive: no mood applies
-                    value = turn.entities.get(f.value.casefold()) or self._canonical(f.predicate, f.value)
-                    key = (f.subject, f.predicate, value)
-                    if key not in seen:
-                        seen.add(key)
-                        claims.append(Claim(f.subject, stable_name(f.predicate, known_predicates, self.lexicon),
-                                            value, self.lexicon.asserted, context=context))
-                        reading.rules.append("mention")
-                        reading.additive.append(False)
+                self._presupposed(presupposed, turn, seen, claims, reading, known_predicates, context)
+            asked = self._phone_asked_about(sentence.text, turn) if all(silent_parts) else []  # "新入手的iPhone 16 Pro 怎么迁数据"
+            self._presupposed(asked, turn, seen, claims, reading, known_predicates, context)  # what a question takes for granted
         self._with_race_bests(text, turn, claims, reading, context)  # "新的半马PB！1小时52分": the sentences together
         reading.kin = sorted(turn.kin)
         # "辞职了，不在那家银行干了": the job that ended is named; the unnamed ending says no more
@@ -297,6 +291,18 @@ class OfflineExtractor(
                 additive.append(added)
         reading.rules, reading.additive = rules, additive
         return out, reading
+
+    def _presupposed(self, found: list[Found], turn: Turn, seen: set, claims: list[Claim], reading: Reading,
+                     known_predicates: Sequence[str], context: str | None) -> None:  # no mood applies
+        for f in found:
+            value = turn.entities.get(f.value.casefold()) or self._canonical(f.predicate, f.value)
+            key = (f.subject, f.predicate, value)
+            if key not in seen:
+                seen.add(key)
+                claims.append(Claim(f.subject, stable_name(f.predicate, known_predicates, self.lexicon),
+                                    value, self.lexicon.asserted, context=context))
+                reading.rules.append("mention")
+                reading.additive.append(False)
 
     def _canonical(self, predicate: str, value: str) -> str:
         """The lexicon's form of a value ("美式" -> americano), or of its head word after a
