@@ -82,6 +82,8 @@ def test_someone_moved_is_the_name_the_memory_knows(extractor):
     ("法语老师说我发音不错", []),
     ("我们组的周末很忙", []),
     ("我们公司办公室很大", []),
+    ("五个人出行住酒店还是民宿划算？要有两间房", []),  # asked for, not had
+    ("我们得有车才行", []),
 ])
 def test_chinese_everyday_shapes(extractor, text, expected):
     assert triples(extractor, text) == expected

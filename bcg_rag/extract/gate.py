@@ -319,6 +319,8 @@ class GateRules:
         if not (has_cjk(found.value) and found.value.casefold() in turn.entities or self._value_ok(found)) \
                 or not self._subject_ok(found, turn):
             return None
+        if found.predicate in ("has", "owns") and ZH_REQUIRED.search(clause):
+            return None  # "(住民宿)要有两间房": what is asked for, not what one has
         if found.predicate == "practices" and found.value not in practised(self.lexicon):
             return None  # "练车", "练口语": practising a sport, a game or an instrument is kept up; not every drill
         if found.predicate in ("likes", "dislikes") and REPLY_WORDS.search(found.value):
@@ -363,6 +365,7 @@ def practised(lexicon: Lexicon) -> frozenset[str]:
     return frozenset(w for key in ("activities", "games", "instruments", "hobbies") for w in lexicon.words("habits", key))
 
 
+ZH_REQUIRED = re.compile(r"(?:要|得|需要|必须|最好)有")
 # How an eating or drinking went, not what was had: "没吃饱", "喝多了", "吃撑了"
 ZH_RESULTS = frozenset("饱好完多少够撑腻醉")
 ONE_CHARACTER_PREDICATES = frozenset({"eats", "drinks", "likes", "dislikes", "has", "owns", "consumes", "smokes", "plays"})
