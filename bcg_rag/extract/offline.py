@@ -64,7 +64,7 @@ from .values import ValueRules
 from .ventures import VentureRules
 from .zh import ChineseRules
 from .zh_belonging import ZhBelongingRules
-from .zh_daily import ZhDailyRules, fronted_activity
+from .zh_daily import ZhDailyRules, fronted_activity, instead_restated
 from .zh_homes import ZhHomeRules
 from .zh_work import ZH_QUIT_WORDS, ZhWorkRules
 
@@ -396,6 +396,6 @@ class OfflineExtractor(
         # "been pescatarian since uni", "been vegan for 3 years": chat leaves "I've" out
         if EN_BEEN_LEFT_OUT.match(clause):
             return self._parse_clause("I've " + clause, turn, reported)
-        if has_cjk(clause) and (restated := fronted_activity(self.lexicon, clause)):
+        if has_cjk(clause) and (restated := fronted_activity(self.lexicon, clause) or instead_restated(clause)):
             return self._parse_clause(restated, turn, reported)  # "瑜伽倒是一直在练": "我一直在练瑜伽"
         return []

@@ -115,6 +115,17 @@ def fronted_activity(lexicon: Lexicon, clause: str) -> str | None:
     return f"我{rest[: verb.end()]}{thing}" if said else None
 
 
+# "每天早上一杯黑咖啡代替奶茶", "用燕麦奶代替牛奶": one thing instead of another, read as "把奶茶换成黑咖啡"
+ZH_INSTEAD = re.compile(rf"^(?P<who>.*?)(?:用|(?:一|每天一)(?:杯|份|碗|瓶|罐|块))(?P<new>[{CJK}A-Za-z]{{1,6}}?)来?(?:代替|替代|取代)了?"
+                        rf"(?P<old>[{CJK}A-Za-z]{{1,6}}?)(?:了|啦)?$")
+
+
+def instead_restated(clause: str) -> str | None:
+    """The clause said as a switch ("<who>把<old>换成<new>"), or None."""
+    m = ZH_INSTEAD.match(clause)
+    return f"{m['who']}把{m['old']}换成{m['new']}" if m else None
+
+
 def _mode(said: str) -> str:
     return ZH_MODES.get(said, "地铁")  # a metro line by its number is the metro
 
