@@ -60,6 +60,8 @@ ZH_OURS = re.compile(r"(?:我们家|我家|家里)的?")
 # "我家可乐（柯基）今天又偷吃了": the household's pet, its name, then the animal in brackets.
 ZH_NAME_THEN_PET = re.compile(rf"{ZH_OURS.pattern}(?P<name>[{CJK}]{{2,3}})\s*[（(]\s*(?P<pet>[{CJK}]{{1,5}})\s*[）)]")
 ZH_NAME_TAGS = ("nr", "nz")
+# What only an animal does or has done to it: "我家煤球今天把我耳机线咬断了", "我家旺财又拆家了"
+ZH_PET_ACTS = re.compile(r"绝育|驱虫|掉毛|拆家|咬断|咬坏|咬烂|抓坏|挠坏|乱尿|随地大小便|舔毛|炸毛|猫砂|狗粮|猫粮|罐罐|遛弯|喵喵|汪汪")
 # "cant stop playing Khruangbin, they're my favorite band rn": a taste said of a pronoun whose
 # name came before it in the message (one word of what is liked: "band", "show", "café").
 EN_PRONOUN_FAVORITE = re.compile(
@@ -90,6 +92,8 @@ class MentionRules:
                           Found(turn.speaker_id, "pet_name", m["name"])]
         if (ours := ZH_OURS.search(clause)) and (named := self._zh_pet_named(clause[ours.end():])):
             found += [Found(turn.speaker_id, "has", named[0]), Found(turn.speaker_id, "pet_name", named[1])]
+        elif ours and (name := self._zh_pet_by_its_acts(clause[ours.end():])):
+            found.append(Found(turn.speaker_id, "pet_name", name))
         if (this := ZH_MY_THIS.search(clause)) and (thing := self._zh_kept_thing(clause[this.end():])):
             found.append(Found(turn.speaker_id, "owns", thing))
         return found
@@ -138,6 +142,18 @@ class MentionRules:
             brand, end = flag in ("eng", "nt", "nz"), at + len(word)
         thing = rest[:end].strip()
         return thing if thing and thing not in ZH_NOT_THINGS else None
+
+    def _zh_pet_by_its_acts(self, rest: str) -> str | None:
+        """ "煤球今天把我耳机线咬断了" after 我家: a two-character name whose clause says what only an
+        animal does is a pet's (not a relative, a pet word or a word that says when)."""
+        tokens, name = self._tokens(rest), rest[:2]
+        # two characters, one word or two (旺 + 财), ending where a word ends
+        if not ZH_PET_ACTS.search(rest[2:]) or not any(at == 2 for _, _, at in tokens) or re.search(r"[^\u4e00-\u9fff]", name) \
+                or not all(flag.startswith(("n", "a")) and flag != "ns" for _, flag, at in tokens if at < 2):
+            return None
+        if name[-1] in "台厅房室间楼院门口区" or rest[2:3] in ("上", "里", "下", "边", "的"):
+            return None  # "我家阳台猫砂…", "我家客厅里…": a part of the home
+        return None if name in self.lexicon.pets or self.lexicon.relative_regex.fullmatch(name) else name
 
     def _zh_pet_named(self, rest: str) -> tuple[str, str] | None:
         """(animal, name) at the start of ``rest``: "狗狗豆豆…" -> (狗狗, 豆豆). A name is two
