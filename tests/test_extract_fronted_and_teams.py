@@ -105,3 +105,15 @@ def test_chinese_everyday_shapes(extractor, text, expected):
 def test_an_animal_by_its_name_kept_no_more(extractor, text, expected):
     assert [t for t in triples(extractor, text) if t[1] in ("has", "pet_name")] == expected
 
+
+@pytest.mark.parametrize("text, expected", [
+    ("signed with Zalando!! starting 1st of March, they want us in the office 2 days a week", [(USER, "works_at", "Zalando", 1.0)]),
+    ("just signed with Sony Music!! so hyped", []),  # a label, a club or a job: not said
+    ("signed with Zalando. starting to think it was a mistake", []),
+    ("Adyen flew all the new joiners to the Amsterdam HQ for onboarding week", [("Adyen", "headquarters", "Amsterdam", 1.0)]),
+    ("Acme sent us to the Paris head office", [("Acme", "headquarters", "Paris", 1.0)]),
+    ("Tom went to the London HQ", []),  # whose HQ is not said
+])
+def test_a_job_signed_and_a_headquarters_visited(extractor, text, expected):
+    assert [t for t in triples(extractor, text) if t[1] in ("works_at", "headquarters")] == expected
+

@@ -49,6 +49,8 @@ EN_FIRST_DAY = re.compile(
 # months": a named place one has been at for months or years is where one works
 # "signed with Orrin Systems!!": a contract with a company (by its last word: a label or a club is no employer)
 EN_SIGNED_WITH = re.compile(r"^(?P<who>.*?)\b(?:signed|signing)\s+(?:on\s+)?with\s+(?P<org>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,3})\s*$")
+EN_STARTING_ON = re.compile(r"^(?:and\s+|i\s+)?start(?:ing|s)?\s+(?:on\s+|in\s+)?(?:the\s+)?(?:\d|next\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri)\w*\b)",
+                            re.IGNORECASE)
 EN_BEEN_AT = re.compile(
     r"^(?P<who>.*?)(?:'ve|'s|\s+have|\s+has)\s+been\s+(?:working\s+)?at\s+(?P<org>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,3})"
     r"\s+for\s+(?:(?:about|almost|nearly|over|like|just)\s+)?(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|"
@@ -223,9 +225,15 @@ class ChangeRules:
             if subject is None or not self._usable(org) or org.casefold() in NOT_EMPLOYERS:
                 return None  # "first day at school" is a pupil's, "first week at the gym" a member's
             return [Found(subject, "works_at", org, False, True)]
-        if (m := EN_SIGNED_WITH.match(clause)) and m["org"].split()[-1].casefold() in self.lexicon.words("organisations", "en_suffixes"):
+        if m := EN_SIGNED_WITH.match(clause):
             subject, org = self._who(m["who"], turn), self._clean_value(m["org"])
+            if m["org"].split()[-1].casefold() not in self.lexicon.words("organisations", "en_suffixes"):
+                turn.signed = (subject, org) if subject and self._usable(org) else None  # a label, a club or a job: said next
+                return None
             return [Found(subject, "works_at", org, False, True)] if subject and self._usable(org) else None
+        if turn.signed and EN_STARTING_ON.match(clause):  # "signed with Zalando!! starting 1st of March": a job
+            (subject, org), turn.signed = turn.signed, None
+            return [Found(subject, "works_at", org, False, True)]
         if m := EN_BEEN_AT.search(clause):
             subject, org = self._who(m["who"], turn), self._clean_value(m["org"])
             if subject is None or not self._usable(org) or org.casefold() in NOT_EMPLOYERS:

@@ -68,6 +68,12 @@ IN_PASSING_PREDICATES = {**PARTNER_PREDICATES, "boss": "has_boss"}
 EN_ORG_HQ_IN = re.compile(r"(?<![\w'])(?P<org>(?-i:[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,2}))'s\s+(?:HQ|headquarters|head\s+office)"
                           r"\s+in\s+(?P<place>(?-i:[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}))", re.IGNORECASE)
 ZH_OUR_OFFICE = re.compile(r"(?:我们|咱们)(?:公司)?(?P<place>[\u4e00-\u9fff]{2,3}?)(?:办公室|办事处)")
+# "Adyen flew all the new joiners to the Amsterdam HQ": the clause's subject, an organisation, has it there
+# (its people are what it sends there: not "Tom went to the London HQ", which says nothing of whose)
+EN_SUBJECT_HQ = re.compile(r"^(?P<org>(?-i:[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,2}))\s+(?-i:[a-z]+)\s+(?:(?:all|the)\s+)*"
+                           r"(?:us|everyone|everybody|staff|employees|team|new\s+(?:joiners|hires|starters|grads)|interns|juniors)"
+                           r"\b.*?\b(?:to|at|in)\s+(?:the|their|its)\s+"
+                           r"(?P<place>(?-i:[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}))\s+(?:HQ|headquarters|head\s+office)\b", re.IGNORECASE)
 EN_OFFICE_IN = re.compile(
     r"(?<![\w'])(?:my|our)\s+(?:new\s+)?(?:office|workplace)\s+(?:is\s+|'s\s+)?(?:in|over\s+in|down\s+in|up\s+in)\s+"
     r"(?P<place>(?-i:[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}))(?![\w'-])", re.IGNORECASE)
@@ -190,7 +196,7 @@ class InPassingRules:
                 found.append(Found(me, predicate, m["name"]))
         if (m := EN_OFFICE_IN.search(clause)) and m["place"].casefold() not in lex.not_names:
             found.append(Found(me, "works_in", self._clean_value(m["place"])))
-        if (m := EN_ORG_HQ_IN.search(clause)) and not {m["org"].casefold(), m["place"].casefold()} & lex.not_names:
+        if (m := EN_ORG_HQ_IN.search(clause) or EN_SUBJECT_HQ.match(clause)) and not {m["org"].casefold(), m["place"].casefold()} & lex.not_names:
             found.append(Found(m["org"], "headquarters", self._clean_value(m["place"])))
         return [f for f in found if self._usable(f.value)]
 

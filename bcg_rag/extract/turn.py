@@ -41,4 +41,5 @@ class Turn:
     groups: dict[str, str] = field(default_factory=dict)  # groups named so far, by name and kind: "a band called The Paper Kites"
     label: str | None = None  # whose "new obsession" ended the last clause: the next one says what it is
     lower_case: bool = False  # the message capitalises no word but "I": its writer names places in lower case too
+    signed: tuple[str, str] | None = None  # "signed with Zalando": (who, with whom), a job if "starting 1st of March" follows
     record: list[tuple[str, str]] = field(default_factory=list)  # a record's fields read, until a second one confirms it
