@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import pytest
 
+from bcg_rag.extract.shared import ENDED
 from claims import USER, triples
 
 
@@ -97,13 +98,13 @@ def test_chinese_everyday_shapes(extractor, text, expected):
 
 
 @pytest.mark.parametrize("text, expected", [
-    ("sad update, Miso went back to the shelter, Sam's allergies were way worse than we thought", [(USER, "pet_name", "Miso", -0.8)]),
-    ("we had to rehome Biscuit", [(USER, "pet_name", "Biscuit", -0.8)]),
-    ("I returned Biscuit to the shelter", [(USER, "pet_name", "Biscuit", -0.8)]),
+    ("sad update, Miso went back to the shelter, Sam's allergies were way worse than we thought", [(USER, ENDED, "Miso", -0.8)]),
+    ("I returned Biscuit to the shelter", [(USER, ENDED, "Biscuit", -0.8)]),
     ("I returned Zara", []),  # a shop, not an animal
 ])
 def test_an_animal_by_its_name_kept_no_more(extractor, text, expected):
-    assert [t for t in triples(extractor, text) if t[1] in ("has", "pet_name")] == expected
+    """An ending of what the name names, linked by the memory as "we had to rehome Biscuit" is."""
+    assert [t for t in triples(extractor, text) if t[1] in ("has", "pet_name", ENDED)] == expected
 
 
 @pytest.mark.parametrize("text, expected", [

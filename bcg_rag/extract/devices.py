@@ -58,7 +58,7 @@ def phone_model(lexicon: Lexicon) -> str:
                              key=len, reverse=True))
     brands = "|".join(sorted((re.escape(w) for w in lexicon.words("devices", "phone_brands")), key=len, reverse=True))
     tail = rf"(?:\s?(?:\d{{1,3}}[a-z]?|{QUALIFIERS}))"
-    number = rf"\s?(?:[A-Za-z]{{1,2}}\s?)?\d{{1,3}}[a-z]?(?![\d:/%]|[.,]\d)"  # not "8.5", "8,000", "8:30"
+    number = r"\s?(?:[A-Za-z]{1,2}\s?)?\d{1,3}[a-z]?(?![\d:/%]|[.,]\d)"  # not "8.5", "8,000", "8:30"
     # Not \w after the model: Chinese goes on without a space ("旧的Mate60给我爸用了").
     return (rf"(?:(?:{brands})\s?)?(?:(?:{makes})(?![A-Za-z0-9_-]){tail}{{0,3}}(?![A-Za-z0-9_:/%]|[.,]\d)"
             rf"|(?:{series}){number}(?:\s?{QUALIFIERS})?(?![A-Za-z0-9_:/%]|[.,]\d))")

@@ -35,7 +35,9 @@ EN_KIND_OF_PERSON = re.compile(
     r"(?P<kind>person|fan|lover|addict|enthusiast|nut)$",
     re.IGNORECASE,
 )
-ZH_FAN = re.compile(rf"^(?P<who>.*?)是(?:个|一个|一名)?(?P<thing>[{CJK}A-Za-z]{{2,8}}?)的?(?:粉丝|铁粉|迷)$")
+# "我是林俊杰的粉丝", "周一鸣是个钓鱼狂魔", "我是咖啡控", "老陈是个超级球迷"
+ZH_FAN = re.compile(rf"^(?P<who>.*?)是(?:个|一个|一名|名|位|资深的?|超级|骨灰级的?|重度)*(?P<thing>[{CJK}A-Za-z]{{1,8}}?)的?"
+                    r"(?:粉丝|铁粉|迷|狂魔|控|发烧友|爱好者|狂热分子|狂人)(?:了|啦|哈|呢)?$")
 BARE_FAVORITE = re.compile(r"^(?:favorite|favourite|fave|最爱|最喜欢的)$", re.IGNORECASE)
 # A person of a time of day or of people is a temperament, not a taste for something.
 TEMPERAMENTS = frozenset({"morning", "night", "evening", "early", "late", "people", "detail", "glass"})
@@ -141,11 +143,13 @@ class IdiomRules:
     def _zh_faction(self, clause: str, turn: Turn) -> Found | None:
         """ "我是狗派": on the side of dogs; "我是林俊杰的粉丝": a fan of 林俊杰."""
         m = ZH_FACTION.match(clause) or ZH_FAN.match(clause)
-        if m is None or not all(flag.startswith("n") for _, flag, _ in self._tokens(m["thing"])):
+        # a fan of a thing or of doing something ("钓鱼狂魔"); a 球迷 is a football fan
+        if m is None or not all(flag.startswith("n" if m.re is ZH_FACTION else ("n", "v")) for _, flag, _ in self._tokens(m["thing"])):
             return None
         region, negated = self._clean_before_verb(m["who"])
         subject = self._subject(region, turn)
-        return Found(subject, "likes", m["thing"], negated) if subject else None
+        thing = "足球" if m.re is ZH_FAN and m["thing"] == "球" else m["thing"]
+        return Found(subject, "likes", thing, negated) if subject else None
 
     def _zh_cleft(self, clause: str, turn: Turn) -> Found | list[Found] | None:
         """ "我喝的是拿铁" reads as "我喝拿铁", when the words before 的 end with a verb of the lexicon."""

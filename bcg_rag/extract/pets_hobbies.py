@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from .shared import Found
+from .shared import ENDED, Found
 from .text import CJK, collapse, has_cjk
 
 if TYPE_CHECKING:
@@ -73,12 +73,12 @@ EN_PET_GIVEN = re.compile(
     r"\s+(?:away" + TAIL + r"|to\s+(?:my|our|a|the|his|her|some|\w+'s)\b.*)$",
     re.IGNORECASE,
 )
-# "Miso went back to the shelter", "we had to rehome Biscuit": an animal by its name, kept no more
+# "Miso went back to the shelter", "returned Biscuit to the shelter": an animal by its name,
+# kept no more (an ending of what the name names, as "we had to rehome Biscuit" is: endings.py)
 EN_NAMED_PET_GONE = re.compile(
     r"^(?:(?:sad\s+update|update|so)\s+)?(?:(?P<name1>(?-i:[A-Z][a-z]+))\s+(?:went|has\s+gone|is\s+going|had\s+to\s+go)\s+back\s+to\s+"
-    r"(?:the|her|his|their)\s+(?:shelter|rescue|breeder|foster)|(?P<who>i|we)\s+(?:had\s+to\s+|decided\s+to\s+)?"
-    r"(?:(?:rehome[ds]?|rehoming)\s+(?P<name2>(?-i:[A-Z][a-z]+))|return(?:ed)?\s+(?P<name3>(?-i:[A-Z][a-z]+))\s+to\s+the\s+"
-    r"(?:shelter|rescue|breeder)))\b",
+    r"(?:the|her|his|their)\s+(?:shelter|rescue|breeder|foster)|(?:i|we)\s+(?:had\s+to\s+|decided\s+to\s+)?"
+    r"return(?:ed)?\s+(?P<name2>(?-i:[A-Z][a-z]+))\s+to\s+the\s+(?:shelter|rescue|breeder))\b",
     re.IGNORECASE)
 EN_PUT_DOWN = re.compile(
     rf"^(?P<who>.*?)\bhad\s+to\s+put\s+{OWNER}\s+{ANIMAL}{PET_NAME}\s+(?:down|to\s+sleep)" + TAIL + r"$",
@@ -161,10 +161,6 @@ ZH_LITTLE = re.compile(r"^(?:小|一)")
 # "给它起名大橘", "起名叫豆豆", "取了个名叫团子"
 ZH_NAMED_IT = re.compile(rf"^(?:给(?:它|她|他))?(?:起名|取名|起了个名字?|取了个名字?)(?:叫|为)?(?P<name>[{CJK}A-Za-z]{{1,4}})(?:了|啦)?$")
 
-# "周一鸣是个钓鱼狂魔", "他是个足球迷", "我是咖啡控": a fan of something likes it
-ZH_FAN_OF = re.compile(rf"^(?P<who>.*?)是(?:个|一个|名|位|资深的?|超级|骨灰级的?|重度)*(?P<thing>[{CJK}]{{1,4}}?)"
-                       r"(?:狂魔|迷|控|发烧友|爱好者|狂热分子|狂人)(?:了|啦|哈|呢)?$")
-
 
 class PetHobbyRules:
     lexicon: Lexicon
@@ -173,7 +169,7 @@ class PetHobbyRules:
         # "new obsession" ended the clause before: only this clause may say what it is.
         labelled, turn.label = turn.label, None
         if has_cjk(clause):
-            return self._zh_pet_taken(clause, turn) or self._zh_pet_named_it(clause, turn) or self._zh_fan_of(clause, turn)
+            return self._zh_pet_taken(clause, turn) or self._zh_pet_named_it(clause, turn)
         return self._new_taste(clause, turn, labelled) or self._pet_died(clause, turn) or self._took_up(clause, turn)
 
     def _zh_pet_taken(self, clause: str, turn: Turn) -> Found | None:
@@ -188,13 +184,6 @@ class PetHobbyRules:
             return None
         turn.owned = (subject, pet)
         return Found(subject, "has", pet)
-
-    def _zh_fan_of(self, clause: str, turn: Turn) -> Found | None:
-        if not (m := ZH_FAN_OF.match(clause)) or not all(flag.startswith(("n", "v")) for _, flag, _ in self._tokens(m["thing"])):
-            return None  # "是个急性子迷糊": what is liked is a thing or an activity
-        subject, negated = self._zh_who(m["who"], turn)
-        thing = "足球" if m["thing"] == "球" else m["thing"]  # a 球迷 is a football fan
-        return Found(subject, "likes", thing) if subject and not negated else None
 
     def _zh_pet_word(self, word: str) -> bool:
         """An animal: a Chinese pet word of the lexicon ends it (小橘猫 is a 猫), or a breed listed here."""
@@ -227,8 +216,8 @@ class PetHobbyRules:
 
     def _pet_died(self, clause: str, turn: Turn) -> list[Found] | None:
         """ "our cat passed away last night", "we lost our dog Max": the animal is kept no more."""
-        if (gone := EN_NAMED_PET_GONE.match(clause)) and (name := gone["name1"] or gone["name2"] or gone["name3"]).casefold() not in self.lexicon.not_names:
-            return [Found(turn.speaker_id, "pet_name", name, True, True)]  # "Miso went back to the shelter"
+        if (gone := EN_NAMED_PET_GONE.match(clause)) and (name := gone["name1"] or gone["name2"]).casefold() not in self.lexicon.not_names:
+            return [Found(turn.speaker_id, ENDED, name, True, True)]  # "Miso went back to the shelter"
         m = EN_PET_DIED.match(clause) or EN_LOST_PET.match(clause) or EN_PUT_DOWN.match(clause) or EN_PET_GIVEN.match(clause)
         if m is None or (pet := pet_noun(self.lexicon, m["animal"])) is None:
             return None
