@@ -147,11 +147,15 @@ def zh_car_pattern(lexicon: Lexicon) -> re.Pattern[str]:
     return re.compile(rf"(?:{zh_make})?\s*(?:{zh_model})|(?:{zh_make})(?:\s?[A-Za-z]{{0,3}}\d{{1,3}}[A-Za-z]?(?![A-Za-z0-9]))?")
 
 
+@functools.lru_cache(maxsize=8)
+def _car_words(lexicon: Lexicon) -> frozenset[str]:
+    return frozenset(w.casefold() for w in lexicon.words("mentions", "car_makes") + lexicon.words("mentions", "car_models"))
+
+
 def is_car(lexicon: Lexicon, value: str) -> bool:
     """A value that names a car: a make or a model the lexicon lists ("Skoda Octavia", "特斯拉Model Y"), or the word."""
-    makes, models = lexicon.words("mentions", "car_makes"), lexicon.words("mentions", "car_models")
     words = set(collapse(value).casefold().split())
-    return (bool(words & {w.casefold() for w in makes + models}) or zh_car_pattern(lexicon).search(value) is not None
+    return (bool(words & _car_words(lexicon)) or zh_car_pattern(lexicon).search(value) is not None
             or value.casefold().split()[-1:] in (["car"], ["车"]))
 
 
