@@ -118,3 +118,18 @@ def test_an_animal_by_its_name_kept_no_more(extractor, text, expected):
 def test_a_job_signed_and_a_headquarters_visited(extractor, text, expected):
     assert [t for t in triples(extractor, text) if t[1] in ("works_at", "headquarters")] == expected
 
+
+@pytest.mark.parametrize("text, expected", [
+    ("my mom keeps asking when I'll visit Hanoi, she moved back there after retiring", [(f"{USER}'s mother", "lives_in", "Hanoi", 1.0)]),
+    ("we live on a houseboat in Amsterdam, it's wild", [(USER, "lives_in", "Amsterdam", 1.0)]),
+    ("I live in a tiny flat in Leeds", [(USER, "lives_in", "Leeds", 1.0)]),
+    ("we don't live on a boat in Amsterdam", []),
+    ("我妈退休后回老家温州住了", [(f"{USER}'s mother", "lives_in", "温州", 1.0)]),
+    ("回成都住了", [(USER, "lives_in", "成都", 1.0)]),
+    ("我回家住了", []),
+    # only "my <relative>" leads the clauses after it by any verb in -s, not a bare name
+    ("Pickles sheds like crazy, she's a maine coon", []),
+])
+def test_where_someone_lives_said_around_it(extractor, text, expected):
+    assert triples(extractor, text) == expected
+

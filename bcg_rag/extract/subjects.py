@@ -30,9 +30,11 @@ REPORT_MODAL = re.compile(r"\b(?:would|wouldn't|could|might|may|should)\b|不会
 SAID_PRONOUN = re.compile(r"(?:he|she)\b|[他她](?![们])", re.IGNORECASE)
 # A person leading a clause, after a discourse word ("so my sister finally did it, she moved to
 # Lisbon"), before a verb: an auxiliary, or a past one ("Bobby sent me a pic, he says…").
+EN_LEAD_VERB = r"(?:is|was|'s|has|had|got|just|now|still|finally|recently|also|(?=[a-z]+ed\b|sent\b|told\b|said\b))\b"
+# (after "my <relative>" any verb in -s leads too, "my mom keeps asking"; not after a bare name: "Pickles sheds")
 EN_LEAD = re.compile(
-    r"^(?:(?:so|ok|okay|well|and|but|yeah|oh|omg|anyway|btw)\b[,!]?\s+)?(?:(?:[Mm]y|[Oo]ur)\s+(?:[a-z]+\s+){0,2}?(?P<rel>[a-z-]+)(?:\s+(?P<name>[A-Z][a-z]+))?|(?P<lone>[A-Z][a-z]+))"
-    r"\s+(?:is|was|'s|has|had|got|just|now|still|finally|recently|also|(?=[a-z]+ed\b|sent\b|told\b|said\b))\b"
+    r"^(?:(?:so|ok|okay|well|and|but|yeah|oh|omg|anyway|btw)\b[,!]?\s+)?(?:(?:[Mm]y|[Oo]ur)\s+(?:[a-z]+\s+){0,2}?(?P<rel>[a-z-]+)(?:\s+(?P<name>[A-Z][a-z]+))?"
+    rf"\s+(?:{EN_LEAD_VERB}|(?:always|never|(?=[a-z]{{2,}}s\b))\b)|(?P<lone>[A-Z][a-z]+)\s+{EN_LEAD_VERB})"
 )
 EN_LEAD_WORD = re.compile(r"^(?:(?:so|ok|okay|well|and|but|yeah|oh|omg|anyway|btw)\b[,!]?\s+)?(?P<word>[a-z][a-z'-]+)"
                           r"\s+(?:is|was|'s|has|had|got|just|now|still|finally|recently|also|(?=[a-z]+ed\b|sent\b|told\b|said\b))\b")

@@ -52,6 +52,11 @@ EN_MOVED_SOMEONE = re.compile(
     r"^(?P<who>.*?)\b(?:moved|relocated|got)\s+(?P<whom>(?:my|our)\s+[a-z-]+(?:\s+(?-i:[A-Z][a-z]+))?|(?-i:[A-Z][a-z]+))\s+"
     r"(?:in(?:to)?|to|over\s+to)\s+(?:(?:a|an|the|her|his|their)\s+(?:[a-z-]+\s+){0,3}?(?:in|at)\s+)?"
     r"(?P<place>(?-i:[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3}))", re.IGNORECASE)
+# "we live on a houseboat in Amsterdam", "I live in a tiny flat in Leeds": the town the home is in
+EN_LIVE_IN_A = re.compile(r"^(?P<who>.*?)\b(?:live|lives|living)\s+(?:on|in)\s+(?:a|an|the|our|my|this)\s+(?:[a-z-]+\s+){1,3}?in\s+"
+                          r"(?P<place>(?-i:[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}))", re.IGNORECASE)
+# "我妈退休后回老家温州住了", "回成都住了": where one went back to live
+ZH_BACK_TO_LIVE = re.compile(r"^(?P<who>.*?)(?:回|搬回)了?(?:老家)?(?P<place>[\u4e00-\u9fff]{2,4}?)(?:住|生活|定居|养老)(?:下来)?了?$")
 EN_NOW = re.compile(r"\b(?:now|these days|nowadays)\b", re.IGNORECASE)
 EN_LASTING = re.compile(
     r"\b(?:anymore|any more|no longer)\b"
@@ -239,6 +244,9 @@ class WhereaboutsRules:
                 and (whom := turn.entities.get(moved["whom"].casefold()) or self._relative(moved["whom"], turn)) \
                 and whom != turn.speaker_id and moved["place"].split()[0].casefold() not in self.lexicon.not_names:
             return Found(whom, "lives_in", self._clean_value(moved["place"]), False, True)
+        if (home := EN_LIVE_IN_A.match(clause)) and (subject := self._who(home["who"], turn)) \
+                and home["place"].split()[0].casefold() not in self.lexicon.not_names:
+            return Found(subject, "lives_in", self._clean_value(home["place"]))
         m = EN_BE_PLACED.match(clause)
         placed = EN_PLACED.match(m["rest"]) if m else None
         if placed is None:
@@ -271,6 +279,10 @@ class WhereaboutsRules:
         after "跳槽了" (works_at 字节), "在武汉租了个单间" (lives_in 武汉)."""
         if ZH_ITS_HQ.match(clause):
             return None  # "公司总部在合肥": the employer's, not a person's whereabouts (``_venue_in``)
+        # "退休后": when, not who
+        if (back := ZH_BACK_TO_LIVE.match(clause)) and self._zh_place(back["place"]) \
+                and (subject := self._who(re.sub(r"[\u4e00-\u9fff]{2}(?:以后|之后|后)$", "", back["who"]), turn)):
+            return Found(subject, "lives_in", back["place"], False, True)
         rented = ZH_RENTED.match(clause)
         m = rented or ZH_PLACED.match(clause) or (ZH_WENT_TO.match(clause) if turn.job_moved else None)
         if m is None or not self._on_tokens(clause, m.start("place") - 1, m.start("place")):
