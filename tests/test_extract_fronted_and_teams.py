@@ -133,3 +133,14 @@ def test_a_job_signed_and_a_headquarters_visited(extractor, text, expected):
 def test_where_someone_lives_said_around_it(extractor, text, expected):
     assert triples(extractor, text) == expected
 
+
+@pytest.mark.parametrize("text, expected", [
+    ("My colleague Priya is from Chennai and she's teaching me some Tamil words",
+     [("Priya", "speaks", "Tamil", 1.0), (USER, "studies", "Tamil", 1.0)]),
+    ("同事阿杰是潮汕人，最近在教我几句潮汕话哈哈", [("阿杰", "speaks", "潮汕话", 1.0), (USER, "studies", "潮汕话", 1.0)]),
+    ("he's teaching me to drive", []),
+    ("家里有辆十年前的思域，不过平时基本骑车上班", [(USER, "owns", "思域", 1.0)]),
+])
+def test_a_language_taught_and_a_car_described(extractor, text, expected):
+    assert [t for t in triples(extractor, text) if t[1] in ("speaks", "studies", "owns")] == expected
+

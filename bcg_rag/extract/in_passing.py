@@ -174,7 +174,7 @@ class InPassingRules:
         en_car, zh_car = car_patterns(lex)
         if has_cjk(clause):
             # "我的Model Y", "家里就一辆Model Y": the household's car
-            m = zh_car.match(clause) or re.match(rf"^(?:现在)?(?:家里|我家|我们家)(?:就|只)?有?一?(?:辆|台)\s*(?P<car>{zh_car_pattern(lex).pattern})", clause)
+            m = zh_car.match(clause) or re.match(rf"^(?:现在)?(?:家里|我家|我们家)(?:就|只)?有?一?(?:辆|台)\s*(?:[\u4e00-\u9fff0-9]{{1,6}}的)?\s*(?P<car>{zh_car_pattern(lex).pattern})", clause)
             if m is None and (driven := re.search(rf"开(?:着)?(?:一辆|辆)?\s*(?P<car>{zh_car_pattern(lex).pattern})", clause)):
                 region, negated = self._clean_before_verb(clause[:driven.start()])
                 # "平时开Model Y通勤": the car one drives is one's own (not "我老公开宝马", "想开特斯拉")

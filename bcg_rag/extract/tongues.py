@@ -79,6 +79,11 @@ EN_COURSE = re.compile(
     rf"^(?P<who>.*?)\b(?:signed\s+up\s+for|enrolled\s+in|registered\s+for|taking|started)\s+(?:a|an|my|the)?\s*(?:online\s+|evening\s+|night\s+)?"
     rf"(?P<lang>{ANY_CASE_LANGUAGE})\s+(?:class|classes|course|lessons)\b", re.IGNORECASE)
 
+# "she's teaching me some Tamil words", "(同事阿杰)最近在教我几句潮汕话": the teacher speaks it, the speaker learns it
+EN_TEACHING_ME = re.compile(rf"^(?P<who>.*?)(?:'s|\s+is|\s+has\s+been|'s\s+been)\s+teaching\s+me\s+(?:(?:some|a\s+few|a\s+bit\s+of|basic)\s+)?"
+                            rf"(?P<lang>{EN_LANGUAGE})\b", re.IGNORECASE)
+ZH_TEACHING_ME = re.compile(rf"^(?P<who>.*?)(?:最近|一直|经常|还)?(?:在)?教我(?:说|讲|学)?(?:几句|一点|一些|点)?(?P<lang>{ZH_LANG})$")
+
 
 class TongueRules:
     lexicon: Lexicon
@@ -100,6 +105,12 @@ class TongueRules:
             else:
                 subject = self._subject(region, turn)
             return Found(subject, "speaks", m["lang"], negated) if subject else None
+        if (taught := ZH_TEACHING_ME.match(clause)) and self._zh_language(taught["lang"]) or (taught := EN_TEACHING_ME.match(clause)):
+            region, negated = self._clean_before_verb(taught["who"])
+            teacher = (self._subject(region, turn) if region.strip() else turn.other if turn.topic else None)
+            if teacher is None or negated or teacher == turn.speaker_id:
+                return None
+            return [Found(teacher, "speaks", taught["lang"]), Found(turn.speaker_id, "studies", taught["lang"])]
         if app := EN_ON_APP.match(clause):
             region, negated = self._clean_before_verb(re.sub(r"(?:'m|'s|'re|\s+am|\s+is|\s+are)$", "", app["who"].strip()))
             subject = self._subject(region, turn)
