@@ -140,7 +140,13 @@ def test_where_someone_lives_said_around_it(extractor, text, expected):
     ("同事阿杰是潮汕人，最近在教我几句潮汕话哈哈", [("阿杰", "speaks", "潮汕话", 1.0), (USER, "studies", "潮汕话", 1.0)]),
     ("he's teaching me to drive", []),
     ("家里有辆十年前的思域，不过平时基本骑车上班", [(USER, "owns", "思域", 1.0)]),
+    ("上周退了乐队，以后不打鼓了", []),
 ])
 def test_a_language_taught_and_a_car_described(extractor, text, expected):
     assert [t for t in triples(extractor, text) if t[1] in ("speaks", "studies", "owns")] == expected
+
+
+def test_drums_played_with_da(extractor):
+    """鼓 is a verb to jieba; as a game of the lexicon it is what 打 plays."""
+    assert [t for t in triples(extractor, "上周退了乐队，以后不打鼓了") if t[1] == "plays"] == [(USER, "plays", "鼓", -0.8)]
 

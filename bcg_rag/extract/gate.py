@@ -166,7 +166,8 @@ class GateRules:
                 return False  # "六年", "三点": a time or a number, not a thing
             if len(CJK_CHAR.findall(value)) == 1 and not re.search(r"[A-Za-z0-9]", value):
                 # "猫", "狗", "辣": one character is a thing only where things are kept or tasted
-                return tokens[0][1].startswith(("n", "a")) and found.predicate in ONE_CHARACTER_PREDICATES and value not in ZH_RESULTS
+                return ((tokens[0][1].startswith(("n", "a")) or value in practised(lex))  # 鼓 is a verb to jieba
+                        and found.predicate in ONE_CHARACTER_PREDICATES and value not in ZH_RESULTS)
             if found.predicate in PLACE_PREDICATES and len(tokens) == 1 and tokens[0][1] in ("s", "f"):
                 return False  # "住在海边", "在国外": a kind of place, not a place
             if found.predicate.removeprefix("attr:") in NAME_PREDICATES:
