@@ -150,3 +150,15 @@ def test_drums_played_with_da(extractor):
     """鼓 is a verb to jieba; as a game of the lexicon it is what 打 plays."""
     assert [t for t in triples(extractor, "上周退了乐队，以后不打鼓了") if t[1] == "plays"] == [(USER, "plays", "鼓", -0.8)]
 
+
+@pytest.mark.parametrize("text, expected", [
+    ("I was a teacher for ten years before going into sales", [(USER, "job_title", "teacher", -0.8), (USER, "occupation", "sales", 1.0)]),
+    ("I work in sales", [(USER, "occupation", "sales", 1.0)]),
+    ("I moved into sales", [(USER, "occupation", "sales", 1.0)]),  # a field, not a town
+    ("my sister works in finance now", [(f"{USER}'s sister", "occupation", "finance", 1.0)]),
+    ("I don't work in finance", [(USER, "occupation", "finance", -0.8)]),
+    ("I work in it", []),
+])
+def test_a_field_of_work(extractor, text, expected):
+    assert triples(extractor, text) == expected
+

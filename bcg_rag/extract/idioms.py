@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING
 
@@ -48,6 +49,8 @@ EN_MY_THING_IS = re.compile(r"^(?:my|our)\s+(?P<thing>[a-z]+)\s+is\s+an?\s+(?P<m
 ZH_MY_THING_IS = re.compile(r"^(?:我|我们|我家|我们家)的?(?P<thing>车|手机|电脑|房子)是(?:一)?(?:辆|台|部|套|个)?(?P<make>.+)$")
 # Things whose make or model is worth keeping: "my car is a Honda" says the speaker owns a Honda.
 KEPT_THINGS = frozenset({"car", "truck", "van", "bike", "motorcycle", "phone", "laptop", "computer", "camera"})
+# "I work in sales", "moved into marketing last year", "before going into nursing": a field of work
+EN_FIELD_VERBS = r"(?P<verb>work|works|worked|working|went|gone|going|moved|moving|switched|switching|got|getting|transitioned|pivoted)"
 ZH_REACHED = re.compile(r"^(?P<before>.+?)了[吧啊呀哦]?$")
 # "retired from the post office" is a job left (en.py); "retired early" or "retired in May" a state.
 EN_RETIRED = re.compile(r"^(?P<before>.+?)\s+(?:has\s+|have\s+|'s\s+|'ve\s+)?retired(?P<after>(?:\s+(?:early|last|this|in|two|three|a|"
@@ -65,6 +68,13 @@ ZH_TRADE = re.compile(r"^(?P<who>.*?)(?:(?P<neg>不是|是)(?P<verb>做|搞|干|
 ZH_OUR_TRADE = re.compile(r"^(?:我们|咱们|我们这些|咱们这些|我们这种|我们这行)(?:做|搞|干|当)(?P<trade>[\u4e00-\u9fff]{2,4}?)的(?=[\u4e00-\u9fff]{2})")
 
 
+@functools.lru_cache(maxsize=8)
+def field_pattern(lexicon: Lexicon) -> re.Pattern[str]:
+    fields = "|".join(sorted(map(re.escape, lexicon.words("occupations", "fields")), key=len, reverse=True))
+    return re.compile(rf"^(?P<who>.*?)\b{EN_FIELD_VERBS}\s+(?:in|into)\s+(?P<field>{fields})"
+                      r"(?:\s+(?:now|instead|full[\s-]time|last\s+\w+|this\s+\w+|\w+\s+(?:years?|months?)\s+ago))*\s*[.!]*$", re.IGNORECASE)
+
+
 class IdiomRules:
     lexicon: Lexicon
 
@@ -74,7 +84,17 @@ class IdiomRules:
                     or self._taste_named_last(ZH_IS_MY_TASTE, clause, turn) or self._state_reached(clause, turn)
                     or self._graduate(clause, turn) or self._make_kept(clause, turn) or self._zh_taste_after(clause, turn))
         return (self._taste_named_last(EN_IS_MY_TASTE, clause, turn) or self._kind_of_person(clause, turn)
-                or self._make_kept(clause, turn) or self._retired(clause, turn))
+                or self._make_kept(clause, turn) or self._retired(clause, turn) or self._field_of_work(clause, turn))
+
+    def _field_of_work(self, clause: str, turn: Turn) -> Found | None:
+        """ "I work in sales" (occupation sales); "moved into marketing", "before going into nursing" (a change to it)."""
+        if not (m := field_pattern(self.lexicon).match(clause)):
+            return None
+        who = re.sub(r"^\s*before\s*$", "", m["who"])  # "(I was a teacher…) before going into sales": the same speaker
+        region, negated = self._clean_before_verb(who)
+        subject = self._subject(region, turn) if region.strip() else turn.speaker_id
+        moved = not m["verb"].casefold().startswith("work")
+        return Found(subject, "occupation", m["field"].casefold(), negated, moved) if subject else None
 
     def _zh_taste_after(self, clause: str, turn: Turn) -> Found | None:
         """ "香菜真的接受不了", "爵士乐我不太感冒", "猫我最喜欢了": the thing, then the speaker's taste."""

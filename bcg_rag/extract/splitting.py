@@ -35,7 +35,7 @@ PURPOSE_START = (r"so\s+that\s|so\s+(?=(?:i|we|he|she|they|you)\s+(?:can|could|w
 CAUSAL_SINCE = r"(?:i|we|he|she|they|you|it)(?:'re|'m|'s|'ll|\s+(?:are|am|is|will|have|has|need|needs|want|wants|got|can)\b)"
 CLAUSE_BREAK = re.compile(
     rf"\s+(?={PURPOSE_START})|,\s+(?!{LEGAL_FORM})|[，、：]+|\s*[()]\s*|(?<!\d):+|:+(?!\d)|\s+(?:but|though|although|because|so|whereas|while)\s+|\s+and\s+then\s+(?=(?:i|i'm|i've|we|we're|you|my|our|he|she|they|he's|she's|they're)\s)|\s+(?=and\s+then\s)|\s*[-–—]{{1,2}}\s+"
-    rf"|\s+since\s+(?={CAUSAL_SINCE})"
+    rf"|\s+since\s+(?={CAUSAL_SINCE})|\s+(?=before\s+(?:going|moving|switching|getting)\s+into\s)"
     r"|但是|不过|可是|而且|因为|所以|然后|但"
     r"|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])"  # a space between Chinese words is a pause, like a comma
     # and after a Chinese word's letters or digits ("换了台问界M7 空间大")
