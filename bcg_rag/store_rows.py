@@ -14,7 +14,7 @@ import json
 from typing import Any, Iterable, Iterator, Sequence
 
 from .errors import StoreError
-from .models import RELATIONS
+from .models import RELATIONS, Edge, check_relation
 from .revision import CONFLICT_PREFIX, DERIVED_PREFIX
 
 # An edge a claim made itself, not one derived from a single-valued predicate
@@ -55,6 +55,17 @@ def belief_columns(row: dict) -> dict:
 def entry_rows(belief_id: str, start: int, entries: Sequence[dict]) -> list[tuple[str, int, str, str]]:
     """``belief_history`` rows for ``entries``, numbered from ``start``."""
     return [(belief_id, start + i, e["at"], json.dumps(e, ensure_ascii=False)) for i, e in enumerate(entries)]
+
+
+def edge_rows(edges: Iterable[Edge]) -> list[tuple]:
+    """Edges as rows of the edge table's columns, sorted by key (neighbouring rows of its
+    B-trees are then written together); sorted stably, so of two edges with one key the
+    later is still written last and stays."""
+    out = []
+    for e in sorted(edges, key=lambda e: (e.src, e.dst, e.relation)):
+        check_relation(e.relation)
+        out.append((e.src, e.dst, e.relation, e.weight, e.value, e.valid_from, e.valid_until, e.reason, e.source_type))
+    return out
 
 
 def entry(text: str | None) -> dict | None:

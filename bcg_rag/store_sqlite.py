@@ -151,6 +151,14 @@ class SQLiteStore(SQLiteFacts):
             except sqlite3.Error as exc:
                 raise StoreError(f"{exc} in {sql.split()[0]} statement") from exc
 
+    def _executemany(self, sql: str, rows: Sequence[Sequence]) -> None:
+        """One statement run for each of ``rows``: parsed and bound once, not per row."""
+        with self._lock:
+            try:
+                self._conn.executemany(sql, rows)
+            except sqlite3.Error as exc:
+                raise StoreError(f"{exc} in {sql.split()[0]} statement") from exc
+
     # --- meta ------------------------------------------------------------------------
     def get_meta(self, key: str) -> str | None:
         rows = self.execute("SELECT value FROM meta WHERE key = ?", (key,))
@@ -181,7 +189,10 @@ class SQLiteStore(SQLiteFacts):
         cols = rows_.belief_columns(row)
         names = ", ".join(cols)
         marks = ", ".join("?" for _ in cols)
-        self.execute(f"INSERT OR REPLACE INTO belief ({names}) VALUES ({marks})", tuple(cols.values()))
+        # An upsert keeps the row where it is; INSERT OR REPLACE would delete it and insert it again
+        updates = ", ".join(f"{c} = excluded.{c}" for c in cols if c != "id")
+        self.execute(f"INSERT INTO belief ({names}) VALUES ({marks}) ON CONFLICT (id) DO UPDATE SET {updates}",
+                     tuple(cols.values()))
         if "history" in row:
             self.write_history(row["id"], 0, row["history"])
 
@@ -265,12 +276,8 @@ class SQLiteStore(SQLiteFacts):
         """Replace a belief's history from position ``start`` on with ``entries``; the
         entries before ``start`` are not touched."""
         self.execute("DELETE FROM belief_history WHERE belief_id = ? AND seq >= ?", (belief_id, start))
-        with self._lock:
-            try:
-                self._conn.executemany("INSERT INTO belief_history (belief_id, seq, at, entry) VALUES (?, ?, ?, ?)",
-                                       rows_.entry_rows(belief_id, start, entries))
-            except sqlite3.Error as exc:
-                raise StoreError(f"{exc} in INSERT statement") from exc
+        self._executemany("INSERT INTO belief_history (belief_id, seq, at, entry) VALUES (?, ?, ?, ?)",
+                         rows_.entry_rows(belief_id, start, entries))
 
     def slot_rows(self, belief_ids: Sequence[str]) -> dict[tuple[str, str, str, str], list[dict]]:
         """Every belief sharing a slot (user, subject, predicate, context group) with one of
