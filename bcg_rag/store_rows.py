@@ -93,6 +93,22 @@ def tail(start: int, first: str | None, last: str | None, entries: list[dict]) -
     return dict(start=start, first=entry(first), last=entry(last), entries=entries)
 
 
+def tails(ids: Sequence[str], rows: Iterable[tuple[str, int | None, int, str]]) -> dict[str, dict]:
+    """``history_tails``' answer, per id in order, from (belief_id, seq of the last entry
+    dated before ``since`` or None, seq, entry JSON) rows: the entries from that one on,
+    and entry 0 when that one is later."""
+    found: dict[str, tuple[int | None, dict[int, str]]] = {}
+    for belief_id, last, seq, text in rows:
+        found.setdefault(belief_id, (last, {}))[1][seq] = text
+    out = {}
+    for i in ids:
+        last, texts = found.get(i, (None, {}))
+        start = 0 if last is None else last + 1
+        out[i] = tail(start, None if last is None else texts[0], None if last is None else texts[last],
+                      [json.loads(texts[s]) for s in sorted(texts) if s >= start])
+    return out
+
+
 def chunks(items: Iterable, size: int = 500) -> Iterator[list]:
     items = list(items)
     for i in range(0, len(items), size):

@@ -38,6 +38,17 @@ _SLOT_SQL = (
     " WHERE l.id IN ({marks})"
 )
 
+# history_tails: per belief the last entry dated before ``since``, found backwards along the
+# primary key (the entries from ``since`` on are a tail), then that entry and the ones after
+# it, and entry 0 when it is not among them.
+_TAILS_SQL = (
+    "WITH ids(id) AS (VALUES {ids}), l(id, seq) AS MATERIALIZED (SELECT id, (SELECT seq FROM belief_history"
+    " WHERE belief_id = ids.id AND at < ?{since} ORDER BY seq DESC LIMIT 1) FROM ids)"
+    " SELECT l.id, l.seq, h.seq, h.entry FROM l JOIN belief_history AS h ON h.belief_id = l.id"
+    " AND h.seq >= COALESCE(l.seq, 0)"
+    " UNION ALL SELECT l.id, l.seq, h.seq, h.entry FROM l JOIN belief_history AS h ON h.belief_id = l.id AND h.seq = 0"
+    " WHERE l.seq > 0"
+)
 
 WAL_CHECKPOINT_PAGES = 10_000
 
@@ -258,19 +269,14 @@ class SQLiteStore(SQLiteFacts):
 
     def history_tails(self, ids: Sequence[str], since: str) -> dict[str, dict]:
         """Per belief, what a fold resuming at ``since`` reads (``store_rows.tail``): the
-        entries dated before it are only counted, and their first and last returned."""
-        out = {}
-        for bid in dict.fromkeys(ids):
-            # Backwards along the primary key: the entries from ``since`` on are a tail.
-            last = self.execute("SELECT seq, entry FROM belief_history WHERE belief_id = ? AND at < ?"
-                                " ORDER BY seq DESC LIMIT 1", (bid, since))
-            start = last[0]["seq"] + 1 if last else 0
-            first = self.execute("SELECT entry FROM belief_history WHERE belief_id = ? AND seq = 0", (bid,)) if last else []
-            entries = self.execute("SELECT entry FROM belief_history WHERE belief_id = ? AND seq >= ? ORDER BY seq",
-                                   (bid, start))
-            out[bid] = rows_.tail(start, first[0]["entry"] if first else None, last[0]["entry"] if last else None,
-                                  [json.loads(r["entry"]) for r in entries])
-        return out
+        entries dated before it are only counted, and their first and last returned. One
+        statement for all (it was three per belief: a refold reads every belief of a slot)."""
+        ids = list(dict.fromkeys(ids))
+        rows: list = []
+        for chunk in _chunks(ids):
+            rows += self.execute(_TAILS_SQL.format(ids=",".join(f"(?{i})" for i in range(1, len(chunk) + 1)),
+                                                   since=len(chunk) + 1), chunk + [since])
+        return rows_.tails(ids, rows)
 
     def write_history(self, belief_id: str, start: int, entries: Sequence[dict]) -> None:
         """Replace a belief's history from position ``start`` on with ``entries``; the
