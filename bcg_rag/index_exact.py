@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from .blas import similarities
 from .chroma_glue import epoch_seconds
 
 EXACT_LIMIT = 2048  # vectors of a user compared exactly; above it, Chroma's HNSW
@@ -140,7 +141,7 @@ def nearest(entry: UserVectors, queries: Sequence[Sequence[float]], top_k: int,
     only those with ts <= ``max_ts`` when given: what Chroma's query answers, exactly."""
     if not entry.ids:
         return [[] for _ in queries]
-    dist = 1.0 - unit_rows(np.asarray(queries, dtype=np.float32)) @ entry.unit.T
+    dist = 1.0 - similarities(unit_rows(np.asarray(queries, dtype=np.float32)), entry.unit)
     allowed = np.arange(len(entry.ids)) if max_ts is None else np.flatnonzero(entry.ts <= max_ts)
     out = []
     for row in dist:
