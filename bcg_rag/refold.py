@@ -17,6 +17,7 @@ Two ways to the same beliefs, bit for bit:
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Iterable
 
 from . import revision
@@ -115,9 +116,8 @@ def _sync_derived(memory: "BeliefMemory", ids: list[str], derived: dict[str, lis
         for bid in ids for ev in derived[bid]
     }
     memory.store.delete_edges(set(derived_now) - set(wanted))
-    for key, edge in wanted.items():
-        if derived_now.get(key) != edge:  # new, or its strength or conflict status changed
-            memory.store.put_edge(edge)
+    # new, or its strength or conflict status changed
+    memory.store.put_edges([edge for key, edge in wanted.items() if derived_now.get(key) != edge])
 
 
 def _store_folds(memory: "BeliefMemory", rows: list[dict], direct: dict[str, list[EdgeEvent]],
@@ -145,8 +145,10 @@ def _store_folds(memory: "BeliefMemory", rows: list[dict], direct: dict[str, lis
             continue
         if tail != old_tail:  # a refold that changed nothing writes nothing
             new = (tail or [last])[-1]["new"]
-            row.update(confidence=new, last_updated=_last_confirmed(memory, bid, start, last, tail))
-            memory.store.upsert_belief(row)
+            state = dict(confidence=new, last_updated=_last_confirmed(memory, bid, start, last, tail))
+            if not _same_state(row, state):  # new entries often end where the old ones did
+                row.update(state)
+                memory.store.upsert_belief(row)
             same = _common_prefix(old_tail, tail)
             memory.store.write_history(bid, start + same, tail[same:])
             changes.append(Change(bid, old, new))
@@ -166,6 +168,13 @@ def _last_confirmed(memory: "BeliefMemory", bid: str, start: int, last: dict | N
         if not revision.is_conflict(h["reason"]):
             return h["at"]
     return (tail or prefix)[-1]["at"]
+
+
+def _same_state(row: dict, state: dict) -> bool:
+    """Whether the row already holds ``state``, bit for bit (0.0 and -0.0 differ)."""
+    old, new = row["confidence"], state["confidence"]
+    return (row["last_updated"] == state["last_updated"] and old == new
+            and math.copysign(1.0, old) == math.copysign(1.0, new))
 
 
 def _common_prefix(old: list[dict], new: list[dict]) -> int:

@@ -316,22 +316,18 @@ class PostgresStore(PostgresFacts):
         if not ids:
             return {}
         s = self.schema
-        # Backwards along the primary key: the entries from ``since`` on are a tail.
-        heads = self.execute(
-            f"SELECT b.id, l.seq, l.entry AS last, f.entry AS first FROM unnest(%s::text[]) AS b(id)"
-            f" LEFT JOIN LATERAL (SELECT seq, entry FROM {s}.belief_history AS h WHERE h.belief_id = b.id AND h.at < %s"
-            "  ORDER BY seq DESC LIMIT 1) AS l ON TRUE"
-            f" LEFT JOIN {s}.belief_history AS f ON f.belief_id = b.id AND f.seq = 0 AND l.seq IS NOT NULL",
-            (ids, since),
-        )
-        start = {r["id"]: (r["seq"] + 1 if r["seq"] is not None else 0) for r in heads}
+        # Per belief the last entry dated before ``since``, backwards along the primary key (the
+        # entries from ``since`` on are a tail); then it and the ones after it, and entry 0.
         found = self.execute(
-            f"SELECT h.belief_id, h.entry FROM unnest(%s::text[], %s::int[]) AS t(id, start)"
-            f" JOIN {s}.belief_history AS h ON h.belief_id = t.id AND h.seq >= t.start ORDER BY h.belief_id, h.seq",
-            (ids, [start[i] for i in ids]),
+            f"WITH l AS MATERIALIZED (SELECT b.id, (SELECT seq FROM {s}.belief_history AS h WHERE h.belief_id = b.id"
+            "  AND h.at < %s ORDER BY seq DESC LIMIT 1) AS last FROM unnest(%s::text[]) AS b(id))"
+            f" SELECT l.id, l.last, h.seq, h.entry FROM l JOIN {s}.belief_history AS h ON h.belief_id = l.id"
+            "  AND h.seq >= COALESCE(l.last, 0)"
+            f" UNION ALL SELECT l.id, l.last, h.seq, h.entry FROM l JOIN {s}.belief_history AS h"
+            "  ON h.belief_id = l.id AND h.seq = 0 WHERE l.last > 0",
+            (since, ids),
         )
-        entries = rows_.group_entries(((r["belief_id"], r["entry"]) for r in found), ids)
-        return {r["id"]: rows_.tail(start[r["id"]], r["first"], r["last"], entries[r["id"]]) for r in heads}
+        return rows_.tails(ids, ((r["id"], r["last"], r["seq"], r["entry"]) for r in found))
 
     def write_history(self, belief_id: str, start: int, entries: Sequence[dict]) -> None:
         """Replace a belief's history from position ``start`` on with ``entries``; the

@@ -11,9 +11,9 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from .models import Edge, check_relation
+from .models import Edge
 from .store import TEXT_COLUMNS
-from .store_rows import DIRECT_PATTERNS, DIRECT_SQL
+from .store_rows import DIRECT_PATTERNS, DIRECT_SQL, edge_rows
 from .store_rows import decode as _decode
 from .store_rows import table as _table
 
@@ -152,14 +152,23 @@ class PostgresFacts:
 
     # --- edges -------------------------------------------------------------------------
     def put_edge(self, edge: Edge) -> None:
-        check_relation(edge.relation)
+        self.put_edges([edge])
+
+    def put_edges(self, edges: Iterable[Edge]) -> None:
+        """Write edges, a later one of the same key replacing an earlier one: one statement,
+        which may not touch a row twice, so only the last edge of each key is sent."""
+        last = {row[:3]: row for row in edge_rows(edges)}
+        if not last:
+            return
+        cols = [list(c) for c in zip(*last.values())]
+        cols[3:5] = [[None if x is None else float(x) for x in c] for c in cols[3:5]]  # int stances too: one array type
         self.execute(
             f"INSERT INTO {self.schema}.edge (src, dst, relation, weight, value, valid_from, valid_until, reason, source_type)"
-            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (src, dst, relation) DO UPDATE SET"
+            " SELECT * FROM unnest(%s::text[], %s::text[], %s::text[], %s::float8[], %s::float8[], %s::text[],"
+            " %s::text[], %s::text[], %s::text[]) ON CONFLICT (src, dst, relation) DO UPDATE SET"
             " weight = EXCLUDED.weight, value = EXCLUDED.value, valid_from = EXCLUDED.valid_from,"
             " valid_until = EXCLUDED.valid_until, reason = EXCLUDED.reason, source_type = EXCLUDED.source_type",
-            (edge.src, edge.dst, edge.relation, edge.weight, edge.value, edge.valid_from, edge.valid_until, edge.reason,
-             edge.source_type),
+            cols,
         )
 
     def delete_edges(self, edges: Iterable[tuple[str, str, str]]) -> None:

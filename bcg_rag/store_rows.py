@@ -14,7 +14,7 @@ import json
 from typing import Any, Iterable, Iterator, Sequence
 
 from .errors import StoreError
-from .models import RELATIONS
+from .models import RELATIONS, Edge, check_relation
 from .revision import CONFLICT_PREFIX, DERIVED_PREFIX
 
 # An edge a claim made itself, not one derived from a single-valued predicate
@@ -57,6 +57,17 @@ def entry_rows(belief_id: str, start: int, entries: Sequence[dict]) -> list[tupl
     return [(belief_id, start + i, e["at"], json.dumps(e, ensure_ascii=False)) for i, e in enumerate(entries)]
 
 
+def edge_rows(edges: Iterable[Edge]) -> list[tuple]:
+    """Edges as rows of the edge table's columns, sorted by key (neighbouring rows of its
+    B-trees are then written together); sorted stably, so of two edges with one key the
+    later is still written last and stays."""
+    out = []
+    for e in sorted(edges, key=lambda e: (e.src, e.dst, e.relation)):
+        check_relation(e.relation)
+        out.append((e.src, e.dst, e.relation, e.weight, e.value, e.valid_from, e.valid_until, e.reason, e.source_type))
+    return out
+
+
 def entry(text: str | None) -> dict | None:
     return None if text is None else json.loads(text)
 
@@ -80,6 +91,22 @@ def tail(start: int, first: str | None, last: str | None, entries: list[dict]) -
     ``since`` (the kept prefix), ``first`` and ``last`` of them, and the stored
     ``entries`` from ``start`` on."""
     return dict(start=start, first=entry(first), last=entry(last), entries=entries)
+
+
+def tails(ids: Sequence[str], rows: Iterable[tuple[str, int | None, int, str]]) -> dict[str, dict]:
+    """``history_tails``' answer, per id in order, from (belief_id, seq of the last entry
+    dated before ``since`` or None, seq, entry JSON) rows: the entries from that one on,
+    and entry 0 when that one is later."""
+    found: dict[str, tuple[int | None, dict[int, str]]] = {}
+    for belief_id, last, seq, text in rows:
+        found.setdefault(belief_id, (last, {}))[1][seq] = text
+    out = {}
+    for i in ids:
+        last, texts = found.get(i, (None, {}))
+        start = 0 if last is None else last + 1
+        out[i] = tail(start, None if last is None else texts[0], None if last is None else texts[last],
+                      [json.loads(texts[s]) for s in sorted(texts) if s >= start])
+    return out
 
 
 def chunks(items: Iterable, size: int = 500) -> Iterator[list]:

@@ -11,9 +11,9 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from .models import Edge, check_relation
+from .models import Edge
 from .store import TEXT_COLUMNS
-from .store_rows import DIRECT_PATTERNS, DIRECT_SQL
+from .store_rows import DIRECT_PATTERNS, DIRECT_SQL, edge_rows
 from .store_rows import chunks as _chunks
 from .store_rows import decode as _decode
 from .store_rows import table as _table
@@ -23,6 +23,12 @@ from .store_rows import table as _table
 MAX_DST_FILTER = 400
 PAIRS_PER_STATEMENT = 400  # 800 bound values, well under SQLite's limit
 EDGE_KEY_INDEX = "sqlite_autoindex_edge_1"  # the edge table's PRIMARY KEY (src, dst, relation)
+UPSERT_EDGE = (
+    "INSERT INTO edge (src, dst, relation, weight, value, valid_from, valid_until, reason, source_type)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (src, dst, relation) DO UPDATE SET weight = excluded.weight,"
+    " value = excluded.value, valid_from = excluded.valid_from, valid_until = excluded.valid_until,"
+    " reason = excluded.reason, source_type = excluded.source_type"
+)
 
 
 class SQLiteFacts:
@@ -149,17 +155,16 @@ class SQLiteFacts:
 
     # --- edges -----------------------------------------------------------------------
     def put_edge(self, edge: Edge) -> None:
-        check_relation(edge.relation)
-        self.execute(
-            "INSERT OR REPLACE INTO edge (src, dst, relation, weight, value, valid_from, valid_until, reason, source_type)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (edge.src, edge.dst, edge.relation, edge.weight, edge.value, edge.valid_from, edge.valid_until,
-             edge.reason, edge.source_type),
-        )
+        self.put_edges([edge])
+
+    def put_edges(self, edges: Iterable[Edge]) -> None:
+        """Write edges in key order, a later one of the same key replacing an earlier one.
+        An upsert, not INSERT OR REPLACE: that deletes the stored row and inserts it again,
+        rewriting its primary key and both secondary indexes for a row that keeps its key."""
+        self._executemany(UPSERT_EDGE, edge_rows(edges))
 
     def delete_edges(self, edges: Iterable[tuple[str, str, str]]) -> None:
-        for src, dst, relation in edges:
-            self.execute("DELETE FROM edge WHERE src = ? AND dst = ? AND relation = ?", (src, dst, relation))
+        self._executemany("DELETE FROM edge WHERE src = ? AND dst = ? AND relation = ?", sorted(edges))
 
     def delete_edges_touching(self, node_ids: Sequence[str]) -> None:
         for chunk in _chunks(list(node_ids)):

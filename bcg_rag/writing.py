@@ -210,19 +210,20 @@ def write(memory: "BeliefMemory", p: Prepared, claim_vectors: dict[str, list[flo
     for ctx in p.contexts:
         ensure_context(memory, ctx)
     memory.store.insert_node("evidence", ev)
-    memory.store.put_edge(Edge(ev["id"], p.event["id"], OCCURRED_IN))
+    edges = [Edge(ev["id"], p.event["id"], OCCURRED_IN)]
     if ev["context"]:
-        memory.store.put_edge(Edge(ev["id"], ev["context"], CONTEXT_OF))
+        edges.append(Edge(ev["id"], ev["context"], CONTEXT_OF))
     slots = []
     per_belief: dict[str, list[float]] = {}
     for row in p.claims:
         memory.store.insert_claim(row)
-        slot = link_claim(memory, row)
+        slot = link_claim(memory, row, edges)
         slots.append(slot)
         if claim_vectors and claim_text(row) in claim_vectors:
             per_belief.setdefault(belief_id(slot, row["value"]), claim_vectors[claim_text(row)])
     if len(per_belief) > 1:  # relevance per claim, not per message (search.py)
         memory.store.put_claim_vectors((ev["id"], bid, ev["user_id"], v) for bid, v in sorted(per_belief.items()))
+    memory.store.put_edges(edges)  # the refold reads them
     return recompute_slots(memory, slots, since=ev["timestamp"])  # only evidence dated then was added
 
 
@@ -257,7 +258,7 @@ def add_claims(memory: "BeliefMemory", evidence_id: str, claims: Sequence[Claim]
         memory.policy.weight(c.source_type or ev["source_type"])
     with memory.store.transaction():
         idx = memory.store.next_claim_idx(evidence_id)
-        slots = []
+        slots, edges = [], []
         for i, c in enumerate(claims):
             c = as_claim(c)
             c_type = c.source_type or ev["source_type"]
@@ -270,7 +271,8 @@ def add_claims(memory: "BeliefMemory", evidence_id: str, claims: Sequence[Claim]
             if row["context"]:
                 ensure_context(memory, row["context"])
             memory.store.insert_claim(row)
-            slots.append(link_claim(memory, row))
+            slots.append(link_claim(memory, row, edges))
+        memory.store.put_edges(edges)
         return recompute_slots(memory, slots, since=ev["timestamp"])
 
 
@@ -291,7 +293,10 @@ def ensure_context(memory: "BeliefMemory", ctx: str) -> None:
     memory.store.insert_node("context", dict(id=ctx, context_type=ctype, context_value=cvalue, parent=parent))
 
 
-def link_claim(memory: "BeliefMemory", c: dict) -> tuple[str, str, str, str]:
+def link_claim(memory: "BeliefMemory", c: dict, edges: list[Edge]) -> tuple[str, str, str, str]:
+    """Link a stored claim to its belief (created if new): the belief's row is written, the
+    edges it needs are appended to ``edges``, for the caller to write in one go before the
+    slot is refolded (nothing in between reads edges). Returns the slot."""
     user_id = c["user_id"]
     subject_id = memory.resolve_entity(user_id, c["subject"], create=True)
     context_key = memory.context_group(c["context"])
@@ -302,16 +307,22 @@ def link_claim(memory: "BeliefMemory", c: dict) -> tuple[str, str, str, str]:
             id=bid, user_id=user_id, subject_id=subject_id, predicate=c["predicate"], value=c["value"],
             context_key=context_key, contexts=[], confidence=0.0, last_updated=c["timestamp"], status="active",
         )
-        memory.store.put_edge(Edge(bid, subject_id, BELONGS_TO))
-    elif c["value"] != row["value"]:
+        edges.append(Edge(bid, subject_id, BELONGS_TO))
+        changed = True
+    else:
+        changed = False
+    if c["value"] != row["value"]:
         # Spellings of one value ("Product Designer", "product designer"): the smallest is kept,
         # so that the belief reads the same whatever order its claims arrived in.
+        changed |= c["value"] < row["value"]
         row["value"] = min(row["value"], c["value"])
     if c["context"] and c["context"] not in row["contexts"]:
         row["contexts"] = sorted(row["contexts"] + [c["context"]])
-        memory.store.put_edge(Edge(bid, c["context"], CONTEXT_OF))
-    memory.store.upsert_belief(row)
-    memory.store.put_edge(
+        edges.append(Edge(bid, c["context"], CONTEXT_OF))
+        changed = True
+    if changed:  # a restatement leaves the row as stored: writing it again would change nothing
+        memory.store.upsert_belief(row)
+    edges.append(
         Edge(
             c["evidence_id"], bid, revision.relation_for(c["stance"]), weight=c["weight"], value=c["stance"],
             valid_from=c["timestamp"], reason=_REASON.get(c["origin"], c["origin"]),
@@ -330,7 +341,9 @@ def refold_user(memory: "BeliefMemory", user_id: str) -> None:
         status = {r["id"]: r["status"] for r in old}
         memory.store.delete_edges_touching([r["id"] for r in old])
         memory.store.delete_beliefs([r["id"] for r in old])
-        slots = [link_claim(memory, c) for c in memory.store.claims_for_user(user_id)]
+        edges: list[Edge] = []
+        slots = [link_claim(memory, c, edges) for c in memory.store.claims_for_user(user_id)]
+        memory.store.put_edges(edges)
         recompute_slots(memory, slots)
         for row in memory.store.find_beliefs(user_id, history=False):  # lifecycle status survives a rebuild
             if status.get(row["id"], "active") != row["status"]:

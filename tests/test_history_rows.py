@@ -90,13 +90,18 @@ def test_readers_get_the_history_they_ask_for(memory_backend):
             **{r["id"]: r["history"][len(r["history"]) - min(last, len(r["history"])):] for r in rows}, "bel_none": []}
     assert {r["id"]: r for r in s.all_rows("belief")} == {r["id"]: r for r in rows}
     assert s.get_nodes("belief", ids) == {r["id"]: r for r in rows}
-    for since in ("2024-01-01", "2024-01-04", "2024-01-04T12:00:00", "2025-01-01"):
-        tails = s.history_tails(ids, since)
+    none = dict(start=0, first=None, last=None, entries=[])
+    for since in ("2024-01-01", "2024-01-02", "2024-01-04", "2024-01-04T12:00:00", "2025-01-01"):
+        tails = s.history_tails(["bel_none"] + ids[::-1] + ids[:1], since)
+        assert list(tails) == ["bel_none"] + ids[::-1] and tails["bel_none"] == none  # in the order asked
         for r in rows:
             h = r["history"]
             prefix = [e for e in h if e["at"] < since]
             assert tails[r["id"]] == dict(start=len(prefix), first=prefix[0] if prefix else None,
                                           last=prefix[-1] if prefix else None, entries=h[len(prefix):])
+    assert s.history_tails([], "2024-01-04") == {}
+    many = [f"bel_x{i}" for i in range(600)] + ids  # past one statement's chunk of ids
+    assert s.history_tails(many, "2024-01-04") == {**{i: none for i in many[:600]}, **s.history_tails(ids, "2024-01-04")}
 
 
 def test_deleting_beliefs_deletes_their_history(memory_backend):

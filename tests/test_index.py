@@ -380,3 +380,24 @@ def test_an_index_the_binding_cannot_read_back_is_read_on_a_fresh_client_once(ma
 
     with pytest.raises(IndexUnavailableError, match=UNLOADED):
         mem.index._call("u", broken)
+
+
+def test_similarities_are_numpys_own_and_leave_openblas_as_it_was(monkeypatch):
+    """``blas.similarities`` (the exact search's product) gives numpy's bits, on one OpenBLAS
+    thread for several queries, and puts OpenBLAS's thread count back; without threadpoolctl
+    it is the plain product."""
+    from bcg_rag import blas
+
+    rng = np.random.default_rng(7)
+    libs = blas._libraries()
+    before = [lib.get_num_threads() for lib in libs]
+    for n, q in [(1, 1), (5, 3), (700, 2), (1300, 1), (1500, 5), (2048, 20)]:
+        rows = rng.standard_normal((n, 384)).astype(np.float32)
+        queries = rng.standard_normal((q, 384)).astype(np.float32)
+        assert np.array_equal(blas.similarities(queries, rows).view(np.uint32), (queries @ rows.T).view(np.uint32))
+    with pytest.raises(ValueError):  # a failed product restores the thread count too
+        blas.similarities(np.zeros((2, 3), np.float32), np.zeros((4, 5), np.float32))
+    assert [lib.get_num_threads() for lib in libs] == before
+    monkeypatch.setattr(blas, "_openblas", ())
+    queries, rows = rng.standard_normal((3, 8)).astype(np.float32), rng.standard_normal((9, 8)).astype(np.float32)
+    assert np.array_equal(blas.similarities(queries, rows), queries @ rows.T)

@@ -196,3 +196,34 @@ def test_the_exact_cache_size_comes_from_the_policy(make_memory):
     for user in ("a", "b", "c", "a"):
         assert small.index.query(vector, user, 3) == roomy.index.query(vector, user, 3)
     assert small.index._exact.total == 5 and roomy.index._exact.total == 15
+
+
+def test_the_exact_cache_appends_in_spare_rows_and_never_changes_rows_a_search_holds():
+    """``add`` appends into spare rows (a quarter more than needed) instead of copying the
+    user's matrix each time; the rows an earlier entry shows stay as they were, an id written
+    again still replaces its row, and ``bytes`` counts the spare rows too."""
+    import numpy as np
+
+    from bcg_rag import index_exact
+
+    rng = np.random.default_rng(3)
+    vecs = rng.standard_normal((300, 8)).astype(np.float32)
+    cache = index_exact.ExactVectors()
+    cache.put("u", [f"k{i}" for i in range(100)], vecs[:100], list(range(100)))
+    held = cache.get("u")
+    held_unit, held_ts = held.unit.copy(), held.ts.copy()
+    for start in range(100, 300, 7):
+        end = min(start + 7, 300)
+        cache.add("u", [f"k{i}" for i in range(start, end)], vecs[start:end], list(range(start, end)))
+    entry = cache.get("u")
+    fresh = index_exact.ExactVectors().put("u", [f"k{i}" for i in range(300)], vecs, list(range(300)))
+    assert entry.ids == fresh.ids and np.array_equal(entry.unit, fresh.unit) and np.array_equal(entry.ts, fresh.ts)
+    assert held.ids == [f"k{i}" for i in range(100)]
+    assert np.array_equal(held.unit, held_unit) and np.array_equal(held.ts, held_ts)
+    assert len(entry.room[0]) < 1.25 * 300 + 8 and cache.bytes == entry.room[0].nbytes + entry.room[1].nbytes
+    cache.add("u", ["k5", "new"], vecs[:2], [1000, 1001])  # k5 written again: its row moves to the end
+    again = cache.get("u")
+    assert again.ids == [f"k{i}" for i in range(300) if i != 5] + ["k5", "new"]
+    assert np.array_equal(again.unit[-2:], index_exact.unit_rows(vecs[:2])) and list(again.ts[-2:]) == [1000, 1001]
+    assert np.array_equal(entry.unit, fresh.unit)  # the entry before it untouched
+    assert [h for h, _ in index_exact.nearest(again, vecs[:1], 2)[0]] == ["k0", "k5"]  # one vector twice: by id

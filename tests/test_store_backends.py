@@ -244,3 +244,36 @@ def test_the_sqlite_page_cache_comes_from_the_policy_and_the_wal_is_copied_back_
     with lc._cold(m) as archive:  # the archive beside it too
         assert archive.execute("PRAGMA cache_size")[0][0] == -8 * 1024
     m.close()
+
+
+@pytest.mark.parametrize("store_backend", ["sqlite", "postgres"], indirect=True)
+def test_put_edges_writes_what_put_edge_writes_one_by_one(memory_backend):
+    """``put_edges`` (one statement) ends with the edges ``put_edge`` leaves edge by edge:
+    of two edges with one key the later stays, a stored edge is overwritten whole, and an
+    unknown relation fails the call."""
+    from bcg_rag.errors import UnknownRelationError
+    from bcg_rag.models import Edge
+
+    def edges(tag: str) -> list[Edge]:
+        return [Edge(f"ev{tag}", "bel_b", "SUPPORTS", weight=0.5, value=1, valid_from="2024-01-01", source_type="user_explicit"),
+                Edge(f"ev{tag}", "bel_a", "REFUTES", weight=0.25, value=-0.5, valid_from="2024-01-02", reason="functional:x"),
+                Edge(f"ev{tag}", "bel_b", "SUPPORTS", weight=0.75, value=0.5, valid_from="2024-01-03"),
+                Edge("bel_a", "ent_x", "BELONGS_TO")]
+
+    one_by_one, batched = memory_backend.new(), memory_backend.new()
+    with one_by_one.store.transaction():
+        for e in edges("1") + edges("2"):
+            one_by_one.store.put_edge(e)
+    with batched.store.transaction():
+        batched.store.put_edges(edges("1"))
+        batched.store.put_edges(edges("2"))
+        batched.store.put_edges([])
+    assert batched.store.all_edges() == one_by_one.store.all_edges()
+    (kept,) = [e for e in batched.store.all_edges() if e.src == "ev1" and e.dst == "bel_b"]
+    assert (kept.weight, kept.value, kept.valid_from, kept.source_type) == (0.75, 0.5, "2024-01-03", None)
+    bad = Edge("ev3", "bel_a", "SUPPORTS")
+    object.__setattr__(bad, "relation", "LIKES")
+    with pytest.raises(UnknownRelationError):
+        with batched.store.transaction():
+            batched.store.put_edges([Edge("ev3", "bel_b", "SUPPORTS"), bad])
+    assert batched.store.all_edges() == one_by_one.store.all_edges()
