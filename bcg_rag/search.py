@@ -139,7 +139,7 @@ def search(
         ranked.append((score, rel, ordered, contexts))
     ranked.sort(key=lambda g: (-g[0], g[2][0]["id"]))
     ranked = slots_by_predicate(memory, ranked, vector, query, context)
-    ranked = asked_first(memory, user_id, query, ranked)
+    ranked = asked_first(memory, user_id, query, ranked, reads)
 
     ranked, via = follow_links(memory, ranked, query, vector, user_id=user_id, states=states, as_of=as_of, now=now,
                                agent_id=agent_id, reads=reads)
