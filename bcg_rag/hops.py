@@ -227,9 +227,11 @@ def follow_links(memory: Any, ranked: list, query: str, vector: Any, *, user_id:
     tried: set[tuple] = set()
     for i, group in enumerate(ranked[:START_WINDOW]):
         row = group[2][0]
-        if len(tried) >= MAX_STARTS or walker.current(group) is None or walker.target(row["value"], row) is None:
+        if len(tried) >= MAX_STARTS or walker.current(group) is None:
             continue
-        if _named(walker, row["subject_id"], query, row["predicate"]):
+        # Both must hold; whether the question names the subject is the cheaper to tell (where
+        # a value leads is looked up in each of its dozens of guessed forms, ``target``).
+        if _named(walker, row["subject_id"], query, row["predicate"]) and walker.target(row["value"], row) is not None:
             tried.add(slot_key(row))
             chain = _chain_from(walker, [group], asked_words, q, vectors, debug)
             if chain is not None:
