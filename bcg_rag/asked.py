@@ -113,49 +113,52 @@ def names_entity(query: str, names: list[str]) -> bool:
     return False
 
 
-def asked_subjects(memory: Any, user_id: str, query: str, subject_ids: list[str]) -> set[str]:
+def asked_subjects(memory: Any, user_id: str, query: str, subject_ids: list[str], reads: Any = None) -> set[str]:
     """Of ``subject_ids``, those the question asks about (see module doc); empty when
-    the question's subject is none of them or cannot be told."""
+    the question's subject is none of them or cannot be told. ``reads``: see ``_user_or_named``."""
     relatives = set(relatives_asked(memory, user_id, query))
     if relatives:
         return relatives & set(subject_ids)
     if not refers_to_user(query):
         return set()
-    user, other_named = _user_or_named(memory, query, subject_ids)
+    user, other_named = _user_or_named(memory, query, subject_ids, reads=reads)
     return set() if other_named else user  # "does my brother Robert still live in Phoenix?": Robert's
 
 
-def _named_subjects(memory: Any, query: str, subject_ids: list[str]) -> set[str]:
+def _named_subjects(memory: Any, query: str, subject_ids: list[str], reads: Any = None) -> set[str]:
     """Of the nearest subjects, those other than the user the question names."""
-    return _user_or_named(memory, query, subject_ids, every=True)[1]
+    return _user_or_named(memory, query, subject_ids, every=True, reads=reads)[1]
 
 
-def _user_or_named(memory: Any, query: str, subject_ids: list[str], every: bool = False) -> tuple[set[str], set[str]]:
+def _user_or_named(memory: Any, query: str, subject_ids: list[str], every: bool = False,
+                   reads: Any = None) -> tuple[set[str], set[str]]:
     """Of the nearest subjects (each name check may cost a look-up of its aliases): the
-    user's entity, and the others the question names (the first only, unless ``every``)."""
-    rows = memory.store.get_nodes("entity", list(dict.fromkeys(subject_ids))[:NAMED_WINDOW])
+    user's entity, and the others the question names (the first only, unless ``every``).
+    ``reads``: a search's ``SearchReads`` (the hops read the same subjects and aliases again)."""
+    ids = list(dict.fromkeys(subject_ids))[:NAMED_WINDOW]
+    rows = reads.entities(ids) if reads else memory.store.get_nodes("entity", ids)
     user = {i for i, r in rows.items() if r.get("entity_type") == "user"}
-    named = (i for i, r in rows.items() if i not in user and names_entity(query, _names(memory, i, r)))
+    named = (i for i, r in rows.items() if i not in user and names_entity(query, _names(memory, i, r, reads)))
     if every:
         return user, set(named)
     first = next(named, None)  # one name found says the question is about someone else: stop looking
     return user, set() if first is None else {first}
 
 
-def asked_first(memory: Any, user_id: str, query: str, ranked: list) -> list:
+def asked_first(memory: Any, user_id: str, query: str, ranked: list, reads: Any = None) -> list:
     """Search's ranked groups ``(score, relevance, ordered rows, contexts)`` with those about
     the asked subject first (a stable partition: each side keeps its order). A slot whose
     value was refuted moves up too: "no longer" is its subject's answer."""
     if len(ranked) < 2:
         return ranked
     subject_ids = [g[2][0]["subject_id"] for g in ranked]
-    asked = asked_subjects(memory, user_id, query, subject_ids)
+    asked = asked_subjects(memory, user_id, query, subject_ids, reads)
     if not asked and not refers_to_user(query) and (kind := answer_kind(query)) and not asks_through(query):
         # "What is Anya's job?": the slots of the asked kind of someone it names come first. Only
         # those, and not through an organisation: the subject a chain starts from ("the capital
         # of the country where the sport of Real Madrid originated", "... coached by Louis van
         # Gaal's employer") is not whom its end asks about.
-        named = _named_subjects(memory, query, subject_ids)
+        named = _named_subjects(memory, query, subject_ids, reads)
         first = [g for g in ranked if g[2][0]["subject_id"] in named and slot_name(g[2][0]["predicate"]) in kind]
         return first + [g for g in ranked if not any(g is f for f in first)]
     if not asked:
@@ -317,6 +320,6 @@ def speaks_of_unanswered(memory: Any, user_id: str, query: str, subject_ids: lis
     return lambda text: bool(_FIRST_PERSON.search(text))
 
 
-def _names(memory: Any, entity_id: str, row: dict | None = None) -> list[str]:
+def _names(memory: Any, entity_id: str, row: dict | None = None, reads: Any = None) -> list[str]:
     row = row or memory.store.get_node("entity", entity_id) or {}
-    return [n for n in [row.get("name")] if n] + list(memory.store.aliases_of(entity_id))
+    return [n for n in [row.get("name")] if n] + list(reads.aliases_of(entity_id) if reads else memory.store.aliases_of(entity_id))

@@ -46,6 +46,7 @@ from .hop_chains import Chain, Hop, best, decide, slot_key
 from .hop_texts import load_templates, load_vectors, prefix_similarity
 from .hop_words import words
 from .relevance import memory_lexicon
+from .search_reads import SearchReads
 
 # The words that end a company's full name and that its short form drops.
 ORG_SUFFIX = re.compile(r"(?<=\w)(?:,?\s+(?:Inc|Corp|Corporation|Co|Company|Group|Labs?|Technologies|Systems|Analytics|Bio|"
@@ -62,7 +63,7 @@ class _Walker:
     an entity's slots that state a current value (search's ranked tuples)."""
 
     def __init__(self, memory: Any, ranked: list, user_id: str, states: dict, as_of: str | None, now: str | None,
-                 agent_id: str | None = None):
+                 agent_id: str | None = None, reads: SearchReads | None = None):
         from . import (
             search,  # search calls us, so it is loaded by now; its helpers decide states
         )
@@ -74,7 +75,7 @@ class _Walker:
         self._search = search
         self.retrieved = {slot_key(g[2][0]): g for g in ranked}
         self._slots: dict[tuple, list[tuple]] = {}
-        self._entities: dict[str, dict | None] = {}
+        self.reads = reads or SearchReads(memory.store)  # entities and aliases the search has read
         self._targets: dict[str, str | None] = {}
         self._hops: dict[tuple, Hop] = {}
         self.agent_id = agent_id
@@ -106,9 +107,7 @@ class _Walker:
         return self.states[row["id"]]
 
     def entity(self, entity_id: str) -> dict | None:
-        if entity_id not in self._entities:
-            self._entities[entity_id] = self.memory.store.get_node("entity", entity_id)
-        return self._entities[entity_id]
+        return self.reads.entity(entity_id)
 
     def name(self, entity_id: str) -> str:
         row = self.entity(entity_id)
@@ -209,14 +208,15 @@ class _Walker:
 
 def follow_links(memory: Any, ranked: list, query: str, vector: Any, *, user_id: str, states: dict,
                  as_of: str | None = None, now: str | None = None, agent_id: str | None = None,
-                 debug: list | None = None) -> tuple[list, dict]:
+                 debug: list | None = None, reads: SearchReads | None = None) -> tuple[list, dict]:
     """Reorder search's ranked groups ``(score, relevance, ordered rows, contexts)`` so that
     a chain's answer comes first (see module doc). Returns the new order and ``via``:
     belief id of a chain's end -> the hops that lead to it. ``states`` maps belief ids to
     their (stored, effective) confidence at the search's time (``as_of``, ``now``); the
     beliefs reached beyond the retrieved ones are added to it. ``agent_id``: a value that
-    only other agents' private evidence claims is never followed (its hop would tell it)."""
-    walker = _Walker(memory, ranked, user_id, states, as_of, now, agent_id)
+    only other agents' private evidence claims is never followed (its hop would tell it).
+    ``reads``: the search's ``SearchReads`` (entities and aliases it has read)."""
+    walker = _Walker(memory, ranked, user_id, states, as_of, now, agent_id, reads)
     walker.relatives = set(relatives_asked(memory, user_id, query))
     asked_words = words(query)
     q = np.asarray(vector, dtype=np.float32)
@@ -227,9 +227,11 @@ def follow_links(memory: Any, ranked: list, query: str, vector: Any, *, user_id:
     tried: set[tuple] = set()
     for i, group in enumerate(ranked[:START_WINDOW]):
         row = group[2][0]
-        if len(tried) >= MAX_STARTS or walker.current(group) is None or walker.target(row["value"], row) is None:
+        if len(tried) >= MAX_STARTS or walker.current(group) is None:
             continue
-        if _named(walker, row["subject_id"], query, row["predicate"]):
+        # Both must hold; whether the question names the subject is the cheaper to tell (where
+        # a value leads is looked up in each of its dozens of guessed forms, ``target``).
+        if _named(walker, row["subject_id"], query, row["predicate"]) and walker.target(row["value"], row) is not None:
             tried.add(slot_key(row))
             chain = _chain_from(walker, [group], asked_words, q, vectors, debug)
             if chain is not None:
@@ -296,7 +298,7 @@ def _named(walker: _Walker, subject_id: str, query: str, predicate: str | None =
         # when the question shares its words, as a named subject would.
         template = predicate[len("slot:"):] if predicate and predicate.startswith("slot:") else None
         return refers_to_user(query) or bool(template and words(template) & words(query))
-    return names_entity(query, [row["name"], *walker.memory.store.aliases_of(subject_id)])
+    return names_entity(query, [row["name"], *walker.reads.aliases_of(subject_id)])
 
 
 def _paths(walker: _Walker, start: tuple) -> list[list[Hop]]:

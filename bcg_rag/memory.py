@@ -302,9 +302,11 @@ class BeliefMemory:
         (or at ``as_of``, replayed from the evidence up to that time)."""
         return views.beliefs(self, user_id, subject, predicate, context, as_of, now=now, global_read=global_read)
 
-    def view(self, row: dict, *, as_of: str | None = None, now: str | None = None) -> Belief | None:
-        """A stored belief row as seen at a time: replayed to ``as_of``, decayed to ``now``."""
-        return views.view(self, row, as_of=as_of, now=now)
+    def view(self, row: dict, *, as_of: str | None = None, now: str | None = None,
+             entity: Callable[[str], dict | None] | None = None) -> Belief | None:
+        """A stored belief row as seen at a time: replayed to ``as_of``, decayed to ``now``
+        (``entity``: how to read the subject's row, see ``views.view``)."""
+        return views.view(self, row, as_of=as_of, now=now, entity=entity)
 
     def asserted(self, belief: Belief) -> bool:
         """Whether a belief may be stated as current."""

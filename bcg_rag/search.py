@@ -55,6 +55,7 @@ from .models import HIDDEN_TEXT
 from .names import hits_by_other_names
 from .relevance import belief_relevance as claim_relevance
 from .relevance import claim_pairs, memory_lexicon, predicate_similarity
+from .search_reads import SearchReads
 from .timeutil import parse_timestamp
 from .tokens import fit_group
 from .unstructured import unstructured_memory, visible_rows
@@ -93,6 +94,7 @@ def search(
     now = parse_timestamp(now, "now") if now is not None else (None if as_of else memory.clock())
 
     vector = _query_vector(memory, query)
+    reads = SearchReads(memory.store)  # rows read by more than one stage, read once (this search only)
     hits = memory.index.query(vector.tolist(), user_id, candidates, agent_id=agent_id, as_of=as_of)
     hits = hits_by_other_names(memory, user_id, query, hits, candidates, agent_id, as_of)
     if not hits:
@@ -137,12 +139,12 @@ def search(
         ranked.append((score, rel, ordered, contexts))
     ranked.sort(key=lambda g: (-g[0], g[2][0]["id"]))
     ranked = slots_by_predicate(memory, ranked, vector, query, context)
-    ranked = asked_first(memory, user_id, query, ranked)
+    ranked = asked_first(memory, user_id, query, ranked, reads)
 
     ranked, via = follow_links(memory, ranked, query, vector, user_id=user_id, states=states, as_of=as_of, now=now,
-                               agent_id=agent_id)
+                               agent_id=agent_id, reads=reads)
     chosen = ranked[: max(0, top_k)]
-    groups = _groups(memory, chosen, via, as_of, now, agent_id, pending)
+    groups = _groups(memory, chosen, via, as_of, now, agent_id, pending, reads)
     if as_of is None:
         groups = _with_archived(memory, query, user_id, groups, top_k, agent_id, now)
     fits = predicate_similarity(memory, sorted({g.predicate for g in groups}), vector) if groups else {}
@@ -293,7 +295,7 @@ SHOWN_HISTORY_OTHERS = 8
 
 
 def _groups(memory: Any, chosen: list, via: dict, as_of: str | None, now: str, agent_id: str | None,
-            pending: dict[str, dict]) -> list[BeliefGroup]:
+            pending: dict[str, dict], reads: SearchReads) -> list[BeliefGroup]:
     ids = [r["id"] for _, _, slot_rows, _ in chosen for r in slot_rows]
     if as_of is None:
         full = memory.store.get_nodes("belief", [i for i in ids if i not in pending], history=False)
@@ -309,7 +311,8 @@ def _groups(memory: Any, chosen: list, via: dict, as_of: str | None, now: str, a
         full.update({i: pending[i] for i in ids if i in pending})
     else:
         full = memory.store.get_nodes("belief", ids)
-    views = {i: memory.view(row, as_of=as_of, now=now) for i, row in full.items()}
+    reads.entities(row["subject_id"] for row in full.values())  # the subjects' names, in one read
+    views = {i: memory.view(row, as_of=as_of, now=now, entity=reads.entity) for i, row in full.items()}
     entries = evidence_entries(memory, [v for v in views.values() if v is not None], agent_id)
     clock = as_of or now
     groups = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from . import revision
 from .checks import check_agent, check_context, check_id, check_text, clean_predicate, require_user
@@ -112,9 +112,12 @@ def _scope(user_id: Any, global_read: Any, what: str) -> str | None:
     return require_user(user_id)
 
 
-def view(memory: "BeliefMemory", row: dict, *, as_of: str | None = None, now: str | None = None) -> Belief | None:
+def view(memory: "BeliefMemory", row: dict, *, as_of: str | None = None, now: str | None = None,
+         entity: Callable[[str], dict | None] | None = None) -> Belief | None:
     """A stored belief row as seen at a time: replayed to ``as_of`` (or to ``now``, where it
-    holds a change not yet due at ``now``), decayed to ``now``."""
+    holds a change not yet due at ``now``), decayed to ``now``. ``entity``: how to read the
+    subject's row (a search's ``SearchReads.entity``: a slot's values share one); the store's
+    ``get_node`` by default."""
     history = [HistoryEntry(**h) for h in row["history"]]
     at = as_of or now or memory.clock()
     if as_of is not None or _not_yet_due(memory, history, at):
@@ -124,7 +127,7 @@ def view(memory: "BeliefMemory", row: dict, *, as_of: str | None = None, now: st
     confidence = history[-1].new
     confirmed = revision.last_confirmed(history)
     effective = revision.decay(confidence, confirmed, at, memory.policy.half_life_days(row["predicate"]))
-    subject = memory.store.get_node("entity", row["subject_id"])
+    subject = entity(row["subject_id"]) if entity else memory.store.get_node("entity", row["subject_id"])
     return Belief(
         id=row["id"], user_id=row["user_id"], subject_id=row["subject_id"],
         subject=subject["name"] if subject else row["subject_id"], predicate=row["predicate"], value=row["value"],
