@@ -124,6 +124,8 @@ def test_a_job_signed_and_a_headquarters_visited(extractor, text, expected):
     ("we live on a houseboat in Amsterdam, it's wild", [(USER, "lives_in", "Amsterdam", 1.0)]),
     ("I live in a tiny flat in Leeds", [(USER, "lives_in", "Leeds", 1.0)]),
     ("we don't live on a boat in Amsterdam", []),
+    ("we live on a farm outside Galway", [(USER, "lives_in", "Galway", 1.0)]),
+    ("I live on toast", []),
     ("我妈退休后回老家温州住了", [(f"{USER}'s mother", "lives_in", "温州", 1.0)]),
     ("回成都住了", [(USER, "lives_in", "成都", 1.0)]),
     ("我回家住了", []),

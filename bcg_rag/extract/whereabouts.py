@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import pycountry
 
 from .changes import ZH_GENERIC_PLACES
+from .grammar import EN_DWELLING_IN
 from .shared import Found
 from .text import employer_of, has_cjk
 
@@ -46,17 +47,16 @@ EN_HOME_LEFT = re.compile(r"\b(?:sell|sold|selling|rent(?:ing)?\s+out|let(?:ting
 # "I'm back in Austin" is a return home, unless it is a visit: "back in London for the weekend".
 EN_VISIT = re.compile(r"\bfor\s+(?:the|a|an|a\s+few|two|three|christmas|thanksgiving|easter|the\s+holidays)\b|\bvisit|\btrip\b|\bholiday|\bvacation",
                       re.IGNORECASE)
-# The state lasts: a change said ("now", "anymore") or a span of months or years.
 # "we moved Nana into Oakridge House", "moved my mum to a flat in Leeds": the one moved lives there now
 EN_MOVED_SOMEONE = re.compile(
     r"^(?P<who>.*?)\b(?:moved|relocated|got)\s+(?P<whom>(?:my|our)\s+[a-z-]+(?:\s+(?-i:[A-Z][a-z]+))?|(?-i:[A-Z][a-z]+))\s+"
     r"(?:in(?:to)?|to|over\s+to)\s+(?:(?:a|an|the|her|his|their)\s+(?:[a-z-]+\s+){0,3}?(?:in|at)\s+)?"
     r"(?P<place>(?-i:[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3}))", re.IGNORECASE)
-# "we live on a houseboat in Amsterdam", "I live in a tiny flat in Leeds": the town the home is in
-EN_LIVE_IN_A = re.compile(r"^(?P<who>.*?)\b(?:live|lives|living)\s+(?:on|in)\s+(?:a|an|the|our|my|this)\s+(?:[a-z-]+\s+){1,3}?in\s+"
-                          r"(?P<place>(?-i:[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}))", re.IGNORECASE)
+# "we live on a houseboat in Amsterdam" (a home one lives "in" is the lexicon's "live in", grammar.EN_DWELLING_IN)
+EN_LIVE_ON = re.compile(r"^(?P<who>.*?)\b(?:live|lives|living)\s+on\s+(?P<home>(?:a|an|the|our|my)\s.+)$", re.IGNORECASE)
 # "我妈退休后回老家温州住了", "回成都住了": where one went back to live
 ZH_BACK_TO_LIVE = re.compile(r"^(?P<who>.*?)(?:回|搬回)了?(?:老家)?(?P<place>[\u4e00-\u9fff]{2,4}?)(?:住|生活|定居|养老)(?:下来)?了?$")
+# The state lasts: a change said ("now", "anymore") or a span of months or years.
 EN_NOW = re.compile(r"\b(?:now|these days|nowadays)\b", re.IGNORECASE)
 EN_LASTING = re.compile(
     r"\b(?:anymore|any more|no longer)\b"
@@ -244,9 +244,9 @@ class WhereaboutsRules:
                 and (whom := turn.entities.get(moved["whom"].casefold()) or self._relative(moved["whom"], turn)) \
                 and whom != turn.speaker_id and moved["place"].split()[0].casefold() not in self.lexicon.not_names:
             return Found(whom, "lives_in", self._clean_value(moved["place"]), False, True)
-        if (home := EN_LIVE_IN_A.match(clause)) and (subject := self._who(home["who"], turn)) \
-                and home["place"].split()[0].casefold() not in self.lexicon.not_names:
-            return Found(subject, "lives_in", self._clean_value(home["place"]))
+        if (on := EN_LIVE_ON.match(clause)) and (home := EN_DWELLING_IN.match(on["home"])) and (subject := self._who(on["who"], turn)):
+            place = re.split(r"[,.!?]", home["place"])[0]  # a houseboat's town is read as a town is, whatever follows
+            return Found(subject, "lives_in", self._clean_value(place)) if place[:1].isupper() else None
         m = EN_BE_PLACED.match(clause)
         placed = EN_PLACED.match(m["rest"]) if m else None
         if placed is None:
