@@ -20,9 +20,9 @@ if TYPE_CHECKING:
 
 # Before a kin word, these say which one, not who: "my old manager Priya" is Priya.
 EN_AND_I = re.compile(r"(?:(?:my|our)\s+[a-z-]+(?:\s+[a-z-]+)?|[a-z]+)\s+and\s+i(?:\s+both)?|me\s+and\s+(?:my\s+)?[a-z-]+(?:\s+both)?")
-# "我大学室友", "我高中的同学": the school where they met, before a kin word.
 # "我们组的周一鸣", "我们班的小李": someone of the speaker's team or class, by name
-ZH_OF_OUR_GROUP = re.compile(r"^(?:(?P<team>组里?|部门|公司|团队|办公室|科室|项目组)|(?P<class>班上?|班里))的?(?=[\u4e00-\u9fff])")
+ZH_OF_OUR_GROUP = re.compile(r"^(?:组里?|部门|公司|团队|办公室|科室|项目组|班上?|班里)的?(?=[\u4e00-\u9fff])")
+# "我大学室友", "我高中的同学": the school where they met, before a kin word.
 ZH_KIN_SCHOOL = re.compile(r"^(?:大学|高中|初中|小学|研究生|读研|大学时的?|高中时的?|大学的|高中的|初中的)")
 EN_KIN_MODIFIER = re.compile(r"^(?:old|former|new|current|previous)\s+(?=[a-z])", re.IGNORECASE)
 # Reported speech: a modal or advice says what was said is no fact; a pronoun after the verb is the reporter.

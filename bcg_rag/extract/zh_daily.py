@@ -88,7 +88,7 @@ ZH_FRONTED_DROPPED = re.compile(r"^(?P<mid>.*?)(?:还是|最后|后来|终于|�
 ZH_LANGUAGE = re.compile(rf"^[{CJK}]{{1,4}}(?:语|文)$")
 
 
-@functools.cache
+@functools.lru_cache(maxsize=8)
 def _fronted_things(lexicon: Lexicon) -> re.Pattern[str]:
     things = [w for key in ("activities", "games", "instruments") for w in lexicon.words("habits", key) if has_cjk(w)]
     return re.compile(rf"^(?P<thing>{'|'.join(sorted(map(re.escape, things), key=len, reverse=True))}|[{CJK}]{{1,4}}?(?:语|文))"
