@@ -199,7 +199,8 @@ ANSWER_KINDS = (
     # "what kind of dog does Jess have?": the breed, or the animal kept (a corgi), not its name
     (re.compile(r"\b(?:what|which)\s+(?:kind|type|sort)s?\s+of\s+(?:dog|cat|pet|bird|fish|snake|lizard|rabbit|horse)s?\b"
                 r"|(?:什么|哪种|啥)(?:样的)?(?:狗|猫)", re.IGNORECASE), frozenset({"breed", "has"})),
-    (re.compile(r"\bpets?\b.*\b(?:called|named?|names)\b|宠物.*(?:叫|名字)", re.IGNORECASE), frozenset({"pet_name"})),
+    (re.compile(r"\b(?:pet|dog|cat|puppy|kitten|hamster|rabbit|bunny|parrot|turtle|tortoise)s?\b.*\b(?:called|named?|names)\b"
+                r"|(?:宠物|狗|猫|狗狗|猫咪|乌龟|兔子|仓鼠|鹦鹉).*(?:叫|名字)", re.IGNORECASE), frozenset({"pet_name"})),
     (re.compile(r"\bpets?\b|宠物", re.IGNORECASE), frozenset({"has"})),
     (re.compile(r"\b(?:which|what)\s+(?:city|town|country|state|province|district|neighbou?rhood|area|part of town"
                 r"|street|road|avenue)\b|(?:哪|什么)(?:个|座|条)?(?:城市|国家|省|区|县|镇|片区|街|路)", re.IGNORECASE), GEO_PREDICATES),

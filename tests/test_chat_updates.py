@@ -39,8 +39,9 @@ SISTER, HUSBAND, MOTHER = f"{USER}'s sister", f"{USER}'s husband", f"{USER}'s mo
     ("我在腾讯上班，他们总部在深圳", [(USER, "works_at", "腾讯", 1.0), ("腾讯", "headquarters", "深圳", 1.0)]),
     ("我老公在青禾科技上班，公司总部在合肥", [(HUSBAND, "works_at", "青禾科技", 1.0), ("青禾科技", "headquarters", "合肥", 1.0)]),
     ("I work at Acme, their HQ is in Leeds", [(USER, "works_at", "Acme", 1.0), ("Acme", "headquarters", "Leeds", 1.0)]),
+    # 公司 said first, with no employer named before it, is the speaker's own company
+    ("公司总部在合肥", [(f"{USER}'s employer", "headquarters", "合肥", 1.0)]),
     # near misses: no employer named before, no place named, no one's words
-    ("公司总部在合肥", []),
     ("their HQ is in Leeds", []),
     ("I work at Acme, their HQ is huge", [(USER, "works_at", "Acme", 1.0)]),
     ("放弃了……五十音都快忘光了", []),
@@ -107,6 +108,8 @@ def test_the_kind_of_animal_asked_for_is_no_name():
     assert answer_kind("What kind of dog does Jess have?") == {"breed", "has"}
     assert answer_kind("我姐养的什么狗？") == {"breed", "has"}
     assert answer_kind("我养的啥宠物来着？") == {"has"}  # the pets kept
+    # an animal's name asked by its kind: the name, not the animal
+    assert answer_kind("阿澈家的猫叫什么？") == answer_kind("What's Priya's dog called?") == {"pet_name"}
 
 
 @pytest.fixture
@@ -392,3 +395,11 @@ def test_a_question_the_user_asked_is_not_read_before_the_belief_it_outranks(mem
 ])
 def test_a_text_that_only_asks(text, asks_only):
     assert only_asks(text) is asks_only
+
+
+def test_a_pet_asked_by_its_owners_name_is_the_owners(mem):
+    """Two pets named: asked "阿澈家的猫叫什么？", the named owner's pet answers, not the user's."""
+    say(mem, ("2025-06-01T20:00:00", "同事阿澈养了只布偶 叫奶盖 天天在群里晒猫"),
+        ("2025-06-01T20:05:00", "可惜我猫毛过敏 只能养乌龟 我家那只叫慢慢 名副其实"))
+    assert mem.search("阿澈家的猫叫什么？", user_id=USER)[0].current.value == "奶盖"
+    assert mem.search("用户的宠物叫什么？", user_id=USER)[0].current.value == "慢慢"

@@ -85,7 +85,8 @@ def test_children_and_their_schools(extractor, text, expected):
     # (test_extract_precision kept this from saying where the speaker is; it says where the company is)
     ("our HQ is in Denver but I'm fully remote", [(employer_of(USER), "headquarters", "Denver", 1.0)]),
     ("I work at Acme, our HQ is in Leeds", [(USER, "works_at", "Acme", 1.0), ("Acme", "headquarters", "Leeds", 1.0)]),
-    ("公司总部在合肥", []),
+    # 公司 with no owner, said first, is the speaker's company, as in "公司总部搬到南京了"
+    ("公司总部在合肥", [(employer_of(USER), "headquarters", "合肥", 1.0)]),
     ("their HQ is in Leeds", []),
     ("公司宣布总部整体迁去合肥了，说是拿了那边的补贴，我们武汉这边暂时不动", [(employer_of(USER), "headquarters", "合肥", 1.0)]),
 ])

@@ -6,10 +6,10 @@ Three extractors share the ``Extractor`` protocol:
   ``shapes.py``, ``idioms.py``, ``measures.py``, ``routines.py``, ``whereabouts.py``,
   ``mentions.py``, ``changes.py``, ``ventures.py``, ``portions.py``, ``tongues.py``, ``origins.py``, ``owners.py``,
   ``groups_work.py``, ``pets_hobbies.py``, ``in_passing.py``, ``zh_work.py``, ``zh_belonging.py``, ``zh_daily.py``,
-  ``medications.py``, ``subscriptions.py``, ``grammar.py``, ``splitting.py``): rules over the word
+  ``medications.py``, ``subscriptions.py``, ``headquarters.py``, ``grammar.py``, ``splitting.py``): rules over the word
   lists in ``lexicon.toml``. No model, deterministic,
   Chinese (on jieba's segmentation) and English. Precision first: every claim passes the
-  confidence gate (``gate.py``: values are noun phrases, subjects are named, episodes are
+  confidence gate (``gate.py``, ``gate_subjects.py``: values are noun phrases, subjects are named, episodes are
   no habits); ``read`` also says which claims were said as additions ("I also work at …").
 * ``LLMExtractor`` (``llm.py``): any LlamaIndex LLM asked for JSON, validated, retried.
 * ``CascadeExtractor`` (``cascade.py``): the offline extractor first; the LLM only for

@@ -17,7 +17,7 @@ Each shape names its slot by its grammar, and every claim it reads is marked ``c
   "我和小张分手了" (dating, denied);
 * dating: "started dating Theo", "been seeing Theo", "seeing someone new, her name's Mara",
   "我有女朋友了，叫小雨";
-* an organisation moving: "Northwind moved its headquarters to Boston", "腾讯把总部搬到了深圳".
+* an organisation moving its headquarters (``headquarters.py``).
 
 Plans, hedges, questions and other people are the clause mood's and the subject rules'
 business, as for every rule: "I'm going to start at Figma" is a plan.
@@ -30,9 +30,10 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .en import EN_NEW_JOB
+from .headquarters import HeadquartersRules
 from .routines import SCHOOL
 from .shared import Found
-from .text import CJK, collapse, employer_of, has_cjk
+from .text import CJK, ZH_GENERIC_PLACES, collapse, has_cjk
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
@@ -135,16 +136,6 @@ EN_DATING = re.compile(
     r"(?:\s+(?:for|since)\s+[\w\s]+|\s+lately|\s+recently)?\s*$"  # "... for a few weeks"
 )
 EN_PARTNER_NAME = re.compile(r"^(?:her|his|their)\s+name(?:'s|\s+is)\s+(?P<name>[A-Z][\w'-]*)(?:\s+and\s+.*)?\s*$")
-EN_MOVED_HQ = re.compile(
-    r"^(?:(?P<ref>(?:our|my|the)\s+(?:company|employer|firm)|we)|(?P<org>(?-i:[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,3})))\s+"
-    r"(?:(?:just|has|have|officially|finally|recently|already|quietly)\s+){0,2}"
-    # "Corvane just announced they're relocating HQ to Nashville": news of the move, said by the company
-    r"(?:announced\s+(?:that\s+)?(?:they(?:'re|\s+are)|it(?:'s|\s+is))\s+(?:relocating|moving)|moved|relocated|moves|is\s+moving"
-    r"|(?:finished|done)\s+(?:moving|relocating))\s+"  # "finished moving head office out to Saltmarsh Park"
-    r"(?:(?:its|their|our|the)\s+)?(?:whole\s+|entire\s+)?(?:headquarters|hq|head\s+office|main\s+office)\s+"
-    r"(?:from\s+\S.*?\s+)?(?:(?:out|over|down|up)\s+)?to\s+(?P<place>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})",
-    re.IGNORECASE,
-)
 
 # 回到百度上班了 / 又回华为了 / 重回阿里: back at an employer; 跟小张分手了: a breakup.
 # One who serves the speaker, replaced: "switched GPs bc okafor retired", "changed dentists";
@@ -160,23 +151,15 @@ PROVIDER_KINDS = frozenset("gp doctor dentist therapist counselor counsellor phy
 EN_NOW_WITH = re.compile(r"^(?:(?:and|so|but|ok)\s+)*(?:i'm\s+|im\s+)?now\s+(?:seeing|with|at|using|going\s+to|banking\s+with)\s+"
                          r"(?P<name>(?-i:(?:Dr\.?\s+)?[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,3}))\s*$", re.IGNORECASE)
 ZH_BACK_TO_WORK = re.compile(rf"^(?P<who>.*?)(?:又|重新)?(?:回到|回|重回)了?(?P<org>[{CJK}A-Za-z]{{2,8}}?)(?P<work>上班|工作|任职)?了?$")
-ZH_GENERIC_PLACES = frozenset(
-    "公司 单位 学校 家 家里 老家 办公室 岗位 工位 厂 厂里 店里 医院 工地 部门 宿舍 国 国内 大陆 内地 原单位 老东家 工作 上班".split()
-)
 # "小宇跟我表白了", then "我们在一起啦": whom the speaker now dates
 ZH_CONFESSED = re.compile(r"^(?P<before>.+?)(?:跟|向|对|和)我表白了$")
 ZH_TOGETHER = re.compile(r"^(?:我们|我俩|我们俩)?(?:终于|正式|已经)?在一起(?:了|啦)$")
 ZH_BROKE_UP = re.compile(rf"^(?P<who>.*?)(?:和|跟|与)(?P<name>[{CJK}A-Za-z]{{2,6}}?)(?:分手了?|分了)$")  # "跟阿哲分了" too
-# 腾讯把总部搬到了深圳 / 腾讯总部搬到了深圳
-# The speaker's employer, unnamed: "公司总部搬到南京了" (search reads it as the employer's).
-ZH_EMPLOYER = frozenset("公司 我们公司 咱们公司 咱公司 我司 单位 我们单位".split())
-ZH_MOVED_HQ = re.compile(rf"^(?:听[{CJK}]{{1,4}}?说|听说|据说)?(?P<org>[{CJK}A-Za-z]{{2,8}}?)(?:今年|去年|上个?月|最近|已经|前阵子)?(?:宣布|正式)?(?:把|的)?总部"
-                         rf"(?:已经|正式|整体|全部)?(?:搬到|迁到|迁往|迁去|搬去|搬迁到|迁至)了?(?P<place>[{CJK}]{{2,6}}?)(?:去了|来了|了)?$")
 # Relatives that are someone one dates: a name given for one is whom the speaker dates.
 PARTNERS = frozenset({"boyfriend", "girlfriend", "partner"})
 
 
-class ChangeRules:
+class ChangeRules(HeadquartersRules):
     lexicon: Lexicon
 
     def _change(self, clause: str, turn: Turn) -> Found | list[Found] | None:
@@ -373,29 +356,3 @@ class ChangeRules:
             return None
         subject = self._who(m["who"], turn)
         return Found(subject, "works_at", org, False, True) if subject else None
-
-    # ---- organisations
-    def _en_moved_hq(self, clause: str, turn: Turn) -> Found | None:
-        """ "Northwind moved its headquarters to Boston": the organisation's headquarters;
-        "our company moved its HQ to Denver": the speaker's employer's."""
-        if not (m := EN_MOVED_HQ.match(clause)):
-            return None
-        org = employer_of(turn.user_id) if m["ref"] else self._name(m["org"], turn)
-        if org is None:
-            return None
-        place = self._clean_value(m["place"])
-        return Found(org, "headquarters", place, False, True) if self._usable(place) else None
-
-    def _zh_moved_hq(self, clause: str, turn: Turn) -> Found | None:
-        """ "腾讯把总部搬到了深圳"; "公司总部搬到了杭州" is about the speaker's unnamed employer
-        (``employer_of``: search reads it as the company the user worked at then)."""
-        if not (m := ZH_MOVED_HQ.match(clause)):
-            return None
-        org, place = collapse(m["org"]), self._clean_value(m["place"])
-        if not self._usable(place):
-            return None
-        if org in ZH_EMPLOYER:  # "公司总部搬到南京了": the speaker's employer (search resolves it)
-            return Found(employer_of(turn.user_id), "headquarters", place, False, True)
-        if org in ZH_GENERIC_PLACES or org.startswith(("我", "咱")):
-            return None
-        return Found(org, "headquarters", place, False, True)

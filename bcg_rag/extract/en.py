@@ -51,12 +51,14 @@ EN_INSTEAD = re.compile(r"^(?P<head>.+?)\s+(?:instead of|rather than)\s+(?P<old>
 # Jobs: "started a new job at Microsoft as a data scientist", "got a job with Acme", "got hired as a vet tech at X".
 EN_NEW_JOB = re.compile(
     r"^(?P<before>.*?)\b(?:(?:started|start|starting|got|get|getting|landed|accepted|took|begin|began|have|had)\s+"
-    r"(?:a|an|my|the)?\s*(?:new\s+|first\s+|dream\s+)?(?:job|position|role|gig|internship|work)"
+    r"(?:a|an|my|the)?\s*(?:(?:new|first|dream|part-time|full-time|part\s+time|full\s+time|summer|weekend|temp|remote)\s+){0,2}"
+    r"(?:job|position|role|gig|internship|work)"
     r"|(?:got|gets|get|getting|was|were|been|is|am|are)\s+(?:just\s+)?hired(?:\s+on)?)\s+"
     r"(?:as\s+(?:a\s+|an\s+)?(?P<title0>[a-z][\w\s-]*?)\s+)?"
     r"(?:at|with|in)\s+(?P<org>.+?)(?:\s+as\s+(?:a\s+|an\s+)?(?P<title>.+))?$",
     re.IGNORECASE,
 )
+EN_NAME_THEN_DOING = re.compile(r"^(?P<org>(?-i:[A-Z][\w&'.-]*(?:\s+(?:&\s+)?[A-Z][\w&'.-]*)*))\s+(?-i:[a-z]+ing)\b")
 EN_LEFT_JOB = re.compile(
     r"^(?P<before>.*?)\b(?P<verb>quit|left|leaving|quitting|resigned from|resign from|got fired from|was fired from"
     r"|got laid off from|was laid off from|got let go from|retired from|leave"
@@ -224,6 +226,8 @@ class EnglishRules:
         subject = self._subject(region, turn)
         if title is None and (split := EN_AS_TITLE.match(org)):
             org, title = split["org"], split["title"]
+        if doing := EN_NAME_THEN_DOING.match(org):
+            org = doing["org"]  # "a job at Ferrovia Rail doing timetables": what the work is, not whose
         org = self._clean_value(org)
         if subject is None or negated_before or not self._usable(org) or not self.lexicon.name_run.match(org):
             return None

@@ -8,7 +8,7 @@ returned to the LLM as unstructured memory. So a claim is dropped when
 * its value is not a thing: it holds a verb, a pronoun, a question word or a
   clause ("Denver was the best decision", "啥好纠结", "歌手变成陈奕迅"), or it is
   only a time ("六年", "last weekend");
-* its subject is not someone the text names: the speaker, the user, a relative,
+* its subject is not someone the text names (``gate_subjects.py``): the speaker, the user, a relative,
   a known entity, or a name that reads as one (a capitalised English name; in
   Chinese a surname-led name, 小王 / 老张 / 张姐, or a name jieba knows);
 * it reports an episode rather than a state: "今天中午吃了猪脚饭", "ate sushi
@@ -28,11 +28,12 @@ from typing import TYPE_CHECKING
 
 from .devices import PREDICATE as PHONE_PREDICATE
 from .en import EN_CLASS_OF
+from .gate_subjects import ORG_ATTRIBUTES, SubjectGateRules
 from .grammar import ZH_DURATION, ZH_PLACE_CALLED
 from .in_passing import zh_car_pattern
 from .shapes import ZH_EMPLOYER_WORDS
 from .shared import Found
-from .text import CJK, CJK_CHAR, EDGE_PUNCTUATION, NAME_JOINS, collapse, has_cjk
+from .text import CJK_CHAR, EDGE_PUNCTUATION, NAME_JOINS, collapse, has_cjk
 from .zh_homes import ZH_HOME_WORDS
 
 if TYPE_CHECKING:
@@ -73,11 +74,9 @@ REPLY_WORDS = re.compile(r"\b(?:idea|ideas|suggestion|suggestions|option|options
 # conjunctions, particles, modal words, punctuation, time words.
 ZH_PHRASE_END = ("r", "d", "p", "c", "u", "y", "x", "w", "t")  # and the exact tags "e", "o" (not "eng")
 ZH_QUESTION_WORDS = re.compile(r"啥|什么|谁|哪|几|怎|吗|呢|吧|嘛|呀|啊")
-ZH_NAME_SUFFIXES = ("姐", "哥", "叔", "姨", "总", "老师", "阿姨", "师傅", "医生", "经理")
-ZH_TITLE_PREFIXES = ("小", "老", "阿")
 
 
-class GateRules:
+class GateRules(SubjectGateRules):
     lexicon: Lexicon
 
     # ------------------------------------------------------------------ values
@@ -87,6 +86,10 @@ class GateRules:
 
         English values are cut by the value stops of the lexicon already (``_clean_value``).
         """
+        # "写代码的程序员", "正儿八经的产品经理", "(一家做跨境电商的)公司当运营": the title, not what describes it
+        if predicate == "job_title" and "的" in value and self._listed_title(
+                head := re.split(r"当|做|干", value.rsplit("的", 1)[1])[-1], predicate):
+            return head
         if (not has_cjk(value) or self.lexicon.value_of(value) != value or value.casefold() in self.lexicon.value_predicates
                 or predicate.removeprefix("attr:") in NAME_PREDICATES | DATE_PREDICATES | MEASURE_PREDICATES
                 or self._listed_title(value, predicate) or self._employer_name(value, predicate)
@@ -160,6 +163,8 @@ class GateRules:
             if taste and not any(flag.startswith(("r", "y", "d", "c", "p")) or flag == "e" for _, flag, _ in tokens) \
                     and not all(flag.startswith(("m", "q")) for _, flag, _ in tokens):
                 return True
+            if named and len(value) == 2 and value[0] == value[1]:
+                return True  # "叫慢慢", "叫乖乖": a doubled character is a pet's or a child's name, whatever its tag
             if any(flag.startswith(("r", "d", "p", "c", "y", "u")) or flag == "e" or flag == "o" and not named for _, flag, _ in tokens):
                 return False
             if all(flag.startswith(("t", "m", "q")) for _, flag, _ in tokens) and not dated:
@@ -172,6 +177,8 @@ class GateRules:
                 return False  # "住在海边", "在国外": a kind of place, not a place
             if found.predicate.removeprefix("attr:") in NAME_PREDICATES:
                 return 2 <= len(value) <= 4 and not any(flag.startswith("v") for _, flag, _ in tokens)
+            if found.predicate in PLACE_PREDICATES and tokens[0][1] == "ns" and len(value) - len(tokens[0][0]) <= 3:
+                return True  # "上海闵行": a town, then a district jieba does not know (闵 + 行)
             if (found.predicate not in ACTIVITY_PREDICATES and not dated and len(tokens) > 1
                     and not tokens[-1][1].startswith(ZH_NOUN_TAGS) and not self._unknown_name(tokens)):
                 return False  # "有…伤好无聊": what is owned, worked at or lived in is a noun
@@ -223,78 +230,6 @@ class GateRules:
         return (len(tokens) in (2, 3) and all(len(word) == 1 and not flag.startswith("v") for word, flag, _ in tokens)
                 and any(flag.startswith(("n", "j")) for _, flag, _ in tokens))  # "好累" is two adjectives
 
-    # ------------------------------------------------------------------ subjects
-
-    def _subject_ok(self, found: Found, turn: Turn) -> bool:
-        subject = found.subject
-        if subject in (turn.user_id, turn.speaker_id) or subject.startswith(f"{turn.user_id}'s "):
-            return True
-        if subject.casefold() in turn.entities:
-            return True
-        if has_cjk(subject):
-            if subject in self.lexicon.zh_pronoun_subjects:
-                return False  # "人家总部在青岚": "they", whoever was named before, is no name
-            if found.predicate in GROUP_ROLES and (self._zh_group(subject) or self._zh_organisation(subject)):
-                return True  # "彩虹合唱团的教练是王强": a group or a company has a leader (zh_belonging.py)
-            if found.predicate.removeprefix("attr:") in ORG_ATTRIBUTES and re.fullmatch(f"[{CJK}A-Za-z]{{2,8}}", subject):
-                # Only an organisation has a headquarters or a CEO: "字节跳动的总部…"; a new
-                # company's two-character name may be characters jieba knows only one by one
-                # ("鲸落": 鲸 + 落; not "老公说顺达", whose 说 is a verb among words)
-                if all(flag.startswith(("n", "vn", "eng", "j")) for _, flag, _ in self._tokens(subject)):
-                    return True
-                head = next((subject[: -len(x)] for x in ORG_SUFFIXES if subject.endswith(x)), subject)  # 鲸落网络
-                return len(head) == 2 and all(len(word) == 1 and flag.startswith(("n", "v", "a"))
-                                              for word, flag, _ in self._tokens(head))
-            return self._zh_named(subject, place_ok=found.predicate not in PERSONAL_PREDICATES)
-        words = subject.split()
-        if not all(w[:1].isupper() or w.isdigit() or w.casefold() in CONNECTORS for w in words):
-            return False
-        first = words[0].casefold().rstrip("'s")
-        if first in self.lexicon.not_names or words[0].casefold() in self.lexicon.not_names:
-            return False
-        return not (len(words) == 1 and re.search(r"(?:ed|ing|ly)$", first))  # "Inferred", "Honestly"
-
-    def _zh_named(self, text: str, place_ok: bool = False) -> bool:
-        """A Chinese name read with confidence: a name jieba knows, a surname-led name,
-        小王 / 老张 / 阿明, 张姐 / 王老师; places and organisations only where ``place_ok``."""
-        if not re.fullmatch(f"[{CJK}A-Za-z]{{2,6}}", text) or text.endswith("人"):
-            return False
-        surnames = self.lexicon.surnames
-        if text[0] in ZH_TITLE_PREFIXES and len(text) == 2 and (text[1] in surnames or len(self._tokens(text)) == 2):
-            return True  # 小王, 老张; 小明, 小红 (a nickname, not a word such as 小说 or 老师)
-        if text[0] == "大" and len(text) == 2 and text[1] in surnames:
-            return True  # 大毛, 大刘: a nickname by a surname (not 大家, 大狗)
-        for suffix in ZH_NAME_SUFFIXES:
-            head = text[: -len(suffix)]
-            if text.endswith(suffix) and head and (head[0] in surnames or self._zh_named(head)):
-                return True
-        tokens = self._tokens(text)
-        flags = [flag for _, flag, _ in tokens]
-        if re.fullmatch("[A-Za-z]+", text):
-            return text[0].isupper()
-        if flags == ["nr", "nr"] and text[0] == text[1]:
-            return True  # a doubled given name the segmenter cuts in two: 嘉嘉, 婷婷
-        if len(tokens) == 1:
-            if flags[0].startswith("nr"):
-                return True
-            if place_ok and flags[0].startswith(("n", "eng")):
-                return True  # "大理位于云南", "腾讯总部在深圳": places and companies have places
-            # A common noun of the dictionary is no name, though a surname may start it ("游戏", "高铁")
-            return text[0] in surnames and len(text) <= 3 and not flags[0].startswith(ZH_WORD_TAGS) and flags[0] != "n"
-        if place_ok and text.endswith(ORG_SUFFIXES) and all(f.startswith(("n", "eng", "vn", "m")) for f in flags):
-            return True  # "云杉公司", "实验小学", "第一实验小学"
-        if text[0] in surnames and len(text) <= 3:
-            # The rest is not a dictionary word of its own kind ("周末" is a time, "高兴" a mood), a
-            # particle or a common noun that holds the surname ("毕业了": 毕业 + 了).
-            return not any(len(word) > 1 and flag.startswith(ZH_WORD_TAGS) or flag.startswith("u")
-                           or at == 0 and len(word) > 1 and flag == "n" for word, flag, at in tokens)
-        for reference in self.lexicon.user_references:  # "用户张三"
-            if text.startswith(reference) and len(text) > len(reference):
-                return self._zh_named(text[len(reference):])
-        return False
-
-    # ------------------------------------------------------------------ the gate
-
     def _gate(self, found: Found, clause: str, turn: Turn) -> Found | None:
         said = found.value  # before its article goes: "the routine" is no town
         value = turn.entities.get(found.value.casefold()) or self._noun_phrase(found.value, found.predicate)
@@ -302,6 +237,8 @@ class GateRules:
             value = value[kind.end():]  # "the continent of Europe" -> "Europe"
         if value != found.value:
             found = replace(found, value=value)
+        if found.predicate == "is" and turn.owned and value.casefold() in self.lexicon.pets:
+            found = replace(found, subject=turn.owned[0], predicate="has")  # "我家狗叫可乐，是只金毛": the breed kept
         if found.predicate == "switched_to" and zh_car_pattern(self.lexicon).match(value):
             found = replace(found, predicate="owns", changed=True)  # "(卖了思域，)换成了比亚迪海豹": a make first, the car kept now
         if turn.lower_case and found.predicate in LOWER_CASE_PLACE_SLOTS and (town := self._lower_case_place(said)):
@@ -309,17 +246,22 @@ class GateRules:
         if found.predicate == "works_at" and (found.value in ZH_EMPLOYER_WORDS or re.search(r"(?:一|某)(?:家|个|所|间)", found.value)
                                               or re.search(rf"(?:一|某)(?:家|个|所|间){re.escape(found.value)}", clause)):
             return None  # "入职了一家新公司", "在(宁波)一家创业公司当CTO": which one is not said (yet)
+        if found.predicate in ("works_at", "works_in") and re.fullmatch(r"[\d一二三四五六七八九十两几]+(?:楼|层|号|号楼)", found.value):
+            return None  # "从三楼跳去二楼": a floor is where one stands, no employer
         if found.predicate == "member_of" and has_cjk(found.value) and found.value.endswith(ZH_HOME_WORDS):
             return None  # "房子退了": a home given up (zh_homes.py), no group left
         if found.predicate == "works_at" and has_cjk(found.value) and len(tokens := self._tokens(found.value)) == 2 \
                 and tokens[0][1] in ("nt", "nz") and tokens[1][1] == "ns" and len(tokens[1][0]) > 1:
             found = replace(found, value=tokens[0][0])  # "在顺丰武汉这边做调度": the company, in its city's branch
         if found.predicate == "works_at" and self._zh_place(found.value):
-            found = replace(found, predicate="works_in")  # "我在岳麓区上班": a district is where, not whom for
+            # "我在岳麓区上班": a district is where, not whom for; "(跳槽去京东了，)人还在深圳": where she is
+            found = replace(found, predicate="lives_in" if re.match(r"人(?:也|都|就|已经|还|却|倒是)*在", clause) else "works_in")
         # a name the caller knows, or this message named as one ("乐刻的年卡"), whatever jieba tags it
         if not (has_cjk(found.value) and found.value.casefold() in turn.entities or self._value_ok(found)) \
                 or not self._subject_ok(found, turn):
             return None
+        if found.predicate == "lives_in" and "住的是" in clause:
+            return None  # "我住的是老小区": what kind of home, not where
         if found.predicate in ("has", "owns") and ZH_REQUIRED.search(clause):
             return None  # "(住民宿)要有两间房": what is asked for, not what one has
         if found.predicate == "practices" and found.value not in practised(self.lexicon):
@@ -345,6 +287,8 @@ class GateRules:
         if has_cjk(clause):
             return bool(ZH_SPECIFIC_TIME.search(clause) or ZH_PERFECTIVE.search(clause) or ZH_PROGRESSIVE.search(clause))
         text = collapse(clause)
+        if EN_LASTING.search(text) and not EN_SPECIFIC_TIME.search(text):
+            return False  # "i've played ukulele since high school": kept up since, not once
         return bool(EN_SPECIFIC_TIME.search(text) or EN_EPISODE_VERB.search(text) or EN_PROGRESSIVE.search(text))
 
 
@@ -352,8 +296,6 @@ class GateRules:
 ACTIVITY_PREDICATES = frozenset({"likes", "dislikes", "hobby", "studies", "plays", "can", "ability", "speaks"})
 ZH_BAD_TITLE = re.compile(r"[了的是在不没很吗呢吧]")  # "当了组长": phrasing around a title, not one
 ZH_NOUN_TAGS = ("n", "eng", "vn", "j", "nz", "nt", "ns", "nr", "an", "l", "i", "g", "m", "q", "s")
-# A dictionary word of these kinds is no name, whatever its first character ("周末", "高兴").
-ZH_WORD_TAGS = ("t", "a", "d", "v", "r", "p", "c", "u", "m", "q", "f", "s", "ns", "y", "i", "l")
 WORKPLACE = re.compile(
     r"\b(?:bakery|hospital|clinic|restaurant|cafe|café|school|college|university|store|shop|company|firm|startup"
     r"|bank|factory|office|agency|lab|hotel|bar|gym|library|church|warehouse|farm|studio|salon|pharmacy|airline"
@@ -382,13 +324,5 @@ NOT_PLACE_WORDS = frozenset("""fear hope denial peace sin harmony luxury poverty
 NAME_PREDICATES = frozenset({"name", "pet_name", "nickname", "english_name"})
 DATE_PREDICATES = frozenset({"birthday", "age", "birth_date", "anniversary", "wake_time"})
 MEASURE_PREDICATES = frozenset({"height", "weight"})  # a number with a unit is the value itself
-ORG_SUFFIXES = ("公司", "集团", "银行", "大学", "学院", "医院", "中学", "小学", "研究所", "工作室", "餐厅", "酒店",
-                "科技", "技术", "网络", "传媒", "证券", "保险", "汽车", "电子", "软件", "航空")
-ORG_ATTRIBUTES = frozenset({"headquarters", "ceo"})
-GROUP_ROLES = frozenset({"leader", "captain", "coach", "ceo", "chairman"})
-CONNECTORS = frozenset({"of", "de", "van", "von", "der", "la", "le", "da", "di", "y", "the", "and", "&", "'s"})
-# Predicates only people have: a place or a company as their subject is a misreading.
-PERSONAL_PREDICATES = frozenset({
-    "likes", "dislikes", "eats", "drinks", "lives_in", "speaks", "has", "studies", "name", "job_title",
-    "works_at", "studies_at", "married_to", "is", "consumes", "plays", "hometown",
-})
+EN_LASTING = re.compile(r"\b(?:ever\s+since|since\s+(?:high\s+school|college|uni|school|i\s+was|childhood|forever|\d{4})"
+                        r"|for\s+(?:\d+|a\s+few|several|many|two|three|four|five|ten)\s+years|for\s+years|for\s+ages)\b", re.IGNORECASE)

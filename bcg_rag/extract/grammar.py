@@ -50,8 +50,11 @@ DURATION_TAIL = re.compile(
 )
 # "北京三年了" -> "北京": a counted span of time ends the value. Months need 个 ("三个月"),
 # since "五月" is May; a whole value is never stripped ("三年" alone stays).
-ZH_DURATION = r"(?:第|快|近|将近|差不多)?[\d一二三四五六七八九十百两几半多好]+(?:个)?多?(?:秒钟?|分钟|小时|天|周|星期|个月|年)多?(?:了|啦)?"
-ZH_DURATION_TAIL = re.compile(rf"(?<=[^\d一二三四五六七八九十百两几半多好]){ZH_DURATION}$")
+# 俩 and 仨 are two and three with the measure word in them: "俩月" needs no 个.
+ZH_DURATION = (r"(?:第|快|近|将近|差不多)?(?:[\d一二三四五六七八九十百两几半多好俩仨]+(?:个)?多?(?:秒钟?|分钟|小时|天|周|星期|个月|年)"
+               r"|[俩仨]月)多?(?:了|啦)?")
+# "刚入职字节没俩月" -> "字节": how short a time ("没俩月", "不到一年", "才三天") ends the value too.
+ZH_DURATION_TAIL = re.compile(rf"(?<=[^\d一二三四五六七八九十百两几半多好俩仨])(?:没|没有|不到|才)?{ZH_DURATION}$")
 # "学了十年舞蹈" -> "舞蹈": a span of time before the object is how long, not what. Not an
 # ordinal ("第三年"), nor a word the span begins ("三年级", "十年前").
 ZH_DURATION_LEAD = re.compile(rf"^(?!第){ZH_DURATION}的?(?=[{CJK}]{{2}})(?![级前后内里来间以])")

@@ -28,7 +28,7 @@ LEXICON_SECTIONS = frozenset(
         "stance", "defaults", "predicates", "relations", "cessation", "negation", "hedges",
         "fillers", "time_phrases", "subjects", "grammar", "values", "value_predicates", "attributes",
         "cardinality", "questions", "requests", "small_talk", "plans", "changes", "relatives", "mentions", "habits", "states", "slots",
-        "occupations", "organisations", "devices",
+        "occupations", "organisations", "places", "devices",
     }
 )
 
@@ -171,6 +171,7 @@ class Lexicon:
             self.words("fillers", "before_verb") + self.words("plans", "phrases") + self.words("plans", "past")
         )
         self.around_value = PhraseSet(self.words("fillers", "around_value"))
+        self.before_value = PhraseSet(self.words("fillers", "before_value")).lead
         self.activity_verbs = PhraseSet(self.words("fillers", "activity_verbs")).lead
         self.value_stops = PhraseSet(self.words("fillers", "value_stops")).anywhere
         self.adverbs = {w.casefold() for w in self.words("fillers", "before_verb")}

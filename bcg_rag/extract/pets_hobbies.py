@@ -200,14 +200,17 @@ class PetHobbyRules:
     def _took_up(self, clause: str, turn: Turn) -> Found | None:
         """ "took up running", "picked up the ukulele again", "signed up for a pottery class": a
         hobby begun (the class's subject by its last word: "wheel-throwing pottery" is pottery)."""
+        known = set(self.lexicon.pastimes) | set(self.lexicon.words("habits", "activities"))
         if m := EN_CLASS_OF.match(clause):
-            thing = collapse(m["thing"]).casefold().rsplit(" ", 1)[-1]
+            words = collapse(m["thing"]).casefold().split()
+            # the pastime the class teaches: "salsa dance class" -> dance; "pottery wheel course" -> pottery
+            thing = next((w for w in (words[-1], words[0]) if w in known), words[-1])
         elif m := EN_TOOK_UP.match(clause):
             thing = collapse(m["thing"]).casefold()
         else:
             return None
         last = thing.rsplit(" ", 1)[-1]
-        listed = thing in self.lexicon.pastimes or thing in self.lexicon.words("habits", "activities")
+        listed = thing in known
         if not (listed or len(last) > 4 and last.endswith("ing") and last not in NOT_ACTIVITIES):
             return None
         region, negated = self._clean_before_verb(m["who"])

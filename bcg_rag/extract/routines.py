@@ -52,6 +52,8 @@ ZH_BETWEEN_WORDS = frozenset({"每", "每天", "每周", "每晚", "天天", "�
 # "一到周末就去钓鱼", "每逢周六都去爬山", "每到夏天都去游泳": whenever that time comes, a routine;
 # read as 经常 (often), so the time's verb 到 / 逢 is no verb before the activity.
 ZH_WHENEVER = re.compile(r"(?:一|每)(?:到|逢)[\u4e00-\u9fff]{1,3}?(?:就|都|便)")
+# "周末一般约朋友打羽毛球", "跟同事一起踢球": with whom is said before the game, not who plays it
+ZH_WITH_WHOM = re.compile(r"(?:约|跟|和|同|与|陪|带着?)[\u4e00-\u9fff]{1,4}?(?:们)?(?:一起|一块儿?)?(?=(?:打|踢|下|玩)[\u4e00-\u9fff])")
 
 
 @functools.lru_cache(maxsize=8)
@@ -150,7 +152,7 @@ class RoutineRules:
     def _zh_game(self, clause: str, turn: Turn) -> Found | None:
         """ "我打羽毛球", "周末雷打不动去打羽毛球", "我爸不下围棋了": a game played (``plays``, as
         "I play badminton"). jieba often makes one word of the verb and the game (打篮球)."""
-        m = zh_game_pattern(self.lexicon).match(ZH_WHENEVER.sub("经常", clause))
+        m = zh_game_pattern(self.lexicon).match(ZH_WITH_WHOM.sub("", ZH_WHENEVER.sub("经常", clause), count=1))
         if m is None:
             return None
         _, _, frequency = routine_patterns(self.lexicon)

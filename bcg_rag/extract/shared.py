@@ -36,7 +36,7 @@ PET_NAMED = re.compile(r"\s+(?:named|called)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?
 ZH_COMPANION = re.compile(r"(?:和|跟|与)[\u4e00-\u9fff]{1,4}(?:一起)?$")
 CLUB_WORDS = re.compile(
     r"\b(?:club|league|team|gym|fitness|society|association|union|party|choir|band|group|community|church|ymca|program)\b"
-    r"|(?<=[a-z])(?-i:Gym|Club|Fitness)\b",  # "PureGym", "CrossFitClub": the kind ends a name written as one word
+    r"|(?<=[a-z])(?-i:Gym|Club|Fitness|Fit)\b",  # "PureGym", "PureFit": the kind ends a name written as one word
     re.IGNORECASE,
 )
 EN_SOME = re.compile(r"(?:^\s*|(?<=\band\s))(?:a\s+little(?:\s+bit)?(?:\s+of)?|a\s+bit\s+of)\s+(?=\S)", re.IGNORECASE)
@@ -238,7 +238,7 @@ class SharedRules:
             predicate = "works_at"  # "joined Stripe": an employer; "joined the YMCA / a league": a membership
         if (kin := EN_KIN_NAMED.match(value.strip())) and self.lexicon.relative_regex.fullmatch(kin["relation"]):
             value = kin["name"]  # "married her boyfriend Luis": the person is Luis
-        values = self._coordinated(value)
+        values = self._coordinated(value, predicate)
         if predicate == "has":  # "two dogs", "three kids": the thing kept, not how many
             for v in values:  # ...but "four bikes": how many things, one number at a time (people and pets have names)
                 if (count := EN_COUNT.match(v)) and (n := EN_NUMBERS.get(count.group().strip().casefold())) and not negated \
@@ -363,7 +363,8 @@ class SharedRules:
         while value != previous:
             previous = value
             value = value.strip(EDGE_PUNCTUATION)
-            for pattern in (lex.around_value.lead, lex.around_value.trail, lex.time.trail, lex.time.lead, *TIME_TAILS):
+            for pattern in (lex.around_value.lead, lex.before_value, lex.around_value.trail, lex.time.trail, lex.time.lead,
+                            *TIME_TAILS):
                 m = pattern.search(value)
                 if m and m.group().strip() and not self._in_mixed_word(value, m) and not title_article(value, m):
                     value = (value[: m.start()] + " " + value[m.end():]).strip()

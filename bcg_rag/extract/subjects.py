@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from .gate import ZH_WORD_TAGS
+from .gate_subjects import ZH_WORD_TAGS
 from .mentions import pet_named_pattern
 from .shared import EN_NAME_AFTER, Found
 from .text import CJK_CHAR, EDGE_PUNCTUATION, collapse, has_cjk
@@ -63,6 +63,8 @@ EN_GENERIC_ORGS = frozenset(["company", "firm", "employer", "startup", "office",
                              "bank", "store", "shop", "agency", "university", "college", "hospital", "group", "org"])
 
 
+ZH_THE_PERSON = re.compile(r"人(?:也|都|就|已经|还|却|倒是)+")
+
 class SubjectRules:
     lexicon: Lexicon
 
@@ -91,6 +93,8 @@ class SubjectRules:
         """Whom the words before the verb name: the speaker, the user, a relative, a named entity."""
         key = collapse(region).casefold()
         lex = self.lexicon
+        if ZH_THE_PERSON.fullmatch(key):  # "(我妈把房子卖了，)人也搬到成都了": 人 is the one the topic is
+            return turn.other if turn.other and turn.topic else None
         if not key and has_cjk(region + "字") and turn.other and turn.topic:
             return turn.other  # Chinese continues the topic: "我妈是医生，住在成都"
         if not key and has_cjk(region + "字") and turn.unnamed_topic:

@@ -245,3 +245,9 @@ def writes_in_lower_case(text: str) -> bool:
 EN_SETTING_LEAD = re.compile(r"^(?:at|in|on)\s+(?:(?:the\s+|my\s+|our\s+)?(?:office|work|home|school|uni|weekends?|the\s+weekend|"
                              r"weekdays|mornings?|nights?|lunch|night)|(?-i:[A-Z][\w'-]+))\s*,?\s+(?=(?:i|we|i'm|i've|we're|my|our)\b)",
                              re.IGNORECASE)
+
+
+# Places of everyday life that name no organisation or town: "回公司上班", "在家".
+ZH_GENERIC_PLACES = frozenset(
+    "公司 单位 学校 家 家里 老家 办公室 岗位 工位 厂 厂里 店里 医院 工地 部门 宿舍 国 国内 大陆 内地 原单位 老东家 工作 上班".split()
+)

@@ -12,12 +12,18 @@ if TYPE_CHECKING:
     from .lexicon import Lexicon
 
 
+# Slots whose value is an organisation, where "Halden & Rowe" is one firm's name.
+ORGANISATION_SLOTS = frozenset({"works_at", "studies_at", "member_of", "subscribes_to", "banks_with"})
+EN_AMPERSAND_NAME = re.compile(r"(?-i:[A-Z][\w'.-]*)\s*&\s*(?-i:[A-Z])")
+
+
 class ValueRules:
     lexicon: Lexicon
 
-    def _coordinated(self, value: str) -> list[str]:
-        """ "tea and coffee", "法语和英语": two values, when both sides are short."""
-        if len(value) >= 60:
+    def _coordinated(self, value: str, predicate: str | None = None) -> list[str]:
+        """ "tea and coffee", "法语和英语": two values, when both sides are short. Where the value
+        names an organisation, "&" between two names joins one ("Crumb & Co", "Marks & Spencer")."""
+        if len(value) >= 60 or predicate in ORGANISATION_SLOTS and EN_AMPERSAND_NAME.search(value):
             return [value]
         if has_cjk(value):  # 和 as a word of its own: 协和医院 is one name
             cuts = [(at, at + len(w)) for w, _, at in self._tokens(value) if w in ("和", "跟", "与", "以及", "、")]

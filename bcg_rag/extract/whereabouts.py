@@ -105,7 +105,9 @@ EN_LOCAL_NOW = re.compile(
 # employer's headquarters (``text.employer_of``: search reads it as the employer the user has then).
 # So is "他们总部在苏州" / "人家总部在青岚" that a user says with no company named: the company
 # they spoke of before, which the rules cannot see, is most often their own.
-OUR_HQ = re.compile(r"^(?:our\s+(?:company's\s+)?(?:hq|headquarters|head\s+office|main\s+office)|(?:我们|他们|人家)(?:公司)?的?总部)",
+# ("公司总部在广州" opening what the speaker says: the company is the speaker's, as 我司 is)
+OUR_HQ = re.compile(r"^(?:our\s+(?:company's\s+)?(?:hq|headquarters|head\s+office|main\s+office)|(?:我们|他们|人家|咱们|咱)(?:公司)?的?总部"
+                    r"|(?:公司|我司)的?总部)",
                     re.IGNORECASE)
 ZH_ITS_HQ = re.compile(r"^(?:他们|她们|人家|它|公司|我们|我们公司|他们公司|她们公司|那家公司|这家公司)?的?总部(?:在|位于|设在)(?P<place>[\u4e00-\u9fff]{2,6}?)"
                        r"(?:那边|这边)?$")

@@ -57,8 +57,6 @@ ZH_NOT_WHAT_ONE_IS = re.compile(r"(?:说|居然|竟然|原来)$")
 ZH_COUNTS_AS = re.compile(r"^(?P<before>.*?)(?P<neg>不算|算)(?P<value>.+)$")  # "老家算四川的": counts as
 # Cities jieba's dictionary tags as other words (大连 an adverb, 合肥 a noun, 桂林 a name): tagged
 # places, so "在大连开了家烧烤店" keeps its town and "我在合肥上班" says where, not for whom.
-ZH_CITIES = ("大连", "大理", "海口", "合肥", "石家庄", "烟台", "桂林", "拉萨", "银川", "唐山", "保定", "嘉兴", "金华",
-             "遵义", "岳阳")
 NOUN_TAGS = ("n", "nr", "ns", "nt", "nz", "nrt", "nrfg", "eng", "vn", "an")
 NAME_START_NOT = ("v", "p", "d", "c", "u")  # a one-character word no name starts with: a verb, preposition, adverb...
 NOT_NAME_TAGS = ("v", "d", "p", "c", "u", "t", "r", "m", "q", "f", "y", "e", "ad", "ul", "uj", "uz")
@@ -110,7 +108,8 @@ class Segmenter:
         add(lexicon.words("habits", "activities"), "v")  # "撸铁" is one word, not 撸 + 铁
         add(lexicon.words("habits", "instruments"), "n")  # "尤克里里" is one word
         add(lexicon.words("organisations", "names"), "nt")  # "快手" is one name, not 快 + 手
-        add(ZH_CITIES, "ns")
+        add(lexicon.words("mentions", "pets"), "n")  # "边牧" is one animal, not 边 + 牧
+        add(lexicon.words("places", "zh_towns"), "ns")  # 烟台 is a town, not n
         add(lexicon.words("time_phrases", "phrases"), "t")
         add(lexicon.words("negation", "phrases"), "d")
         add(lexicon.words("cessation", "phrases"), "v")

@@ -84,7 +84,9 @@ ZH_NOT_ALLERGENS = frozenset("皮肤 鼻子 眼睛 脸 身体 季节 换季 春�
 # 俩月还是放弃了"): Chinese fronts the object; read as "我一直在练瑜伽", "我不学法语了".
 ZH_FRONTED_LEAD = r"(?:倒是|还是|也|都|就|还|我)*"
 ZH_FRONTED_VERBS = "练|学|弹|打|踢|下|跑|游"
-ZH_FRONTED_DROPPED = re.compile(r"^(?P<mid>.*?)(?:还是|最后|后来|终于|已经|就)?(?:放弃了|弃了|不学了|不练了|没坚持下来|没坚持住|半途而废了?)$")
+ZH_FRONTED_DROPPED = re.compile(r"^(?P<mid>.*?)(?:还是|最后|后来|终于|已经|就)?(?:放弃了|弃了|不学了|不练了|没坚持下来|没坚持住|半途而废了?"
+                                # "羽毛球以后打不了了", "篮球再也不能打了": no longer possible
+                                rf"|(?:{ZH_FRONTED_VERBS})不(?:了|动)了|(?:再也)?不能再?(?:{ZH_FRONTED_VERBS})了)$")
 ZH_LANGUAGE = re.compile(rf"^[{CJK}]{{1,4}}(?:语|文)$")
 
 
@@ -103,8 +105,8 @@ def fronted_activity(lexicon: Lexicon, clause: str) -> str | None:
     thing, rest = m["thing"], re.sub(rf"^{ZH_FRONTED_LEAD}", "", m["rest"])
     verb = re.search(ZH_FRONTED_VERBS, rest)
     if dropped := ZH_FRONTED_DROPPED.match(rest):
-        if re.search(r"[他她它你]", dropped["mid"]):
-            return None
+        if re.search(r"[他她它你]", dropped["mid"]) or ZH_SPECIFIC_TIME.search(dropped["mid"]):
+            return None  # "羽毛球今天打不了了": one day's, not given up
         verb_said = verb.group() if verb else ("学" if ZH_LANGUAGE.match(thing) or thing in lexicon.words("habits", "instruments") else "练")
         return f"我不{verb_said}{thing}了"
     if verb is None or re.search(r"[他她它你]", rest[: verb.start()]) or not re.fullmatch(
@@ -255,6 +257,11 @@ class ZhDailyRules:
         if not (m := allergic or ZH_INTOLERANT.match(clause)) or not (tokens := self._tokens(m["body"])):
             return None
         what, flag, at = tokens[-1]
+        run = len(tokens) - 1  # a word jieba cut into single nouns is the allergen: "猫毛" (猫 + 毛)
+        while allergic and run > 1 and len(tokens[run][0]) == len(tokens[run - 1][0]) == 1 \
+                and tokens[run - 1][1].startswith("n") and flag.startswith("n"):
+            run -= 1
+        what, at = m["body"][tokens[run][2]:], tokens[run][2]
         if not flag.startswith("n") or (len(what) < 2 and not allergic) or what in ZH_NOT_ALLERGENS or not at:
             return None  # "有点不耐烦" is impatience; "皮肤过敏" where it shows; "我过敏了" names no allergen
         subject, negated = self._zh_who(re.sub(r"(?:有点|有些|有一点|有)$", "", m["body"][:at]), turn)
