@@ -47,6 +47,7 @@ from .hop_texts import load_templates, load_vectors, prefix_similarity
 from .hop_words import words
 from .relevance import memory_lexicon
 from .search_reads import SearchReads
+from .threads import asks_through
 
 # The words that end a company's full name and that its short form drops.
 ORG_SUFFIX = re.compile(r"(?<=\w)(?:,?\s+(?:Inc|Corp|Corporation|Co|Company|Group|Labs?|Technologies|Systems|Analytics|Bio|"
@@ -330,6 +331,9 @@ def _place(walker: _Walker, ranked: list, chains: list[tuple[int, Chain]], query
     order = list(ranked)
     via: dict[str, list[dict]] = {}
     placed: set[tuple] = set()
+    # Asked through a role the question does not ask for ("我姐现在那家公司的总部在哪个城市？"), the
+    # start's own slots are no answer: where the sister lives does not block her company's city.
+    through = asks_through(query)
     for _, chain in sorted(chains, key=lambda c: c[0]):
         end = chain.hops[chain.end].group
         key = slot_key(end[2][0])
@@ -345,7 +349,8 @@ def _place(walker: _Walker, ranked: list, chains: list[tuple[int, Chain]], query
             k = slot_key(before[2][0])
             # A group that states no current value (the old job the user left) answers nothing
             # a chain could demote.
-            blocks = k not in members and walker.current(before) is not None and (
+            own = through and before[2][0]["subject_id"] == chain.hops[0].row["subject_id"]
+            blocks = k not in members and not own and walker.current(before) is not None and (
                 k in placed or _named(walker, before[2][0]["subject_id"], query, before[2][0]["predicate"]))
             if blocks and chain.relevance is None:
                 vectors(chain.hops)

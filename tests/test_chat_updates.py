@@ -403,3 +403,13 @@ def test_a_pet_asked_by_its_owners_name_is_the_owners(mem):
         ("2025-06-01T20:05:00", "可惜我猫毛过敏 只能养乌龟 我家那只叫慢慢 名副其实"))
     assert mem.search("阿澈家的猫叫什么？", user_id=USER)[0].current.value == "奶盖"
     assert mem.search("用户的宠物叫什么？", user_id=USER)[0].current.value == "慢慢"
+
+
+def test_asked_through_a_company_the_starts_own_slot_is_no_answer(mem):
+    """"我姐现在那家公司的总部在哪个城市？" asks for her company's city: where she lives (a city too,
+    and about whom the question names) does not block the chain through her employer."""
+    say(mem, ("2023-06-15T21:19:26", "我姐跳槽去京东了，还是做HR，人还在深圳"),
+        ("2023-08-22T22:01:09", "我姐说京东总部在北京亦庄，她下周要去北京总部出差"))
+    result = mem.search("我姐现在那家公司的总部在哪个城市？", user_id=USER)
+    assert (result[0].predicate, result[0].current.value) == ("headquarters", "北京亦庄")
+    assert mem.search("我姐住在哪个城市？", user_id=USER)[0].current.value == "深圳"  # asked of her: her city
