@@ -96,6 +96,12 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
     # A hop said before the best belief's newer value of the asked kind is no further answer:
     # "Jake got hired at Fernhill Games" is older than "Fernhill moved their whole HQ to Denver".
     further = {u["id"] for u in rows if u["id"] in further and not (groups and superseded(memory, groups[0], u))}
+    # The best belief is a chain's end with a value (search followed the hops in beliefs):
+    # only a text newer than what it stands on may take the chain further ("I have an interview at
+    # Adyen next week" is older than "Adyen flew the new joiners to the Amsterdam HQ").
+    if further and groups and groups[0].current is not None and getattr(groups[0], "via", None):
+        stated = max((str(s["timestamp"]) for s in groups[0].supporters), default="")
+        further = {u["id"] for u in rows if u["id"] in further and str(u["timestamp"]) > stated}
     if further:
         rows = [dict(u, continues_chain=True) if u["id"] in further else u for u in rows]
         first = True

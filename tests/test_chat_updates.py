@@ -413,3 +413,25 @@ def test_asked_through_a_company_the_starts_own_slot_is_no_answer(mem):
     result = mem.search("我姐现在那家公司的总部在哪个城市？", user_id=USER)
     assert (result[0].predicate, result[0].current.value) == ("headquarters", "北京亦庄")
     assert mem.search("我姐住在哪个城市？", user_id=USER)[0].current.value == "深圳"  # asked of her: her city
+
+
+
+def test_an_older_text_naming_the_company_takes_no_chain_further(mem):
+    """The chain through the user's employer ends in a belief (Adyen's HQ): the older "interview at
+    Adyen" question names the company but says nothing newer, so it is not read first."""
+    def claim(subject, predicate, value, stance=1.0):
+        return dict(subject=subject, predicate=predicate, value=value, stance=stance)
+
+    def told(at, text, *claims):
+        mem.observe_many([dict(text=text, user_id=USER, timestamp=at, claims=list(claims))])
+
+    told("2022-02-01T18:00:00", "signed with Zalando!! starting 1st of March", claim(USER, "works_at", "Zalando"))
+    told("2022-03-10T19:30:00", "Zalando's HQ in Berlin is massive", claim("Zalando", "headquartered_in", "Berlin"))
+    say(mem, ("2023-04-20T22:00:00", "I have an interview at Adyen next week, what are common system design questions?"))
+    told("2023-06-01T08:40:00", "accepted Adyen's offer, leaving Zalando at the end of the month",
+         claim(USER, "works_at", "Zalando", -0.8), claim(USER, "works_at", "Adyen"))
+    told("2023-07-15T21:10:00", "Adyen flew all the new joiners to the Amsterdam HQ", claim("Adyen", "headquartered_in", "Amsterdam"))
+    result = mem.search("which city is my employer headquartered in?", user_id=USER)
+    assert (result[0].predicate, result[0].current.value) == ("headquartered_in", "Amsterdam")
+    assert not any(u.get("continues_chain") for u in result.unstructured)
+    assert not result.unstructured_first
