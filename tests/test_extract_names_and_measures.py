@@ -152,3 +152,14 @@ def test_plain_values_pass_the_gate(extractor, text, expected):
 ])
 def test_in_laws_and_nephews_are_kin(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("I do yoga every week", [(USER, "habit", "yoga", 1.0)]),
+    ("still doing 5-a-side on thursdays with the lads", [(USER, "habit", "5-a-side", 1.0)]),
+    ("my sister does pilates", [(f"{USER}'s sister", "habit", "pilates", 1.0)]),
+    ("I'm doing laundry", []),  # no pastime the lexicon knows
+    ("how do I do yoga at home?", []),
+])
+def test_a_pastime_done(extractor, text, expected):
+    assert triples(extractor, text) == expected

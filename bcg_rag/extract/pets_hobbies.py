@@ -111,6 +111,14 @@ EN_TOOK_UP = re.compile(
     r"(?:\s+(?:again|lately|recently|this\s+\w+|last\s+\w+|over\s+the\s+\w+|during\s+\w+|for\s+fun|lol|haha|finally))*$",
     re.IGNORECASE,
 )
+# A pastime done, in the present: "I do yoga every week", "still doing 5-a-side on thursdays with the lads"
+# (a known pastime only: "doing laundry", "doing great" are no hobbies; "did yoga yesterday" is once).
+EN_DOES_PASTIME = re.compile(
+    r"^(?P<who>.*?)\b(?:(?:still|also|now|usually|mostly|regularly|really|mainly)\s+)*(?:do|does|doing)\s+"
+    r"(?:(?:some|a\s+bit\s+of|a\s+lot\s+of|more)\s+)?(?P<thing>[a-z0-9][a-z0-9-]*(?:\s+[a-z][a-z-]*)?)"
+    r"(?:\s+(?:on|every|each|twice|once|three|with|at|in|after|before|most|these|nowadays|again|now|anymore|any\s+more)\b.*)?$",
+    re.IGNORECASE,
+)
 # "signed up for a wheel-throwing pottery class", "taking salsa lessons", "started pottery classes":
 # the pastime is what the class teaches.
 EN_CLASS_OF = re.compile(
@@ -207,6 +215,8 @@ class PetHobbyRules:
             thing = next((w for w in (words[-1], words[0]) if w in known), words[-1])
         elif m := EN_TOOK_UP.match(clause):
             thing = collapse(m["thing"]).casefold()
+        elif (m := EN_DOES_PASTIME.match(clause)) and collapse(m["thing"]).casefold() in known:
+            thing = collapse(m["thing"]).casefold()  # "I do yoga every week", "still doing 5-a-side on thursdays"
         else:
             return None
         last = thing.rsplit(" ", 1)[-1]
