@@ -163,3 +163,14 @@ def test_in_laws_and_nephews_are_kin(extractor, text, expected):
 ])
 def test_a_pastime_done(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("accepted Adyen's offer 🎉 leaving Zalando at the end of the month",
+     [(USER, "plan:works_at", "Adyen", 0.5), (USER, "does", "Zalando", -0.8), (USER, "works_at", "Adyen", 1.0, 30)]),
+    ("接了字节的offer，月底从腾讯离职",
+     [(USER, "plan:works_at", "字节", 0.5), (USER, "plan:works_at", "腾讯", -0.4), (USER, "works_at", "字节", 1.0, 30)]),
+    ("got an offer from Spotify!", [(USER, "plan:works_at", "Spotify", 0.5)]),  # may still be declined
+])
+def test_an_offer_taken_while_leaving_is_the_next_job(extractor, text, expected):
+    assert triples(extractor, text) == expected

@@ -356,3 +356,26 @@ class ChangeRules(HeadquartersRules):
             return None
         subject = self._who(m["who"], turn)
         return Found(subject, "works_at", org, False, True) if subject else None
+
+
+# Days until an accepted offer is the job, when the message that leaves the old one says no date:
+# a month's notice.
+OFFER_NOTICE_DAYS = 30
+
+
+def offers_taken(claims: list, asserted: float) -> list:
+    """An offer accepted ("plan:works_at" Adyen) in a message that also leaves an employer
+    ("leaving Zalando at the end of the month", "月底从腾讯离职") is the next job: ``works_at``
+    from a month on (``starts_in_days``), beside the plan, as a dated plan is (``_falls_due``).
+    Without the leaving, an offer stays a plan: it may still be declined."""
+    out = []
+    for c in claims:
+        if c.predicate != "plan:works_at" or c.stance <= 0 or c.starts_in_days:
+            continue
+        leaves = any(o.subject == c.subject and o.stance < 0 and o.value != c.value
+                     and (o.predicate in ("works_at", "plan:works_at") or o.predicate == "does" and o.value[:1].isupper())
+                     for o in claims)  # "leaving Zalando" is read as an ending of a name ("does")
+        due = any(o.subject == c.subject and o.predicate == "works_at" and o.value == c.value for o in claims)
+        if leaves and not due:
+            out.append(replace(c, predicate="works_at", stance=asserted, starts_in_days=OFFER_NOTICE_DAYS))
+    return out

@@ -28,7 +28,7 @@ from typing import Any, Protocol, Sequence, runtime_checkable
 
 from ..errors import InvalidInputError
 from ..models import Claim
-from .changes import ChangeRules
+from .changes import ChangeRules, offers_taken
 from .coordination import share_subjects
 from .devices import DeviceRules
 from .diets import DietRules
@@ -278,6 +278,10 @@ class OfflineExtractor(
             asked = self._phone_asked_about(sentence.text, turn) if all(silent_parts) else []  # "新入手的iPhone 16 Pro 怎么迁数据"
             self._presupposed(asked, turn, seen, claims, reading, known_predicates, context)  # what a question takes for granted
         self._with_race_bests(text, turn, claims, reading, context)  # "新的半马PB！1小时52分": the sentences together
+        for due in offers_taken(claims, self.lexicon.asserted):  # "accepted Adyen's offer, leaving Zalando"
+            claims.append(due)
+            reading.rules.append("scheduled/offer")
+            reading.additive.append(False)
         reading.kin = sorted(turn.kin)
         # "辞职了，不在那家银行干了": the job that ended is named; the unnamed ending says no more
         named_jobs = {c.subject for c in claims if c.predicate == "works_at" and c.stance < 0}
