@@ -206,7 +206,8 @@ ANSWER_KINDS = (
                 r"|street|road|avenue)\b|(?:哪|什么)(?:个|座|条)?(?:城市|国家|省|区|县|镇|片区|街|路)", re.IGNORECASE), GEO_PREDICATES),
     (re.compile(r"\bhobb(?:y|ies)\b|\bpastimes?\b|爱好|兴趣爱好", re.IGNORECASE), HOBBY_PREDICATES),
     (re.compile(r"\bwhere\b|\bwhich place\b|哪里|哪儿|什么地方|在哪", re.IGNORECASE), PLACE_PREDICATES),
-    (re.compile(r"\bwhat does .{1,40}? do\b(?! for (?!a living|work))|\b(?:job|occupation|profession|work as)\b|做什么工作|是做什么的|干什么的|"
+    (re.compile(r"\bwhat does .{1,40}? do\b(?! for (?!a living|work))|\b(?:job|occupation|profession|work as|job title)\b"
+                r"|\b(?:role|position|title)\s+(?:at|in)\s+(?:work|the\s+company|the\s+office)\b|做什么工作|是做什么的|干什么的|"
                 r"干啥的|什么职业|职业是|岗位|职位|职务", re.IGNORECASE), JOB_PREDICATES),
 )
 

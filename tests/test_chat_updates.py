@@ -110,6 +110,9 @@ def test_the_kind_of_animal_asked_for_is_no_name():
     assert answer_kind("我养的啥宠物来着？") == {"has"}  # the pets kept
     # an animal's name asked by its kind: the name, not the animal
     assert answer_kind("阿澈家的猫叫什么？") == answer_kind("What's Priya's dog called?") == {"pet_name"}
+    # a role at work is the job asked for; a role in a band is not
+    assert answer_kind("What's the user's role at work?") == answer_kind("What is my job?") == {"job_title", "occupation"}
+    assert answer_kind("what role does she play in the band?") == frozenset()
 
 
 @pytest.fixture
