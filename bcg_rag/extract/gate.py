@@ -33,6 +33,7 @@ from .grammar import ZH_DURATION, ZH_PLACE_CALLED
 from .in_passing import zh_car_pattern
 from .shapes import ZH_EMPLOYER_WORDS
 from .shared import Found
+from .subjects import ZH_PERSON_ADVERBS
 from .text import CJK_CHAR, EDGE_PUNCTUATION, NAME_JOINS, collapse, has_cjk
 from .zh_homes import ZH_HOME_WORDS
 
@@ -255,7 +256,7 @@ class GateRules(SubjectGateRules):
             found = replace(found, value=tokens[0][0])  # "在顺丰武汉这边做调度": the company, in its city's branch
         if found.predicate == "works_at" and self._zh_place(found.value):
             # "我在岳麓区上班": a district is where, not whom for; "(跳槽去京东了，)人还在深圳": where she is
-            found = replace(found, predicate="lives_in" if re.match(r"人(?:也|都|就|已经|还|却|倒是)*在", clause) else "works_in")
+            found = replace(found, predicate="lives_in" if re.match(rf"人{ZH_PERSON_ADVERBS}*在", clause) else "works_in")
         # a name the caller knows, or this message named as one ("乐刻的年卡"), whatever jieba tags it
         if not (has_cjk(found.value) and found.value.casefold() in turn.entities or self._value_ok(found)) \
                 or not self._subject_ok(found, turn):

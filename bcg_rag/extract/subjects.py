@@ -63,7 +63,9 @@ EN_GENERIC_ORGS = frozenset(["company", "firm", "employer", "startup", "office",
                              "bank", "store", "shop", "agency", "university", "college", "hospital", "group", "org"])
 
 
-ZH_THE_PERSON = re.compile(r"人(?:也|都|就|已经|还|却|倒是)+")
+# 人 and an adverb open a clause about the one the sentence is about: "(我妈把房子卖了，)人也搬到成都了"
+ZH_PERSON_ADVERBS = "(?:也|都|就|已经|还|却|倒是)"
+ZH_THE_PERSON = re.compile(rf"人{ZH_PERSON_ADVERBS}+")
 
 class SubjectRules:
     lexicon: Lexicon
