@@ -26,6 +26,7 @@ for ``shapes.py``'s "we adopted a …").
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING
 
@@ -111,6 +112,12 @@ EN_TOOK_UP = re.compile(
     r"(?:\s+(?:again|lately|recently|this\s+\w+|last\s+\w+|over\s+the\s+\w+|during\s+\w+|for\s+fun|lol|haha|finally))*$",
     re.IGNORECASE,
 )
+@functools.lru_cache(maxsize=8)
+def _pastimes(lexicon: Lexicon) -> frozenset[str]:
+    """Pastimes by name and activities by verb: what a class, a taking up or a doing may be of."""
+    return lexicon.pastimes | frozenset(lexicon.words("habits", "activities"))
+
+
 # A pastime done, in the present: "I do yoga every week", "still doing 5-a-side on thursdays with the lads"
 # (a known pastime only: "doing laundry", "doing great" are no hobbies; "did yoga yesterday" is once).
 EN_DOES_PASTIME = re.compile(
@@ -208,7 +215,7 @@ class PetHobbyRules:
     def _took_up(self, clause: str, turn: Turn) -> Found | None:
         """ "took up running", "picked up the ukulele again", "signed up for a pottery class": a
         hobby begun (the class's subject by its last word: "wheel-throwing pottery" is pottery)."""
-        known = set(self.lexicon.pastimes) | set(self.lexicon.words("habits", "activities"))
+        known = _pastimes(self.lexicon)
         if m := EN_CLASS_OF.match(clause):
             words = collapse(m["thing"]).casefold().split()
             # the pastime the class teaches: "salsa dance class" -> dance; "pottery wheel course" -> pottery
