@@ -174,3 +174,12 @@ def test_a_pastime_done(extractor, text, expected):
 ])
 def test_an_offer_taken_while_leaving_is_the_next_job(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("我在星河科技做测试开发", [(USER, "works_at", "星河科技", 1.0), (USER, "job_title", "测试开发", 1.0)]),
+    ("我是做财务的", [(USER, "job_title", "财务", 1.0)]),
+    ("我们去策划一场活动吧", []),  # a verb, no title
+])
+def test_more_chinese_job_titles(extractor, text, expected):
+    assert triples(extractor, text) == expected
