@@ -199,9 +199,12 @@ def _extract(extractor, text: str, **kwargs) -> tuple[list[Claim], list[bool], l
 def _links(memory: "BeliefMemory", r: MessageResult) -> list[dict]:
     by_belief = {c.belief_id: c for c in r.changes}
     out = []
-    for e in memory.store.edges_from([r.evidence_id], ("SUPPORTS", "REFUTES")):
+    edges = memory.store.edges_from([r.evidence_id], ("SUPPORTS", "REFUTES"))
+    # One read for all: a statement in a slot of k values refutes the k - 1 others
+    beliefs = memory.store.get_nodes("belief", [e.dst for e in edges], history=False)
+    for e in edges:
         ch = by_belief.get(e.dst)
-        belief = memory.store.get_node("belief", e.dst, history=False)
+        belief = beliefs.get(e.dst)
         out.append(dict(
             belief_id=e.dst, predicate=belief["predicate"] if belief else None, value=belief["value"] if belief else None,
             relation=e.relation, reason=e.reason, old=ch.old if ch else None,

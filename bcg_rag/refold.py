@@ -94,11 +94,18 @@ def _derive(memory: "BeliefMemory", predicate: str, values: dict[str, str], dire
     if not memory.policy.is_functional(predicate) or len(ids) < 2:
         return derived
     rules = revision.Rules.from_policy(memory.policy)
+    # Per value, in ids order, the support that may refute its siblings (an addition, "I
+    # also work at ...", refutes no other value); values without any are not tested for
+    # narrowing. A tail refold in time order has one (the value just stated): a slot of
+    # k values costs k tests, not k x k, and a user's own slots (every city they lived
+    # in) grow with their history.
+    rivals = {other: evs for other in ids
+              if (evs := [ev for ev in direct[other] if ev.relation == SUPPORTS and ev.reason != revision.ADDITIVE])}
     for bid in ids:
         own = {ev.evidence_id for ev in direct[bid]}
-        siblings = [  # an addition ("I also work at ...") refutes no other value, nor a narrower name of it
-            ev for other in ids if other != bid and not revision.narrows(values[bid], values[other]) for ev in direct[other]
-            if ev.relation == SUPPORTS and ev.evidence_id not in own and ev.reason != revision.ADDITIVE
+        siblings = [  # nor does a narrower name of a value refute it
+            ev for other, evs in rivals.items() if other != bid and not revision.narrows(values[bid], values[other])
+            for ev in evs if ev.evidence_id not in own
         ]
         derived[bid] = revision.functional_refutations(
             direct[bid], unique(siblings), predicate, memory.policy.initial_confidence, rules,

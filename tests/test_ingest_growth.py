@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from servers import BACKENDS
 
-from bcg_rag import BeliefMemory, Claim, writing
+from bcg_rag import BeliefMemory, Claim, revision, writing
 from bcg_rag.models import Edge
 
 pytestmark = pytest.mark.parametrize("store_backend", BACKENDS, indirect=True)
@@ -85,6 +85,24 @@ def test_a_restatement_reads_no_edge_from_before_it(memory_backend):
         m.store.edges_to = edges_to
         costs.append(sum(read))
     assert costs[0] == costs[1]
+
+
+def test_a_statement_tests_each_value_of_its_slot_for_narrowing_once(memory_backend, monkeypatch):
+    """A user's own slots grow with their history (every city lived in): one more statement
+    in time order tests the k values of its slot for narrowing k times, not k x k, and
+    refolds to what the full refold gives."""
+    m = memory_backend.new()
+    cities = [f"Town {chr(65 + i)}" for i in range(24)] + ["Town C North"]  # a narrower name among them
+    for day, city in enumerate(cities, 1):
+        m.observe(f"I live in {city}", user_id="u", timestamp=f"2024-01-{day:02d}", claim=Claim("I", "lives_in", city))
+    tested: list[tuple[str, str]] = []
+    narrows = revision.narrows
+    monkeypatch.setattr(revision, "narrows", lambda a, b: tested.append((a, b)) or narrows(a, b))
+    m.observe("I live in Town C", user_id="u", timestamp="2024-02-01", claim=Claim("I", "lives_in", "Town C"))
+    assert len(tested) == len(cities) - 1 and any(narrows(*pair) for pair in tested)
+    tail = m.store.all_rows("belief")
+    writing.refold_user(m, "u")
+    assert m.store.all_rows("belief") == tail
 
 
 def test_a_stronger_earlier_supporter_still_makes_a_weaker_rival_a_conflict(memory_backend):
