@@ -128,7 +128,8 @@ def test_a_class_teaches_its_pastime(extractor, text, expected):
     ("现在住上海闵行", [(USER, "lives_in", "上海闵行", 1.0)]),
     ("我住在上海的时候", []),
     ("哎雯雯还养了只柯基", [("雯雯", "has", "柯基", 1.0)]),
-    ("现在最爱的是回声海岸", [(USER, "likes", "回声海岸", 1.0)]),
+    ("现在最爱的是回声海岸", [(USER, "attr:favorite", "回声海岸", 1.0)]),  # the favourite, one at a time
+    ("我妈最爱的是广场舞", [(f"{USER}'s mother", "attr:favorite", "广场舞", 1.0)]),
     ("米哈游总部在上海", [("米哈游", "headquarters", "上海", 1.0)]),
     ("星河互娱总部在广州", [("星河互娱", "headquarters", "广州", 1.0)]),
     ("i've played ukulele since high school", [(USER, "plays", "ukulele", 1.0)]),

@@ -43,7 +43,6 @@ BARE_FAVORITE = re.compile(r"^(?:favorite|favourite|fave|最爱|最喜欢的)$",
 # A person of a time of day or of people is a temperament, not a taste for something.
 TEMPERAMENTS = frozenset({"morning", "night", "evening", "early", "late", "people", "detail", "glass"})
 ZH_FACTION = re.compile(rf"^(?P<who>.*?)(?:是|算是?)(?P<thing>[{CJK}]{{1,3}})派$")  # "我不算猫派": 不 denies it
-ZH_CLEFT = re.compile(rf"^(?P<head>[^的]*?[{CJK}])的是(?P<value>.+)$")
 ZH_GRADUATE = re.compile(r"^(?P<who>.*?)是(?P<school>.+?)毕业的$")
 EN_MY_THING_IS = re.compile(r"^(?:my|our)\s+(?P<thing>[a-z]+)\s+is\s+an?\s+(?P<make>(?-i:[A-Z][\w-]*(?:\s+[A-Z0-9][\w-]*){0,2}))$", re.IGNORECASE)
 ZH_MY_THING_IS = re.compile(r"^(?:我|我们|我家|我们家)的?(?P<thing>车|手机|电脑|房子)是(?:一)?(?:辆|台|部|套|个)?(?P<make>.+)$")
@@ -170,13 +169,6 @@ class IdiomRules:
         subject = self._subject(region, turn)
         thing = "足球" if m.re is ZH_FAN and m["thing"] == "球" else m["thing"]
         return Found(subject, "likes", thing, negated) if subject else None
-
-    def _zh_cleft(self, clause: str, turn: Turn) -> Found | list[Found] | None:
-        """ "我喝的是拿铁" reads as "我喝拿铁", when the words before 的 end with a verb of the lexicon."""
-        m = ZH_CLEFT.match(clause)
-        if m is None or not re.search(f"(?:{self.lexicon.verb_regex.pattern})$", m["head"], re.IGNORECASE):
-            return None
-        return self._verb(m["head"] + m["value"], turn)
 
     def _zh_trade(self, clause: str, turn: Turn) -> Found | None:
         """ "我老公是做金融的" (occupation 金融), "我是做产品经理的" (job_title), "她是学法律的" (studies 法律)."""

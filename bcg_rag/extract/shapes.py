@@ -118,6 +118,7 @@ EN_TRADED = re.compile(
 )
 # "我开的是一辆朗逸": <who> <verb>的 (不)是 <thing>; 开 and 用 are too loose to be verbs of their own.
 ZH_CLEFT = re.compile(r"^(?P<who>.*?)(?P<verb>开|喝|吃|用|学|养|玩|弹)的(?P<neg>不)?是(?:一)?(?:辆|台|部|只|条|个|杯|款|家)?(?P<value>.+)$")
+ZH_FAVORITE_IS = re.compile(r"^(?P<who>[^的]*?)(?:最[^最的]{1,3}也)?最(?:爱|喜欢)的(?:是|就是|还是)(?P<value>.+)$")
 ZH_CLEFT_PREDICATES = {"开": "owns", "用": "uses", "养": "has"}  # the car one drives is the one bought (买了, 换了台)
 EN_MY_JOB_AT = re.compile(r"\bmy\s+(?:office|job|work|desk|team)\s+at\s+(?P<org>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*)*)")
 JOB_ENDED = re.compile(r"\b(?:quit|left|leav\w*|lost|los\w+|fired|resign\w*|retir\w*|former|old|previous|ex)\b", re.IGNORECASE)
@@ -349,7 +350,12 @@ class ShapeRules:
         return [Found(subject, "owns", old, True, True), Found(subject, "owns", new, False, True)]
 
     def _zh_cleft(self, clause: str, turn: Turn) -> Found | None:
-        """ "我开的是一辆朗逸", "我平时喝的是美式": what someone drives, drinks, ... is that."""
+        """ "我开的是一辆朗逸", "我平时喝的是美式": what someone drives, drinks, ... is that;
+        "现在最常听也最喜欢的是白噪音计划了": the favourite, one at a time (attr:favorite, as
+        "my favourite is Blur"), not one more thing liked."""
+        if fav := ZH_FAVORITE_IS.match(clause):
+            (subject, negated), value = self._zh_who(fav["who"], turn), self._clean_value(fav["value"])  # "现在": when
+            return Found(subject, "attr:favorite", value, negated) if subject and self._usable(value) else None
         if not (m := ZH_CLEFT.match(clause)):
             return None
         verb = m["verb"]
