@@ -184,3 +184,12 @@ def test_an_offer_taken_while_leaving_is_the_next_job(extractor, text, expected)
 ])
 def test_more_chinese_job_titles(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a plan word ending the clause is a name's ("白噪音计划", a band): nothing is planned after it
+    ("不过说真的 现在最常听也最喜欢的是白噪音计划了", [(USER, "attr:favorite", "白噪音计划", 1.0)]),
+    ("我计划下个月搬到上海", [(USER, "plan:lives_in", "上海", 0.5)]),
+])
+def test_a_plan_word_ending_a_clause_plans_nothing(extractor, text, expected):
+    assert triples(extractor, text) == expected

@@ -262,6 +262,8 @@ class Grammar:
         if (m := self._marker(lex.plan_markers.anywhere, clause)) and GOING_PLACES.match(clause, m.end()) and re.fullmatch(
                 r"going\s+to", m.group(), re.IGNORECASE):
             m = None  # "stopped going to the gym": a place gone to, not a plan
+        if m and re.match(f"[{CJK}]", m.group()) and re.fullmatch(r"[了啦呢吧呀哦\s]*", clause[m.end():]):
+            m = None  # "最喜欢的是白噪音计划了": a word ending the clause is a name's, nothing is planned after it
         if m:
             # "以后不喝奶茶了": "from now on not" with the 了 of a changed state stops a habit now
             plan = plan or not (m.group() in ZH_FROM_NOW_ON and ZH_STOPPED.search(clause))
