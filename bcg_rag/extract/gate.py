@@ -124,13 +124,7 @@ class GateRules(SubjectGateRules):
         splits into a person's name and a character."""
         if predicate != "works_at":
             return False
-        if self._zh_organisation(value):
-            return True
-        # A made-up name jieba reads as a person's name and one more character (米哈游: 米哈 +
-        # 游, "swim"): where a job is said, a company; not someone's home or place (张三家, 李叔那).
-        tokens = self._tokens(value)
-        return (len(tokens) == 2 and tokens[0][1].startswith("nr") and len(tokens[0][0]) == 2 and len(tokens[1][0]) == 1
-                and tokens[1][1].startswith(("v", "n", "a")) and tokens[1][0] not in "家里处边")
+        return self._zh_organisation(value) or self._made_up_name(value)  # where a job is said, a company
 
     def _listed_title(self, value: str, predicate: str) -> bool:
         """A Chinese job title the lexicon ends it with, whatever jieba tags it ("前端组长", 组长

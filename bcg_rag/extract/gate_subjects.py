@@ -51,15 +51,11 @@ class SubjectGateRules:
                 # ("鲸落": 鲸 + 落; not "老公说顺达", whose 说 is a verb among words)
                 if all(flag.startswith(("n", "vn", "eng", "j")) for _, flag, _ in self._tokens(subject)):
                     return True
-                suffixes = (*ORG_SUFFIXES, *self.lexicon.words("organisations", "suffixes"))
-                head = next((subject[: -len(x)] for x in suffixes if subject.endswith(x)), subject)  # 鲸落网络
-                tokens = self._tokens(head)
-                if head != subject and all(flag.startswith(("n", "vn", "eng", "j")) for _, flag, _ in tokens):
-                    return True  # "星河互娱": a noun and a company's suffix
-                # "米哈游": a made-up name jieba reads as a person's name and one more character
-                return len(head) == 2 and all(len(word) == 1 and flag.startswith(("n", "v", "a")) for word, flag, _ in tokens) \
-                    or len(tokens) == 2 and tokens[0][1].startswith("nr") and len(tokens[0][0]) == 2 and len(tokens[1][0]) == 1 \
-                    and tokens[1][0] not in "家里处边"
+                if self._zh_organisation(subject) or self._made_up_name(subject):
+                    return True  # "星河互娱" (a name and a company's suffix), "米哈游"
+                head = next((subject[: -len(x)] for x in ORG_SUFFIXES if subject.endswith(x)), subject)  # 鲸落网络
+                return len(head) == 2 and all(len(word) == 1 and flag.startswith(("n", "v", "a"))
+                                              for word, flag, _ in self._tokens(head))
             return self._zh_named(subject, place_ok=found.predicate not in PERSONAL_PREDICATES)
         words = subject.split()
         if not all(w[:1].isupper() or w.isdigit() or w.casefold() in CONNECTORS for w in words):
@@ -68,6 +64,13 @@ class SubjectGateRules:
         if first in self.lexicon.not_names or words[0].casefold() in self.lexicon.not_names:
             return False
         return not (len(words) == 1 and re.search(r"(?:ed|ing|ly)$", first))  # "Inferred", "Honestly"
+
+    def _made_up_name(self, text: str) -> bool:
+        """A made-up name jieba reads as a person's name and one more character (米哈游: 米哈 +
+        游, "swim"); not someone's home or place (张三家, 李叔那)."""
+        tokens = self._tokens(text)
+        return (len(tokens) == 2 and tokens[0][1].startswith("nr") and len(tokens[0][0]) == 2 and len(tokens[1][0]) == 1
+                and tokens[1][1].startswith(("v", "n", "a")) and tokens[1][0] not in "家里处边")
 
     def _zh_named(self, text: str, place_ok: bool = False) -> bool:
         """A Chinese name read with confidence: a name jieba knows, a surname-led name,
