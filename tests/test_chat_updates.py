@@ -402,8 +402,9 @@ def test_a_text_that_only_asks(text, asks_only):
 
 def test_a_pet_asked_by_its_owners_name_is_the_owners(mem):
     """Two pets named: asked "阿澈家的猫叫什么？", the named owner's pet answers, not the user's."""
-    say(mem, ("2025-06-01T20:00:00", "同事阿澈养了只布偶 叫奶盖 天天在群里晒猫"),
-        ("2025-06-01T20:05:00", "可惜我猫毛过敏 只能养乌龟 我家那只叫慢慢 名副其实"))
+    say(mem, ("2025-06-01T20:00:00", "同事阿澈养了只布偶 叫奶盖 天天在群里晒猫 我都快云吸成瘾了"),
+        ("2025-06-01T20:05:00", "可惜我猫毛过敏 只能养乌龟 我家那只叫慢慢 名副其实"),
+        ("2025-06-03T11:00:00", "乌龟冬天需要冬眠吗 要不要开加热棒"))
     assert mem.search("阿澈家的猫叫什么？", user_id=USER)[0].current.value == "奶盖"
     assert mem.search("用户的宠物叫什么？", user_id=USER)[0].current.value == "慢慢"
 
