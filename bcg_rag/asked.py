@@ -187,11 +187,14 @@ GEO_PREDICATES = PLACE_PREDICATES - ORG_PREDICATES
 HOBBY_PREDICATES = frozenset({"hobby", "likes", "studies", "plays", "habit"})
 _EN_ORGS = r"company|employer|firm|hospital|clinic|school|college|university|bank|band|team|club|studio|startup|agency|lab"
 _ZH_ORGS = r"公司|单位|学校|大学|医院|银行|乐队|团队|队|俱乐部|机构"
+# "which gym do I go to?", "哪家健身房": a club one is a member of is an organisation asked for too
+# (not a way to a place: "what street is my gym on?" is asked of the gym, through no hop)
+_EN_CLUBS, _ZH_CLUBS = r"gym|gyms", r"健身房|健身馆|瑜伽馆|游泳馆"
 # The slots a "who is my <relation>?" question asks of the user (``ANSWER_KINDS``)
 ASKS_WHO_ONE_IS = frozenset({"has_boss"})
 ANSWER_KINDS = (
-    (re.compile(rf"\b(?:which|what)\s+(?:[a-z-]+\s+)?(?:{_EN_ORGS})s?\b|\bwho\s+(?:do|does|did)\s+.{{1,40}}?\bwork\s+for\b"
-                rf"|(?:哪|什么|啥)(?:一|个|家|所|间)?(?:{_ZH_ORGS})", re.IGNORECASE), ORG_PREDICATES),
+    (re.compile(rf"\b(?:which|what)\s+(?:[a-z-]+\s+)?(?:{_EN_ORGS}|{_EN_CLUBS})s?\b|\bwho\s+(?:do|does|did)\s+.{{1,40}}?\bwork\s+for\b"
+                rf"|(?:哪|什么|啥)(?:一|个|家|所|间)?(?:{_ZH_ORGS}|{_ZH_CLUBS})", re.IGNORECASE), ORG_PREDICATES),
     # "who is my manager?", "我领导是谁？": a person in a one-at-a-time role (not "what does my boss do?")
     (re.compile(r"\bwho(?:'s|\s+is|\s+was)\s+.{0,30}?\b(?:manager|boss|supervisor)\b|(?:领导|老板|上司)(?:现在)?(?:是谁|叫什么)",
                 re.IGNORECASE), ASKS_WHO_ONE_IS),

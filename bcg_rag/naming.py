@@ -1,6 +1,6 @@
 """What a text names: a place, a person or an organisation (by jieba's tags in Chinese, a
 capitalised word inside an English sentence), a value or the start of one. Search reads raw
-evidence with these (``unstructured.py``)."""
+evidence with these (``unstructured.py``), and whether a text only asks."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from .extract.devices import PREDICATE as PHONE_PREDICATE, phone_model
+from .extract.devices import PREDICATE as PHONE_PREDICATE
+from .extract.devices import phone_model
 from .extract.races import PB_SUFFIX, RACE_TIME
-from .extract.text import has_cjk
+from .extract.text import CJK_CHAR, has_cjk
 from .relevance import memory_lexicon, named_in_question
 
 
@@ -68,3 +69,19 @@ def names_every(memory: Any, query: str, values: dict[str, str]) -> bool:
         words = {word for word, _, _ in _cut(memory, query)}
         named |= {k for k in single if values[k] in words}
     return named == set(values)
+
+
+# A question at the start of a text, nothing said before it ("any tips for …?"; not "ugh, my
+# knees. how do I …?").
+LEADING_QUESTION = re.compile(r"^[^.!。！?？]*[?？]+")
+
+
+def only_asks(text: str) -> bool:
+    """A text that asks and says nothing else: a question with at most a short tail ("any tips
+    for metal dust in hair? asking seriously", "有啥办法？在线等"); not "which is better? asking
+    for me, Hangzhou life is getting boring", which says where one lives."""
+    text = text.strip()
+    if (asked := LEADING_QUESTION.match(text)) is None:
+        return False
+    rest = text[asked.end():]
+    return len(rest.split()) <= 3 and len(CJK_CHAR.findall(rest)) <= 4

@@ -17,13 +17,24 @@ from typing import Any
 
 import numpy as np
 
-from .asked import asks_recent, relatives_asked, speaks_of_relation, speaks_of_unanswered
+from .asked import (
+    asked_subjects,
+    asks_recent,
+    relatives_asked,
+    speaks_of_relation,
+    speaks_of_unanswered,
+)
 from .extract.races import PB_SUFFIX
-from .extract.text import CJK_CHAR
+from .extract.text import has_cjk, writes_in_lower_case
 from .groups import held_in
-from .naming import names_every, names_something, names_start_of
 from .models import HIDDEN_TEXT
-from .relevance import STATEMENT_SLOTS, is_wh_question, memory_lexicon, named_in_question
+from .naming import names_every, names_something, names_start_of, only_asks
+from .relevance import (
+    STATEMENT_SLOTS,
+    is_wh_question,
+    memory_lexicon,
+    named_in_question,
+)
 from .render import status
 from .threads import asks_through, chain_rows, en_names, named
 
@@ -61,6 +72,14 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
              and relevance[top] > max((_comparable_relevance(g, relevance) for g in groups), default=-1.0)
              and not (groups and groups[0].relevance >= relevance[top] - ACCOUNTED_MARGIN
                       and (accounted(groups[0], top_row) or superseded(memory, groups[0], top_row))))
+    # A belief of the kind the question asks for ("哪家健身房": an organisation) outranks a nearer
+    # text that names nothing of any kind ("练腿第二天下楼梯像企鹅"): such a text cannot be the answer.
+    # (English in lower case names nothing by its capitals, so there the text may still come first.)
+    first = first and not (groups and groups[0].of_asked_kind and groups[0].current is not None
+                           and (has_cjk(top_row["text"]) or not writes_in_lower_case(top_row["text"]))
+                           and not names_something(memory, top_row["text"])
+                           and speaks_of_relation(memory, query) is None  # "what does my husband do?" is not the user's
+                           and groups[0].best.subject_id in asked_subjects(memory, user_id, query, [groups[0].best.subject_id]))
     # When the nearest raw text beats every belief, the best belief is no answer either: texts
     # newer than it (below) would be updates of the wrong thing, read before the nearest.
     nearest_first = first
@@ -114,22 +133,6 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
         first = True
         rows = chain_before_update(rows)
     return rows, first
-
-
-# A question at the start of a text, nothing said before it ("any tips for …?"; not "ugh, my
-# knees. how do I …?").
-LEADING_QUESTION = re.compile(r"^[^.!。！?？]*[?？]+")
-
-
-def only_asks(text: str) -> bool:
-    """A text that asks and says nothing else: a question with at most a short tail ("any tips
-    for metal dust in hair? asking seriously", "有啥办法？在线等"); not "which is better? asking
-    for me, Hangzhou life is getting boring", which says where one lives."""
-    text = text.strip()
-    if (asked := LEADING_QUESTION.match(text)) is None:
-        return False
-    rest = text[asked.end():]
-    return len(rest.split()) <= 3 and len(CJK_CHAR.findall(rest)) <= 4
 
 
 def chain_before_update(rows: list[dict]) -> list[dict]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from bcg_rag.unstructured import only_asks
+from bcg_rag.naming import only_asks
 from claims import USER, triples
 
 SISTER, HUSBAND, MOTHER = f"{USER}'s sister", f"{USER}'s husband", f"{USER}'s mother"

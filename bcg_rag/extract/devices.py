@@ -34,8 +34,10 @@ EN_HAD_VERBS = (r"(?:got|bought|picked\s+up|grabbed|upgraded\s+to|switched\s+(?:
                 r"replaced\s+(?:it|that|him|her|the\s+old\s+one|my\s+(?:old\s+)?phone|the\s+\w+)\s+with|"
                 r"traded\s+(?:it|that|my\s+\w+(?:\s+\d+)?)\s+in\s+for|treated\s+myself\s+to|"
                 r"(?:am|'m|is|'s|are|'re)\s+(?:now\s+|back\s+)*on|went\s+back\s+to|(?:am|'m|is|'s)\s+(?:now\s+)?using|use|uses|have|has|'ve\s+got|own|owns)")
-ZH_HAD_VERBS = (r"(?:新入手的|新买的|刚买的|刚入手的|刚换的|新换的|入手了|买了|换了|换成了|换成|换到了|用上了|"
-                r"(?:现在|目前)?用的(?:就|还|也)?是|(?:现在|目前)?在用|用着|的手机是)")
+# "又换回iPhone了" (back to the one before), "用了五年iPhone", "一直用华为": the phone used now too
+ZH_HAD_VERBS = (r"(?:新入手的|新买的|刚买的|刚入手的|刚换的|新换的|入手了|买了|换了|换成了|换成|换到了|换回了|换回|用上了|"
+                r"(?:现在|目前)?用的(?:就|还|也)?是|(?:现在|目前)?在用|用着|的手机是|(?:一直|还在|还是|一直都)在?用|"
+                r"用了(?:[0-9一二三四五六七八九十两几]+|好几|好多)年(?:的)?)")
 ZH_COUNTER = r"(?:一?(?:台|部|个|款|只))?(?:新的?)?"
 ZH_HANDED_ON = r"(?:给了|给|送给了|送给|留给了|留给|传给了|传给)"
 # The mobile carrier, one at a time too: "my carrier Tellvane keeps dropping calls", "ported my

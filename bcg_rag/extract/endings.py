@@ -10,6 +10,7 @@ arrival, to the same subject's values that it names, which the fold refutes at i
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import TYPE_CHECKING
 
@@ -293,4 +294,14 @@ class EndingRules:
             return None
         who = ZH_THAT_ONE.sub("", m["who"]) if m["what"] else m["who2"]  # "我妈那个超市": hers
         subject = self._who(who, turn)
+        if subject and (said := self._ended_as_said(f"{who or '我'}{what}", subject, turn)):
+            return said
         return Found(subject, ENDED, what, True, True) if subject else None
+
+    def _ended_as_said(self, said: str, subject: str, turn: Turn) -> Found | None:
+        """What is over, read as the statement it ends: "吃素坚持不下去了" ends what "我吃素" says
+        (diet 素食), which ``ENDED`` of "吃素" would not name. One reading of the same subject, or none."""
+        found = self._parse_clause(said, dataclasses.replace(turn, groups=dict(turn.groups)), reported=False)
+        if len(found) != 1 or found[0].subject != subject or found[0].negated or found[0].predicate == ENDED:
+            return None
+        return dataclasses.replace(found[0], negated=True, changed=True, rule="ending/as_said")

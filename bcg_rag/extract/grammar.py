@@ -131,6 +131,8 @@ ZH_SUPPOSED_END = re.compile(r"(?:太|已经|早就|应该)[^，,。！？!?]{0,
 # "我是在律所做行政的", "他是从北京搬来的": the 是…的 of emphasis around where or whence something
 # is done says what the clause without them says.
 ZH_SHI_DE = re.compile(r"^(?P<who>[^是，,]{1,8}?)是(?P<what>(?:在|从)[^是]+?)的[了呀啊哦啦]*$")
+# 原来 before whom it is about is discovery ("原来我是O型血", "原来她是北京人"); after it, the past ("我原来住在杭州")
+ZH_TURNS_OUT = re.compile(r"^(?:哦|噢|啊|诶|哈)?原来(?=我|你|他|她|它|这|那|咱)")
 ZH_STOPPED = re.compile(r"(?:不再|再也不|不)[\u4e00-\u9fff]{1,4}了[吧啊呀哦]?$")
 SPACE_BETWEEN_CJK = re.compile(rf"(?<=[{CJK}])\s+(?=[{CJK}])")
 
@@ -255,6 +257,7 @@ class Grammar:
         if m := PURPOSE.match(clause):  # "so I can teach English in Japan": what it is for, not yet so
             plan, settled = True, False
             clause = clause[m.end():]
+        clause = ZH_TURNS_OUT.sub("", clause)  # "原来我是O型血": it turns out so, not "used to be"
         if m := self._marker(lex.past_markers.anywhere, clause):
             past = True
             clause = join_cjk(clause[: m.start()] + " " + clause[m.end():])

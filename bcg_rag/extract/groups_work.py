@@ -147,6 +147,10 @@ def trade_agent(verb: str) -> str | None:
 # Target"): only with a company's last word ("do payroll at Acme Corp").
 LOOSE_TASK_VERBS = frozenset({"do", "does", "run", "runs"})
 # ...unless what is done is a profession's field: "I do UX research at Lumora", "does marketing at Klarna".
+# "being a nurse is no joke", "as a nurse, I can tell you": the speaker's own trade, said as
+# what it is like (not "being a nurse must be hard", a guess about others)
+EN_BEING_ONE = re.compile(r"^(?:honestly\s+|tbh\s+)?(?:being|as)\s+an?\s+(?P<title>[a-z]+(?:\s+[a-z]+)?)\s*(?:,\s*)?"
+                          r"(?:(?<=being\s)\S+\s+)?(?:is|isn't|means|has|can\s+be|i\b)(?!\s+(?:must|would|might))", re.IGNORECASE)
 FIELD_NOUNS = frozenset("""research marketing design engineering sales accounting consulting analytics recruiting
     compliance finance hr pr ops operations payroll qa security development strategy science communications
     bookkeeping procurement logistics""".split())
@@ -164,7 +168,15 @@ class GroupWorkRules:
         if has_cjk(clause):
             return None
         return (self._club_switched(clause, turn) or self._joined_named(clause, turn) or self._left_named(clause, turn)
-                or self._work_by_trade(clause, turn) or self._work_by_task(clause, turn) or self._teaching_moved(clause, turn))
+                or self._work_by_trade(clause, turn) or self._work_by_task(clause, turn) or self._teaching_moved(clause, turn)
+                or self._being_one(clause, turn))
+
+    def _being_one(self, clause: str, turn: Turn) -> Found | None:
+        """ "being a nurse is no joke": the speaker's job title, a trade the lexicon lists."""
+        m = EN_BEING_ONE.match(clause)
+        if not m or not turn.user_is_speaker or not self.lexicon.is_occupation(m["title"]):
+            return None
+        return Found(turn.speaker_id, "job_title", collapse(m["title"]).casefold())
 
     def _club_switched(self, clause: str, turn: Turn) -> list[Found] | None:
         """ "went with Pulse Lab on Wren Avenue instead" after a membership given up in the same

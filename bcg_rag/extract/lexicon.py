@@ -16,7 +16,7 @@ else:  # pragma: no cover - pyproject installs tomli there
 
 from ..errors import ConfigError
 from ..models import MAX_STARTS_IN_DAYS
-from .text import PhraseSet, collapse, english_forms, name_key, phrase_pattern, snake_name
+from .text import CJK_CHAR, PhraseSet, collapse, english_forms, name_key, phrase_pattern, snake_name
 
 DEFAULT_LEXICON_PATH = Path(__file__).with_name("lexicon.toml")
 
@@ -165,7 +165,9 @@ class Lexicon:
         self.negation = PhraseSet(self.words("negation", "phrases"))
         self.negation_words = {collapse(w).casefold() for w in self.words("negation", "phrases")}
         self.hedges = PhraseSet(self.words("hedges", "phrases"))
-        self.time = PhraseSet(self.words("time_phrases", "phrases"))
+        times = self.words("time_phrases", "phrases")
+        # "从这周开始吃素了", "从今年起": a span's start said around a time word is a time phrase too
+        self.time = PhraseSet(times + [f"从{t}{end}" for t in times if CJK_CHAR.match(t) for end in ("开始", "起", "")])
         # Plan and past markers sit between subject and verb too ("I'm going to move", "我以前住在").
         self.before_verb = PhraseSet(
             self.words("fillers", "before_verb") + self.words("plans", "phrases") + self.words("plans", "past")

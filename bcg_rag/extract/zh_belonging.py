@@ -30,9 +30,9 @@ if TYPE_CHECKING:
 
 # A club's card given up: "乐刻那张卡转给同事了", "乐刻的卡退了".
 ZH_CARDS = r"(?:健身)?(?:年卡|季卡|月卡|次卡|会员卡|会员|卡)"
-ZH_CARD_GIVEN_UP = re.compile(rf"^(?P<who>.*?)把?(?P<club>(?:(?![把我你他她])[{CJK}A-Za-z]){{2,8}}?)(?:那张|的|那个)?{ZH_CARDS}(?:我|我们)?(?:已经|也)?"
+ZH_CARD_GIVEN_UP = re.compile(rf"^(?P<who>.*?)把?(?P<club>(?:(?![把我你他她])[{CJK}A-Za-z]){{2,8}}?)(?:那张|的|那个)?{ZH_CARDS}(?:我|我们)?(?:已经|也)?(?:到期(?:了|后|就)?，?)?"
                               rf"(?:转给[{CJK}]{{1,4}}|转让|转出去|退掉?|不续(?:费)?|停掉?)了")
-ZH_CLUB_SWITCH = re.compile(rf"^(?:现在|目前|以后)?(?:改去|改到|换到|换去|转去|转到)(?P<club>[{CJK}A-Za-z]{{2,16}}?)(?:了|啦|练|锻炼)?$")
+ZH_CLUB_SWITCH = re.compile(rf"^(?:现在|目前|以后)?(?:改去|改到|换到|换去|转去|转到|(?:又|就)?换(?:了|成了?))(?P<club>[{CJK}A-Za-z]{{2,16}}?)(?:了|啦|练|锻炼)?$")
 # Cards that are no club's: a bank's, a phone's, a transport card.
 ZH_NOT_CLUBS = ("信用", "银行", "储蓄", "电话", "手机", "公交", "地铁", "交通", "医保", "社保", "饭", "电", "流量", "健身")
 # The last characters of a group's name: 腰鼓队, 彩虹合唱团, 摄影社, 读书会, 钓鱼协会, 舞蹈兴趣班.

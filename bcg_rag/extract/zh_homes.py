@@ -60,6 +60,10 @@ ZH_HOME_WORDS = ("房子", "公寓", "出租屋", "房")
 # "来重庆住了快两个月了", "搬到杭州生活半年了": come to a town and lived there for a while (在X住了… is the verb rule's)
 ZH_CAME_TO_LIVE = re.compile(rf"^(?P<who>.*?)(?:搬)?(?:来|到|来到)(?P<place>[{CJK}]{{2,5}}?)(?:住|生活|定居)了?(?:快|差不多|将近|有)?"
                              rf"(?:{ZH_NUM}(?:个)?多?(?:个月|年)|半年)多?了?$")  # months or years: a week is a visit
+# "阿杰跑去大理开民宿了", "我姐去深圳工作了", "他辞职去成都发展了": gone to a town to work or live there
+# (done: 了 ends it; "想去深圳工作", "去深圳出差" are no move)
+ZH_WENT_TO_WORK = re.compile(rf"^(?P<who>.*?)(?:辞职|辞了职|裸辞)?(?:跑|搬|调|就|也)?去了?(?P<place>[{CJK}]{{2,5}}?)"
+                             rf"(?P<what>工作|上班|打工|发展|定居|生活|开(?:店|民宿|餐馆|饭店|咖啡馆|公司|工作室)|创业)了$")
 ZH_HOME_GIVEN_UP = re.compile(rf"^(?:我|我们)?(?P<place>[{CJK}]{{2,5}}?)(?:那套|那间|这套|的)?(?:{'|'.join(ZH_HOME_WORDS)})"
                               r"(?:已经|也|早就|上个月|上周|终于)*(?:退了|退租了|不租了)$")
 
@@ -73,6 +77,7 @@ class ZhHomeRules:
         topic, turn.place_topic = turn.place_topic, None  # a place topic holds for the next clause only
         found = (self._zh_pets_at_home(clause, turn) or self._zh_no_pets(clause, turn) or self._zh_moved_back(clause, turn)
                  or self._zh_moved_here(clause, turn) or self._zh_lived_years(clause, topic, turn) or self._zh_came_to_live(clause, turn)
+                 or self._zh_went_to_work(clause, turn)
                  or self._zh_home_given_up(clause, turn))
         if found is None and (place := ZH_PLACE_TOPIC.match(clause)) and self._zh_place(place["place"]):
             turn.place_topic = place["place"]  # "青岛这海风…": the next clause may say one lives there
@@ -137,6 +142,14 @@ class ZhHomeRules:
             return None
         subject, negated = self._zh_who(m["who"], turn)
         return Found(subject, "lives_in", m["place"], False, True) if subject and not negated else None
+
+    def _zh_went_to_work(self, clause: str, turn: Turn) -> Found | None:
+        """ "阿杰跑去大理开民宿了": works (or lives, 定居 / 生活) in 大理 now, said as a move."""
+        if not (m := ZH_WENT_TO_WORK.match(clause)) or not self._zh_place(m["place"]) or ZH_WISHED.search(m["who"]):
+            return None
+        subject, negated = self._zh_who(m["who"], turn)
+        predicate = "lives_in" if m["what"] in ("定居", "生活") else "works_in"
+        return Found(subject, predicate, m["place"], False, True) if subject and not negated else None
 
     @staticmethod
     def _zh_lived_years(clause: str, topic: str | None, turn: Turn) -> Found | None:
