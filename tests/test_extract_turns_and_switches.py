@@ -8,7 +8,10 @@ mechanism rather than one sentence:
 * a phone switched back to ("又换回iPhone了") or used for years ("用了五年iPhone") is the one used;
 * a club card that ran out and was not renewed ("威尔仕年卡到期不续了"), then "换了乐刻": a switch;
 * gone to a town to work or live ("阿杰跑去大理开民宿了", "我姐去深圳工作了");
-* "being a nurse is no joke": the speaker's own trade.
+* "being a nurse is no joke": the speaker's own trade;
+* someone of the speaker's team named after their title ("我们财务总监老李", "our head chef Marco");
+* a child's doubled pet name after the kin word ("我闺女朵朵在育才小学上二年级");
+* a carrier typed in lower case after "ported my number to" ("giffgaff").
 Near misses stay silent: a wish or a trip ("我想去深圳工作", "去深圳出差了"), a guess about others
 ("being a nurse must be hard"), a state that is no trade ("being a parent is hard"), a phone used
 for one thing with no one using it ("用iPhone拍照好看").
@@ -100,6 +103,35 @@ def test_gone_to_a_town_to_work_there(extractor, text, expected):
     ("being a parent is hard", []),
 ])
 def test_being_one_names_the_speakers_trade(extractor, text, expected):
+    assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("我们财务总监老李今天又让我改报表，改了八遍", [("老李", "job_title", "财务总监", 1.0)]),
+    ("our head chef Marco quit today", [("Marco", "job_title", "head chef", 1.0)]),
+    # whom the speaker goes to is no colleague's title; kin is kin
+    ("my guitar teacher Marcus says calluses take 2-3 weeks", []),
+    ("my sister Anna lives in Rome", [("Anna", "lives_in", "Rome", 1.0)]),
+])
+def test_a_colleague_named_after_their_title(extractor, text, expected):
+    assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("我闺女朵朵在育才小学上二年级，天天作业写到九点", [("朵朵", "studies_at", "育才小学", 1.0)]),
+    ("我女儿朵朵在育才小学上学", [("朵朵", "studies_at", "育才小学", 1.0)]),
+    ("我女儿天天哭", []),  # an adverb doubled is no name
+])
+def test_a_doubled_pet_name_after_a_kin_word(extractor, text, expected):
+    assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("finally ported my number to giffgaff, signal is way better already", [(USER, "mobile_carrier", "giffgaff", 1.0)]),
+    ("ported my number to Brightlink Mobile", [(USER, "mobile_carrier", "Brightlink Mobile", 1.0)]),
+    ("i moved my number to the new one", []),
+])
+def test_a_carrier_in_lower_case(extractor, text, expected):
     assert triples(extractor, text) == expected
 
 

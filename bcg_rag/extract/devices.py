@@ -48,6 +48,9 @@ EN_CARRIER_MINE = re.compile(rf"(?<![\w'])my\s+(?:mobile\s+|phone\s+|cell\s+)?(?
                              re.IGNORECASE)
 EN_CARRIER_MOVED = re.compile(rf"^(?P<who>.*?)\b(?:ported|moved|switched|transferred)\s+(?:my\s+)?(?:phone\s+)?(?:number|sim|carrier|network)"
                               rf"\s+(?:over\s+)?to\s+{EN_NAME}", re.IGNORECASE)
+# The same typed in lower case ("finally ported my number to giffgaff"): one word, or one and "mobile"
+EN_CARRIER_MOVED_LOWER = re.compile(EN_CARRIER_MOVED.pattern.replace(EN_NAME, r"(?!(?:the|a|an|my|our|his|her|their|it|this|that|a\s+new)\b)(?P<name>[a-z][\w&'-]+(?:\s+mobile)?)(?![\w'-])"),
+                                    re.IGNORECASE)
 ZH_CARRIER_MOVED = re.compile(r"^(?P<who>.*?)携号转网(?:到了|到|去了|去|成了|成)?(?:中国)?(?P<name>移动|联通|电信|广电)")
 
 
@@ -94,7 +97,8 @@ class DeviceRules:
 
     def _phone(self, clause: str, turn: Turn) -> list[Found] | Found | None:
         pats = _patterns(self.lexicon)
-        if (m := ZH_CARRIER_MOVED.match(clause) or EN_CARRIER_MOVED.match(clause)) and (who := self._who(m["who"], turn)):
+        if (m := ZH_CARRIER_MOVED.match(clause) or EN_CARRIER_MOVED.match(clause)
+                or turn.lower_case and EN_CARRIER_MOVED_LOWER.match(clause)) and (who := self._who(m["who"], turn)):
             return Found(who, CARRIER, m["name"].strip(), False, True)
         if not has_cjk(clause) and (m := EN_CARRIER_MINE.search(clause)):
             return Found(turn.speaker_id, CARRIER, m["name"].strip())

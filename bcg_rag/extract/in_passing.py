@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING
 from .mentions import ZH_OURS
 from .pets_hobbies import is_pet
 from .shared import Found
-from .text import collapse, has_cjk, phrase_pattern
+from .text import CJK, collapse, has_cjk, phrase_pattern
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
@@ -159,6 +159,12 @@ def is_car(lexicon: Lexicon, value: str) -> bool:
             or value.casefold().split()[-1:] in (["car"], ["车"]))
 
 
+# Someone named after their title in the speaker's team: "我们财务总监老李今天又让我改报表",
+# "our head chef Marco quit": the person holds that title. ("my guitar teacher Marcus" is whom
+# the speaker goes to, not a colleague's title: left to the raw text.)
+ZH_OUR_TITLED = re.compile(rf"^(?:我们|我们的|咱们)(?:公司|部门|组|团队|科室|店里)?的?(?P<rest>[{CJK}]{{3,10}})")
+EN_OUR_TITLED = re.compile(r"(?<![\w'])our\s+(?P<title>[a-z]+(?:\s+[a-z]+)?)\s+(?P<name>(?-i:[A-Z][a-z]+))(?![\w'-])(?!\s+(?-i:[A-Z]))",
+                           re.IGNORECASE)
 ZH_BOUGHT = re.compile(r"^(?P<who>.*?)(?P<verb>买了|买|入手了|提了|换了|卖了|卖掉了)(?:一)?(?:辆|台|套|部|架|个)?(?P<thing>.+)$")
 ZH_DURABLE_GOODS = ("车", "房", "房子", "公寓", "自行车", "电动车", "摩托车", "钢琴", "吉他", "手机", "电脑", "相机")
 
@@ -183,6 +189,7 @@ class InPassingRules:
             # "我们杭州办公室少了一个奶茶赞助商": the town of the office one works in
             if (office := ZH_OUR_OFFICE.search(clause)) and self._zh_place(office["place"]):
                 found.append(Found(me, "works_in", office["place"]))
+            found += self._titled(clause, turn)
             return found + ([] if ZH_PET_GONE.search(clause) else self._zh_pets_in_passing(clause, me))
         found: list[Found] = []
         for m in en_car.finditer(clause) if not CAR_GONE.search(clause) else ():
@@ -198,6 +205,7 @@ class InPassingRules:
                 continue  # "my wife Ines is a dentist": the clause is about her (an alias, ``Reading.kin``)
             if predicate := IN_PASSING_PREDICATES.get(relation):
                 found.append(Found(me, predicate, m["name"]))
+        found += self._titled(clause, turn)
         if (m := EN_OFFICE_IN.search(clause)) and m["place"].casefold() not in lex.not_names:
             found.append(Found(me, "works_in", self._clean_value(m["place"])))
         if (m := EN_ORG_HQ_IN.search(clause) or EN_SUBJECT_HQ.match(clause)) and not {m["org"].casefold(), m["place"].casefold()} & lex.not_names:
@@ -237,6 +245,24 @@ class InPassingRules:
             if not negated and (not region or self._subject(region, turn) == turn.speaker_id):
                 return Found(turn.speaker_id, "owns", m["car"].strip(), False, True)
         return None
+
+    def _titled(self, clause: str, turn: Turn) -> list[Found]:
+        """A person of the speaker's team named after the title they hold (a trade the lexicon
+        lists, not a relation: "my sister Anna" is kin, read elsewhere)."""
+        lex = self.lexicon
+        if not has_cjk(clause):
+            return [Found(m["name"], "job_title", collapse(m["title"]).casefold()) for m in EN_OUR_TITLED.finditer(clause)
+                    if lex.is_occupation(m["title"]) and not lex.relative_regex.fullmatch(m["title"])
+                    and m["name"].casefold() not in lex.not_names]
+        if not (m := ZH_OUR_TITLED.match(clause)):
+            return []
+        rest = m["rest"]
+        for cut in range(len(rest) - 2, 1, -1):  # the longest title before a name of two or three characters
+            title = rest[:cut]
+            name = next((rest[cut:cut + n] for n in (3, 2) if self._zh_named(rest[cut:cut + n])), None)
+            if name and lex.is_occupation(title) and not lex.relative_regex.fullmatch(title):
+                return [Found(name, "job_title", title)]
+        return []
 
     def _zh_pets_in_passing(self, clause: str, me: str) -> list[Found]:
         """ "我家兔子", "我家那只橘猫": the nouns right after the possessive, when together they

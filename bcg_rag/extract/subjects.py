@@ -128,6 +128,12 @@ class SubjectRules:
             return pet["name"]  # "my dog Rex (is 3)": Rex
         return self._name(region, turn)
 
+    def _doubled_name(self, text: str) -> bool:
+        """A doubled character that is no adverb, time word or kin word: 朵朵, 豆豆 (not 天天, 慢慢, 姐姐)."""
+        if len(text) != 2 or text[0] != text[1] or not has_cjk(text) or self.lexicon.relative_regex.fullmatch(text):
+            return False
+        return not any(flag[:1] in ("d", "t", "p", "c", "u", "r", "m") for _, flag, _ in self._tokens(text))
+
     def _relative(self, region: str, turn: Turn) -> str | None:
         """ "my sister Anna" -> Anna; "my mom" / "我妈" -> "<user>'s mother" (English relation word)."""
         lex = self.lexicon
@@ -159,9 +165,13 @@ class SubjectRules:
         if not name:
             return f"{turn.user_id}'s {relation}"
         if has_cjk(name):
-            if not self._zh_named(name):
+            # a child's doubled pet name after the kin word ("我闺女朵朵", "儿子豆豆") is a name too
+            doubled = self._doubled_name(name)
+            if not (doubled or self._zh_named(name)):
                 return None  # kin word + a name: only a name read as one ("室友小陈"), not "同事说用户", "我弟吉他班"
-            named_as = self._name(name, turn)
+            named_as = self._name(name, turn) or (name if doubled else None)
+            if doubled:
+                turn.entities.setdefault(name.casefold(), name)  # for the rest of the message
         else:
             named_as = (found := EN_NAME_AFTER.match(name)) and found.group(1)
         if named_as and turn.user_is_speaker and owner.group() and who in ("my", "our", "我们的", "我的", "我们", "咱们", "我", "咱") and not former:
