@@ -11,7 +11,8 @@ mechanism rather than one sentence:
 * "being a nurse is no joke": the speaker's own trade;
 * someone of the speaker's team named after their title ("我们财务总监老李", "our head chef Marco");
 * a child's doubled pet name after the kin word ("我闺女朵朵在育才小学上二年级");
-* a carrier typed in lower case after "ported my number to" ("giffgaff").
+* a carrier typed in lower case after "ported my number to" ("giffgaff");
+* classes taken at a school ("在法盟上课"), not at home or in a classroom.
 Near misses stay silent: a wish or a trip ("我想去深圳工作", "去深圳出差了"), a guess about others
 ("being a nurse must be hard"), a state that is no trade ("being a parent is hard"), a phone used
 for one thing with no one using it ("用iPhone拍照好看").
@@ -132,6 +133,16 @@ def test_a_doubled_pet_name_after_a_kin_word(extractor, text, expected):
     ("i moved my number to the new one", []),
 ])
 def test_a_carrier_in_lower_case(extractor, text, expected):
+    assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("报了个法语班，在法盟上课，顺便还在楼下梵音瑜伽办了张卡，自律起来！",
+     [(USER, "studies", "法语", 1.0), (USER, "studies_at", "法盟", 1.0)]),
+    ("今天在家上课", []),
+    ("下午在教室上课", []),
+])
+def test_classes_taken_at_a_school(extractor, text, expected):
     assert triples(extractor, text) == expected
 
 
