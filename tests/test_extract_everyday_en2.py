@@ -63,7 +63,6 @@ def test_reads_in_passing(extractor, text, expected):
         "should I learn to drive?",
         "can you recommend a gym near me?",
         "if I had a dog I'd name it Max",
-        "i want to learn to ski",
         "I wish I could swim",
         "my old dog used to love the beach",
         "my friend's dog is huge",

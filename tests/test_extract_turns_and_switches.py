@@ -12,7 +12,10 @@ mechanism rather than one sentence:
 * someone of the speaker's team named after their title ("我们财务总监老李", "our head chef Marco");
 * a child's doubled pet name after the kin word ("我闺女朵朵在育才小学上二年级");
 * a carrier typed in lower case after "ported my number to" ("giffgaff");
-* classes taken at a school ("在法盟上课"), not at home or in a classroom.
+* classes taken at a school ("在法盟上课"), not at home or in a classroom;
+* a skill learnt, said by its verb ("learning to knit" -> knitting, "to play the cello" -> cello),
+  not a way to be ("learning to be patient"); 学做面包 is learning to bake, no job as 面包;
+* a one-syllable verb ending consonant-vowel-consonant doubles its last letter (knitting, planned).
 Near misses stay silent: a wish or a trip ("我想去深圳工作", "去深圳出差了"), a guess about others
 ("being a nurse must be hard"), a state that is no trade ("being a parent is hard"), a phone used
 for one thing with no one using it ("用iPhone拍照好看").
@@ -25,6 +28,7 @@ from __future__ import annotations
 import pytest
 
 from bcg_rag.asked import ORG_PREDICATES, answer_kind
+from bcg_rag.extract.text import english_forms
 from claims import USER, triples
 
 SISTER = f"{USER}'s sister"
@@ -144,6 +148,29 @@ def test_a_carrier_in_lower_case(extractor, text, expected):
 ])
 def test_classes_taken_at_a_school(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("I'm learning to knit, made a very ugly scarf so far lol", [(USER, "studies", "knitting", 1.0)]),
+    ("I'm learning to code", [(USER, "studies", "coding", 1.0)]),
+    ("learning to play the cello", [(USER, "studies", "cello", 1.0)]),
+    ("I'm learning to be patient", []),
+    # a wish to learn is a plan, not an ability nor a skill had (was silent before; the claim
+    # conventions write a wish as a plan)
+    ("i want to learn to ski", [(USER, "plan:studies", "skiing", 0.5)]),
+    ("最近在学做面包", [(USER, "studies", "做面包", 1.0)]),
+    ("我在腾讯当产品经理", [(USER, "works_at", "腾讯", 1.0), (USER, "job_title", "产品经理", 1.0)]),
+])
+def test_a_skill_learnt_said_by_its_verb(extractor, text, expected):
+    assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("verb, doing, done", [
+    ("knit", "knitting", "knitted"), ("plan", "planning", "planned"), ("jog", "jogging", "jogged"),
+    ("visit", "visiting", "visited"), ("cook", "cooking", "cooked"), ("fix", "fixing", "fixed"), ("row", "rowing", "rowed"),
+])
+def test_a_short_verb_doubles_its_last_consonant(verb, doing, done):
+    assert english_forms(verb)[2:4] == [doing, done]
 
 
 def test_which_gym_asks_for_an_organisation():

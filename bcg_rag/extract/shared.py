@@ -175,6 +175,8 @@ class SharedRules:
         if EN_AMOUNT_PER.match(value):  # "I smoke half a pack a day": the habit of the verb itself
             doing = lex.activity_doing.get(surface)
             return Found(subject, "habit", doing, negated) if doing else None
+        if predicate == "studies" and (learnt := self._learnt_doing(value)):
+            value = learnt  # "learning to knit" -> knitting, "to play the cello" -> the cello
         if LONGER_RELATION.match(value.strip()) or value.strip().split(" ", 1)[0].casefold() in lex.prepositions:
             return None  # "plays the position of X", "plays for X": a relation longer than the verb
         if predicate == "has" and has_cjk(clause) and clause.startswith("还有"):

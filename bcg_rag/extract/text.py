@@ -83,9 +83,14 @@ def english_forms(phrase: str) -> list[str]:
         forms = [first, first[:-1] + "ies", first + "ing", first[:-1] + "ied"]
     elif first.endswith(("s", "sh", "ch", "x", "o")):
         forms = [first, first + "es", first + "ing", first + "ed"]
+    elif SHORT_CVC.fullmatch(first):  # one syllable ending consonant-vowel-consonant: knit -> knitting, plan -> planned
+        forms = [first, first + "s", first + first[-1] + "ing", first + first[-1] + "ed"]
     else:
         forms = [first, first + "s", first + "ing", first + "ed"]
     return [f"{form} {rest}".strip() for form in forms]
+
+
+SHORT_CVC = re.compile(r"[^aeiou]*[aeiou][^aeiouwxy]")
 
 
 def third_person(verb: str) -> str:

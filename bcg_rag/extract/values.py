@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from .text import CJK_CHAR, EDGE_PUNCTUATION, collapse, has_cjk
+from .text import CJK_CHAR, EDGE_PUNCTUATION, collapse, english_forms, has_cjk
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
@@ -15,6 +15,10 @@ if TYPE_CHECKING:
 # Slots whose value is an organisation, where "Halden & Rowe" is one firm's name.
 ORGANISATION_SLOTS = frozenset({"works_at", "studies_at", "member_of", "subscribes_to", "banks_with"})
 EN_AMPERSAND_NAME = re.compile(r"(?-i:[A-Z][\w'.-]*)\s*&\s*(?-i:[A-Z])")
+# "learning to knit", "learning to play the cello": an activity learnt, said by its verb
+NOT_LEARNT = frozenset("be get have do make take keep stay feel let say go see trust love accept deal live relax breathe "
+                       "listen stop say no yes forgive adapt cope".split())
+EN_TO_DO = re.compile(r"^to\s+(?P<verb>[a-z]+)(?P<rest>(?:\s+[a-z']+){0,3})\s*$", re.IGNORECASE)
 
 
 class ValueRules:
@@ -80,3 +84,17 @@ class ValueRules:
     def _is_pronoun(self, word: str) -> bool:
         key = word.casefold()
         return key in self.lexicon.first_person or key in self.lexicon.second_person
+
+    def _learnt_doing(self, value: str) -> str | None:
+        """What "learning to <verb> ..." learns: the object after a light verb ("to play the
+        cello"), else the activity ("to knit" -> knitting, "to code" -> coding); None for a
+        value not said so."""
+        if not (learnt := EN_TO_DO.match(value.strip())):
+            return None
+        verb, rest = learnt["verb"].casefold(), learnt["rest"].strip()
+        if verb in NOT_LEARNT:
+            return None  # "learning to be patient", "to let go": a way to be, not a skill
+        if rest and (light := self.lexicon.activity_verbs.match(f"{verb} {rest}")) and self._is_object(f"{verb} {rest}"[light.end():]):
+            return f"{verb} {rest}"[light.end():].strip()
+        doing = self.lexicon.activity_doing.get(verb) or english_forms(verb)[2]
+        return f"{doing} {rest}".strip()
