@@ -124,7 +124,7 @@ class _Walker:
         Health" names one entity, "oxbow's HQ is in Bristol" another."""
         if value not in self._targets:
             named = []
-            self.look_up([value])  # one statement for every form (none when looked up with others)
+            self.look_up([value])  # every form at once (nothing to read when looked up with others)
             forms = self._forms.pop(value)
             # The guessed forms of an organisation's name are dozens: only those it knows are resolved.
             guessed = self.reads.known_forms(self.user_id, forms[2:])
@@ -140,14 +140,15 @@ class _Walker:
         return self._targets[value]
 
     def look_up(self, values: list[str]) -> None:
-        """Look up the names ``target`` resolves for each of ``values`` not looked up yet, in
-        one statement: the value, the value without a company suffix, and the guessed forms
-        of an organisation's name (``org_forms``), kept for ``target``."""
+        """Look up the names ``target`` resolves for each of ``values`` not looked up yet, all
+        at once (``SearchReads.look_up_names``): the value, the value without a company suffix,
+        and the guessed forms of an organisation's name (``org_forms``), kept for ``target``."""
         todo = [v for v in dict.fromkeys(values) if v not in self._targets and v not in self._forms]
         for v in todo:
             self._forms[v] = [v, ORG_SUFFIX.sub("", v), *org_forms(v, memory_lexicon(self.memory))]
         if todo:
-            self.reads.look_up_names(self.user_id, [f for v in todo for f in self._forms[v]])
+            self.reads.look_up_names(self.user_id, [f for v in todo for f in self._forms[v][:2]],
+                                     guessed=[f for v in todo for f in self._forms[v][2:]])
 
     def _users_employer(self, row: dict) -> bool:
         if row["predicate"] != EMPLOYER_PREDICATE or row["subject_id"] != self.user_entity():

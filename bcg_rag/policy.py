@@ -36,6 +36,7 @@ class Policy:
 
     data: dict = field(default_factory=dict)
     _half_lives: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    _functional: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
     def default(cls) -> "Policy":
@@ -146,7 +147,13 @@ class Policy:
         return float(self.data["bands"]["decision"])
 
     def is_functional(self, predicate: str) -> bool:
-        return any(fnmatch.fnmatchcase(predicate, pattern) for pattern in self.data["functional"]["predicates"])
+        """Whether the predicate is single-valued; computed once per predicate (a search asks
+        it of every value of every slot it ranks, each a match against every pattern)."""
+        functional = self._functional.get(predicate)
+        if functional is None:
+            patterns = self.data["functional"]["predicates"]
+            functional = self._functional[predicate] = any(fnmatch.fnmatchcase(predicate, p) for p in patterns)
+        return functional
 
     def context_parent(self, context: str | None) -> str | None:
         if context is None:

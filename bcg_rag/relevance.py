@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -172,6 +173,7 @@ def is_wh_question(query: str) -> bool:
     return bool(_WH_EN.search(query) or _WH_ZH.search(query))
 
 
+@lru_cache(maxsize=1 << 14)  # pure; a search normalises every value of the slots it ranks
 def _normalise(text: str) -> str:
     return " ".join("".join(ch if ch.isalnum() else " " for ch in unicodedata.normalize("NFKC", text).casefold()).split())
 

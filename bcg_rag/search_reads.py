@@ -24,6 +24,11 @@ from .entities import alias_key, follow_merges
 from .ids import normalise_key
 
 
+# Guessed names whose keys share a first word with this many others or more are looked up only
+# where some alias key starts with that word (``SearchReads.look_up_names``).
+PROBED_GROUP = 8
+
+
 class SearchReads:
     """Entity rows, aliases, alias keys and evidence rows as this search has read them (see
     module doc)."""
@@ -77,24 +82,56 @@ class SearchReads:
         keys = list(keys)
         missing = [k for k in dict.fromkeys(keys) if k not in targets]
         if missing:
-            if self._own_key is not None and self._own_key[0] == user_id:
-                missing += [self._own_key[1]] if self._own_key[1] not in targets and self._own_key[1] not in missing else []
-                self._own_key = None
-            found = self.store.alias_targets(user_id, missing)
-            for key in missing:
-                entity_id, row = found.get(key, (None, None))
-                targets[key] = entity_id
-                if entity_id is not None and entity_id not in self._entities:
-                    self._entities[entity_id] = row
+            self._read_targets(user_id, missing)
         return {k: e for k in keys if (e := targets[k]) is not None}
 
-    def look_up_names(self, user_id: str, names: Iterable[str]) -> None:
+    def _read_targets(self, user_id: str, keys: list[str], prefixes: list[str] = ()) -> set[str]:
+        """``store.alias_targets``: every key and entity row it returns kept (``keys`` not
+        found: known to name nothing); the keys it returned."""
+        targets = self._targets.setdefault(user_id, {})
+        if self._own_key is not None and self._own_key[0] == user_id:
+            keys = keys + ([self._own_key[1]] if self._own_key[1] not in targets and self._own_key[1] not in keys else [])
+            self._own_key = None
+        found = self.store.alias_targets(user_id, keys, prefixes)
+        for key in keys:
+            targets[key] = None
+        for key, (entity_id, row) in found.items():
+            targets[key] = entity_id
+            if entity_id not in self._entities:
+                self._entities[entity_id] = row
+        return set(found)
+
+    def look_up_names(self, user_id: str, names: Iterable[str], guessed: Iterable[str] = ()) -> None:
         """Look up the alias keys of ``names`` not looked up yet in one statement, so that
-        ``resolve_entity`` and ``known_forms`` of them read nothing more."""
+        ``resolve_entity`` and ``known_forms`` of them read nothing more. ``guessed``: names
+        that rarely name anything, dozens a word (an organisation's name with each suffix the
+        lexicon knows: "Where Inc", "Where Labs", ...); of those whose keys share their first
+        word with PROBED_GROUP - 1 others, the keys are looked up (in a second statement) only
+        when some alias key of the user starts with that word (one range seek)."""
+        targets = self._targets.setdefault(user_id, {})
         keys = {normalise_key(name) for name in names}
         if keys & FIRST_PERSON:  # resolve_entity looks "I", "me", "我" up as the user's own key
             keys.add(normalise_key(user_id))
-        self.alias_targets(user_id, [k for k in keys if k])
+        groups: dict[str, list[str]] = {}
+        for key in {normalise_key(name) for name in guessed} - keys:
+            word, space, _ = key.partition(" ")
+            groups.setdefault(word + space, []).append(key)
+        for prefix, group in list(groups.items()):
+            group[:] = [k for k in group if k not in targets]
+            if len(group) < PROBED_GROUP or not prefix.endswith(" "):
+                keys.update(groups.pop(prefix))
+        missing = [k for k in keys if k and k not in targets]
+        if not missing and not groups:
+            return
+        found = self._read_targets(user_id, missing, list(groups))
+        live: list[str] = []
+        for prefix, group in groups.items():
+            if any(key.startswith(prefix) for key in found):
+                live += [k for k in group if k not in targets]
+            else:  # no alias key of the user starts with the prefix: none of the group is one
+                targets.update(dict.fromkeys(group))
+        if live:
+            self._read_targets(user_id, live)
 
     def resolve_entity(self, user_id: str, name: str) -> str | None:
         """``entities.resolve_entity(memory, user_id, name)`` (never creating), read through

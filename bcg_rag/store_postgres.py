@@ -23,7 +23,6 @@ Text columns use the "C" collation: ids and timestamps sort bytewise, as in SQLi
 
 from __future__ import annotations
 
-import json
 import random
 import re
 import time
@@ -62,11 +61,11 @@ class PostgresStore(PostgresFacts, PostgresAliases):
         self._writers = _key(schema, "writers")
         self._cold: PostgresStore | None = None
         s = schema
-        self._slot_sql = (
-            "SELECT DISTINCT b.id, b.user_id, b.subject_id, b.predicate, b.value, b.context_key, b.contexts,"
-            f" b.confidence, b.last_updated, b.status FROM {s}.belief AS l JOIN {s}.belief AS b"
-            " ON b.user_id = l.user_id AND b.subject_id = l.subject_id AND b.predicate = l.predicate"
-            " AND b.context_key = l.context_key WHERE l.id = ANY(%s)"
+        self._slot_sql = (  # the slots first, each once (store_sqlite._SLOT_SQL)
+            f"WITH s AS MATERIALIZED (SELECT DISTINCT user_id, subject_id, predicate, context_key FROM {s}.belief"
+            " WHERE id = ANY(%s)) SELECT b.id, b.user_id, b.subject_id, b.predicate, b.value, b.context_key, b.contexts,"
+            f" b.confidence, b.last_updated, b.status FROM s JOIN {s}.belief AS b ON b.user_id = s.user_id"
+            " AND b.subject_id = s.subject_id AND b.predicate = s.predicate AND b.context_key = s.context_key"
         )
         if create:
             self._create_schema()
@@ -352,7 +351,7 @@ class PostgresStore(PostgresFacts, PostgresAliases):
         if not ids:
             return slots
         for r in self.execute(self._slot_sql, (ids,)):
-            row = dict(r, contexts=json.loads(r["contexts"]))
+            row = dict(r, contexts=rows_.contexts(r["contexts"]))
             slots.setdefault((row["user_id"], row["subject_id"], row["predicate"], row["context_key"]), []).append(row)
         for rows in slots.values():
             rows.sort(key=lambda r: r["id"])

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from .store_rows import decode as _decode
+from .store_rows import prefix_end
 
 
 class PostgresAliases:
@@ -38,14 +39,26 @@ class PostgresAliases:
                             " WHERE a.user_id = %s AND a.alias_norm = ANY(%s) ORDER BY a.alias_norm", (user_id, sorted(set(keys))))
         return [(r["alias_norm"], r["name"]) for r in rows]
 
-    def alias_targets(self, user_id: str, keys: Sequence[str]) -> dict[str, tuple[str, dict | None]]:
+    def alias_targets(self, user_id: str, keys: Sequence[str],
+                      prefixes: Sequence[str] = ()) -> dict[str, tuple[str, dict | None]]:
         """Per key that is one of the user's aliases: the entity it names and that entity's
-        row (None when the row is gone)."""
+        row (None when the row is gone); and per prefix the least alias key that starts with
+        it (one range seek)."""
         s = self.schema
+        columns = "SELECT a.alias_norm AS alias_key_, a.entity_id AS alias_entity_, e.*"
+        entity = f"LEFT JOIN {s}.entity AS e ON e.id = a.entity_id"
+        sql, params = [], []
+        if keys:
+            sql.append(f"{columns} FROM {s}.alias AS a {entity} WHERE a.user_id = %s AND a.alias_norm = ANY(%s)")
+            params += [user_id, sorted(set(keys))]
+        if prefixes:
+            starts = sorted(set(prefixes))
+            sql.append(f"{columns} FROM unnest(%s::text[], %s::text[]) AS p(lo, hi) JOIN {s}.alias AS a ON a.user_id = %s"
+                       f" AND a.alias_norm = (SELECT alias_norm FROM {s}.alias WHERE user_id = %s AND alias_norm >= p.lo"
+                       f" AND alias_norm < p.hi ORDER BY alias_norm LIMIT 1) {entity}")
+            params += [starts, [prefix_end(p) for p in starts], user_id, user_id]
         out: dict[str, tuple[str, dict | None]] = {}
-        for r in self.execute(f"SELECT a.alias_norm AS alias_key_, a.entity_id AS alias_entity_, e.* FROM {s}.alias AS a"
-                              f" LEFT JOIN {s}.entity AS e ON e.id = a.entity_id WHERE a.user_id = %s AND a.alias_norm = ANY(%s)",
-                              (user_id, sorted(set(keys)))):
+        for r in self.execute(" UNION ALL ".join(sql), params) if sql else []:
             row = dict(r)
             key, entity_id = row.pop("alias_key_"), row.pop("alias_entity_")
             out[key] = (entity_id, _decode("entity", row) if row["id"] is not None else None)

@@ -31,12 +31,15 @@ __all__ = ["SCHEMA", "SCHEMA_VERSION", "SQLiteStore"]
 T = TypeVar("T")
 
 _SLOT_SQL = (
-    "SELECT DISTINCT b.id, b.user_id, b.subject_id, b.predicate, b.value, b.context_key, b.contexts, b.confidence,"
-    " b.last_updated, b.status FROM belief AS l JOIN belief AS b ON b.user_id = l.user_id"
-    " AND b.subject_id = l.subject_id AND b.predicate = l.predicate AND b.context_key = l.context_key"
+    # The slots first (by primary key), each once: a DISTINCT over the slots' rows sorted
+    # every row whole, twice the time of the join at 100,000 events.
+    "WITH s AS MATERIALIZED (SELECT DISTINCT user_id, subject_id, predicate, context_key FROM belief"
     # No user filter here: with one, SQLite walks the user's whole slot index instead of
     # the primary key (8 ms instead of 0.5 ms at 10k beliefs). The ids come from one user.
-    " WHERE l.id IN ({marks})"
+    " WHERE id IN ({marks}))"
+    " SELECT b.id, b.user_id, b.subject_id, b.predicate, b.value, b.context_key, b.contexts, b.confidence,"
+    " b.last_updated, b.status FROM s CROSS JOIN belief AS b ON b.user_id = s.user_id"
+    " AND b.subject_id = s.subject_id AND b.predicate = s.predicate AND b.context_key = s.context_key"
 )
 
 # history_tails: per belief the last entry dated before ``since``, found backwards along the
@@ -326,7 +329,7 @@ class SQLiteStore(SQLiteFacts, SQLiteAliases):
         slots: dict[tuple[str, str, str, str], list[dict]] = {}
         for chunk in _chunks(list(dict.fromkeys(belief_ids))):
             for r in self.execute(_SLOT_SQL.format(marks=",".join("?" * len(chunk))), chunk):
-                row = dict(r, contexts=json.loads(r["contexts"]))
+                row = dict(r, contexts=rows_.contexts(r["contexts"]))
                 slots.setdefault((row["user_id"], row["subject_id"], row["predicate"], row["context_key"]), []).append(row)
         for rows in slots.values():
             rows.sort(key=lambda r: r["id"])

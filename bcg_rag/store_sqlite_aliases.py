@@ -5,10 +5,19 @@ name), merges (``set_canonical``) and the batched reads a search makes of them. 
 
 from __future__ import annotations
 
+from itertools import zip_longest
 from typing import Sequence
 
 from .store_rows import chunks as _chunks
 from .store_rows import decode as _decode
+from .store_rows import prefix_end
+
+# alias_targets: the rows of alias keys found, each with the entity it names and that entity's row
+_TARGET_COLUMNS = "SELECT a.alias_norm AS alias_key_, a.entity_id AS alias_entity_, e.*"
+_ENTITY = "LEFT JOIN entity AS e ON e.id = a.entity_id"
+_FIRST_WITH_PREFIX = ("(SELECT alias_norm FROM alias WHERE user_id = ? AND alias_norm >= p.column1 AND alias_norm < p.column2"
+                      " ORDER BY alias_norm LIMIT 1)")
+PREFIXES_PER_STATEMENT = 200  # two bounds each, beside 500 keys: within SQLite's old limit of 999 values
 
 
 class SQLiteAliases:
@@ -38,15 +47,23 @@ class SQLiteAliases:
                 f" WHERE a.user_id = ? AND a.alias_norm IN ({','.join('?' * len(chunk))})", (user_id, *chunk))]
         return sorted(out)
 
-    def alias_targets(self, user_id: str, keys: Sequence[str]) -> dict[str, tuple[str, dict | None]]:
+    def alias_targets(self, user_id: str, keys: Sequence[str],
+                      prefixes: Sequence[str] = ()) -> dict[str, tuple[str, dict | None]]:
         """Per key that is one of the user's aliases: the entity it names and that entity's
-        row (None when the row is gone). Primary-key seeks, as ``aliases_among``."""
+        row (None when the row is gone); and per prefix the least alias key that starts with
+        it. Primary-key seeks, as ``aliases_among`` (a prefix: one range seek)."""
         out: dict[str, tuple[str, dict | None]] = {}
-        for chunk in _chunks(sorted(set(keys))):
-            for r in self.execute(
-                    "SELECT a.alias_norm AS alias_key_, a.entity_id AS alias_entity_, e.* FROM alias AS a"
-                    f" LEFT JOIN entity AS e ON e.id = a.entity_id WHERE a.user_id = ? AND a.alias_norm IN ({','.join('?' * len(chunk))})",
-                    (user_id, *chunk)):
+        for chunk, starts in zip_longest(_chunks(sorted(set(keys))), _chunks(sorted(set(prefixes)), PREFIXES_PER_STATEMENT)):
+            sql, params = [], []
+            if chunk:
+                sql.append(f"{_TARGET_COLUMNS} FROM alias AS a {_ENTITY}"
+                           f" WHERE a.user_id = ? AND a.alias_norm IN ({','.join('?' * len(chunk))})")
+                params += [user_id, *chunk]
+            if starts:
+                sql.append(f"{_TARGET_COLUMNS} FROM (VALUES {','.join(['(?, ?)'] * len(starts))}) AS p CROSS JOIN alias AS a"
+                           f" ON a.user_id = ? AND a.alias_norm = {_FIRST_WITH_PREFIX} {_ENTITY}")
+                params += [x for start in starts for x in (start, prefix_end(start))] + [user_id, user_id]
+            for r in self.execute(" UNION ALL ".join(sql), params):
                 row = dict(r)
                 key, entity_id = row.pop("alias_key_"), row.pop("alias_entity_")
                 out[key] = (entity_id, _decode("entity", row) if row["id"] is not None else None)

@@ -53,9 +53,9 @@ def test_a_search_reads_names_in_batches_each_once_and_answers_the_same(make_mem
         entities.extend(ids)
         return with_aliases(ids)
 
-    def looking_up(user_id, found):
+    def looking_up(user_id, found, prefixes=()):
         keys.extend(found)
-        return targets(user_id, found)
+        return targets(user_id, found, prefixes)
 
     def nodes(kind, ids, history=True):
         entities.extend(ids if kind == "entity" else [])
@@ -100,9 +100,18 @@ def test_search_reads_say_what_the_store_says_one_at_a_time(make_memory):
     forms = ["Acme", "Acme Labs", "acme labs", "Acme Inc", "Annie", "nobody"]
     assert reads.known_forms("u1", forms) == known_forms(m, "u1", forms) == ["Acme", "Annie"]
     assert reads.alias_targets("u2", ["annie"]) == {}  # another user's alias keys
+    guessed = [f"{w} {s}" for w in ("Acme", "Nobody", "Ana") for s in "Inc Labs Corp Group Bio AI Ltd GmbH Berg".split()]
+    reads = SearchReads(store)
+    reads.look_up_names("u1", ["Acme"], guessed=guessed)  # "ana " starts an alias key ("ana berg"): looked up
+    for form in guessed + ["Acme", "I"]:
+        assert reads.resolve_entity("u1", form) == m.resolve_entity("u1", form), form
+    assert reads.known_forms("u1", guessed) == known_forms(m, "u1", guessed) == ["Ana Berg"]
     keys = ["ana berg", "annie", "acme", "nobody"]
     assert store.alias_targets("u1", keys) == {
         k: (store.get_alias("u1", k), store.get_node("entity", store.get_alias("u1", k))) for k in keys if store.get_alias("u1", k)}
+    prefixed = store.alias_targets("u1", ["annie"], prefixes=["ana ", "an", "bob ", "zed "])
+    assert prefixed == {k: (store.get_alias("u1", k), store.get_node("entity", store.get_alias("u1", k)))
+                        for k in ["annie", "ana berg", "bob smith"]}  # and the least key of each prefix
     rows, aliases = store.entities_with_aliases([subject, "ent_none", subject])
     assert rows == store.get_nodes("entity", [subject]) and aliases == {subject: store.aliases_of(subject), "ent_none": []}
 
