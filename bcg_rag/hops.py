@@ -147,8 +147,11 @@ class _Walker:
         for v in todo:
             self._forms[v] = [v, ORG_SUFFIX.sub("", v), *org_forms(v, memory_lexicon(self.memory))]
         if todo:
-            self.reads.look_up_names(self.user_id, [f for v in todo for f in self._forms[v][:2]],
-                                     guessed=[f for v in todo for f in self._forms[v][2:]])
+            maybe = self.reads.look_up_names(self.user_id, [f for v in todo for f in self._forms[v][:2]],
+                                             guessed=[self._forms[v][2:] for v in todo])
+            for v, any_known in zip(todo, maybe):
+                if not any_known:  # none of its guessed forms names anything: none to resolve
+                    del self._forms[v][2:]
 
     def _users_employer(self, row: dict) -> bool:
         if row["predicate"] != EMPLOYER_PREDICATE or row["subject_id"] != self.user_entity():

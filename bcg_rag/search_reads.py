@@ -17,6 +17,7 @@ statement reads what took one per entity or per name.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import repeat
 from typing import Any
 
 from .checks import FIRST_PERSON
@@ -101,37 +102,39 @@ class SearchReads:
                 self._entities[entity_id] = row
         return set(found)
 
-    def look_up_names(self, user_id: str, names: Iterable[str], guessed: Iterable[str] = ()) -> None:
+    def look_up_names(self, user_id: str, names: Iterable[str], guessed: Iterable[list[str]] = ()) -> list[bool]:
         """Look up the alias keys of ``names`` not looked up yet in one statement, so that
-        ``resolve_entity`` and ``known_forms`` of them read nothing more. ``guessed``: names
-        that rarely name anything, dozens a word (an organisation's name with each suffix the
-        lexicon knows: "Where Inc", "Where Labs", ...); of those whose keys share their first
-        word with PROBED_GROUP - 1 others, the keys are looked up (in a second statement) only
-        when some alias key of the user starts with that word (one range seek)."""
+        ``resolve_entity`` and ``known_forms`` of them read nothing more. ``guessed``: lists
+        of names that rarely name anything (an organisation's name with each suffix the
+        lexicon knows: "Where Inc", "Where Labs", ...); a list of PROBED_GROUP keys or more
+        that all start with one word and a space is looked up (in a second statement) only
+        when some alias key of the user starts with them (one range seek). Per list of
+        ``guessed``: False when none of it can be an alias key (``known_forms`` of it is [])."""
         targets = self._targets.setdefault(user_id, {})
         keys = {normalise_key(name) for name in names}
         if keys & FIRST_PERSON:  # resolve_entity looks "I", "me", "我" up as the user's own key
             keys.add(normalise_key(user_id))
-        groups: dict[str, list[str]] = {}
-        for key in {normalise_key(name) for name in guessed} - keys:
-            word, space, _ = key.partition(" ")
-            groups.setdefault(word + space, []).append(key)
-        for prefix, group in list(groups.items()):
-            group[:] = [k for k in group if k not in targets]
-            if len(group) < PROBED_GROUP or not prefix.endswith(" "):
-                keys.update(groups.pop(prefix))
+        lists: list[tuple[str, list[str]]] = []  # (the prefix probed, or "", the list's keys)
+        for forms in guessed:
+            found = list(map(normalise_key, forms))
+            prefix = found[0].partition(" ")[0] + " " if found else ""
+            if len(found) >= PROBED_GROUP and prefix != " " and all(map(str.startswith, found, repeat(prefix))):
+                lists.append((prefix, found))
+            else:
+                keys.update(found)
+                lists.append(("", found))
+        probed = {prefix for prefix, found in lists if prefix and any(k not in targets for k in found)}
         missing = [k for k in keys if k and k not in targets]
-        if not missing and not groups:
-            return
-        found = self._read_targets(user_id, missing, list(groups))
-        live: list[str] = []
-        for prefix, group in groups.items():
-            if any(key.startswith(prefix) for key in found):
-                live += [k for k in group if k not in targets]
-            else:  # no alias key of the user starts with the prefix: none of the group is one
-                targets.update(dict.fromkeys(group))
-        if live:
-            self._read_targets(user_id, live)
+        if missing or probed:
+            returned = self._read_targets(user_id, missing, sorted(probed))
+            live = {prefix for prefix in probed if any(key.startswith(prefix) for key in returned)}
+            todo = [k for prefix, found in lists if prefix in live for k in found if k not in targets]
+            for prefix, found in lists:
+                if prefix in probed and prefix not in live:  # no alias key of the user starts with it: none of these is one
+                    targets.update({k: None for k in found if k not in targets})
+            if todo:
+                self._read_targets(user_id, list(dict.fromkeys(todo)))
+        return [not prefix or any(targets.get(k) is not None for k in found) for prefix, found in lists]
 
     def resolve_entity(self, user_id: str, name: str) -> str | None:
         """``entities.resolve_entity(memory, user_id, name)`` (never creating), read through
