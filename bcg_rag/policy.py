@@ -7,6 +7,7 @@ import fnmatch
 import math
 import sys
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -138,11 +139,11 @@ class Policy:
     def conflicts_from_weaker_sources(self) -> bool:
         return bool(self.data.get("revision", {}).get("conflicts_from_weaker_sources", True))
 
-    @property
+    @cached_property  # read for every belief a search views or orders (the policy does not change)
     def bands(self) -> dict[str, float]:
         return {k: float(v) for k, v in self.data["bands"].items()}
 
-    @property
+    @cached_property
     def decision_line(self) -> float:
         return float(self.data["bands"]["decision"])
 

@@ -165,8 +165,11 @@ def _phrasings(memory: Any, predicate: str) -> list[list[str]]:
     return [named] + [[w] for w in dict.fromkeys(lexicon.words("slots", slot)) if w]
 
 
+_CJK = re.compile("[\u3400-\u9fff]")
+
+
 def _has_cjk(text: str) -> bool:
-    return any("\u3400" <= ch <= "\u9fff" for ch in text)
+    return _CJK.search(text) is not None  # a search asks it of every value it ranks: no loop over characters
 
 
 def is_wh_question(query: str) -> bool:
