@@ -67,13 +67,15 @@ def _relations(memory: Any, text: str) -> list[str]:
     return [r for r in found if r is not None]
 
 
-def relatives_asked(memory: Any, user_id: str, query: str) -> list[str]:
+def relatives_asked(memory: Any, user_id: str, query: str, reads: Any = None) -> list[str]:
     """Entity ids of the user's relatives the question asks about ("my mom" -> the
-    entity "<user>'s mother"), in the order named; those no statement made are left out."""
+    entity "<user>'s mother"), in the order named; those no statement made are left out.
+    ``reads``: a search's ``SearchReads`` (names it has looked up are not looked up again)."""
     out: list[str] = []
+    resolve = reads.resolve_entity if reads is not None else memory.resolve_entity
     for relation in _relations(memory, query):
         try:
-            entity_id = memory.resolve_entity(user_id, f"{user_id}'s {relation}")
+            entity_id = resolve(user_id, f"{user_id}'s {relation}")
         except InvalidInputError:
             continue
         if entity_id is not None and entity_id not in out:
@@ -116,7 +118,7 @@ def names_entity(query: str, names: list[str]) -> bool:
 def asked_subjects(memory: Any, user_id: str, query: str, subject_ids: list[str], reads: Any = None) -> set[str]:
     """Of ``subject_ids``, those the question asks about (see module doc); empty when
     the question's subject is none of them or cannot be told. ``reads``: see ``_user_or_named``."""
-    relatives = set(relatives_asked(memory, user_id, query))
+    relatives = set(relatives_asked(memory, user_id, query, reads))
     if relatives:
         return relatives & set(subject_ids)
     if not refers_to_user(query):
@@ -136,6 +138,8 @@ def _user_or_named(memory: Any, query: str, subject_ids: list[str], every: bool 
     user's entity, and the others the question names (the first only, unless ``every``).
     ``reads``: a search's ``SearchReads`` (the hops read the same subjects and aliases again)."""
     ids = list(dict.fromkeys(subject_ids))[:NAMED_WINDOW]
+    if reads:
+        reads.names(ids)  # their rows and aliases in one statement
     rows = reads.entities(ids) if reads else memory.store.get_nodes("entity", ids)
     user = {i for i, r in rows.items() if r.get("entity_type") == "user"}
     named = (i for i, r in rows.items() if i not in user and names_entity(query, _names(memory, i, r, reads)))
@@ -297,13 +301,14 @@ def _of_kind(group: Any, kind: frozenset[str]) -> bool:
 PARTNERS = frozenset({"husband", "wife", "boyfriend", "girlfriend", "partner"})
 
 
-def speaks_of_unanswered(memory: Any, user_id: str, query: str, subject_ids: list[str]) -> Callable[[str], bool] | None:
+def speaks_of_unanswered(memory: Any, user_id: str, query: str, subject_ids: list[str],
+                         reads: Any = None) -> Callable[[str], bool] | None:
     """When the question asks about the user or one of their relatives (as ``asked_subjects``
     reads it) and none of ``subject_ids`` (the returned groups' subjects) is that subject,
     a test of whether a statement speaks of it: in the first person for the user, by one of
     its names or its relation ("my sister") for a relative. None when a group is about the
-    asked subject, or the question asks about no one it can tell."""
-    relatives = relatives_asked(memory, user_id, query)
+    asked subject, or the question asks about no one it can tell. ``reads``: see ``_user_or_named``."""
+    relatives = relatives_asked(memory, user_id, query, reads)
     relations = set(_relations(memory, query))
     if answer_kind(query) & ASKS_WHO_ONE_IS:  # "who is my manager?" asks the user's slot, not about the manager
         relatives, relations = [], set()
@@ -311,20 +316,21 @@ def speaks_of_unanswered(memory: Any, user_id: str, query: str, subject_ids: lis
     # was said, unread) is asked about all the same when every group is the user's own: they do
     # not answer. Not a partner ("用户的男朋友是谁？" asks the user's dating slot), nor when a group
     # is about someone else, who may be that relative by name ("Ana", the user's sibling).
-    unknown_relative = not relatives and bool(relations - PARTNERS) and _user_or_named(memory, query, subject_ids)[0] == set(subject_ids)
+    unknown_relative = (not relatives and bool(relations - PARTNERS)
+                        and _user_or_named(memory, query, subject_ids, reads=reads)[0] == set(subject_ids))
     if relatives or unknown_relative:
         if set(relatives) & set(subject_ids):
             return None
-        names = [n for r in relatives for n in _names(memory, r)]
+        names = [n for r in relatives for n in _names(memory, r, reads=reads)]
         return lambda text: names_entity(text, names) or bool(relations & set(_relations(memory, text)))
     if not refers_to_user(query):
         return None
-    user, other_named = _user_or_named(memory, query, subject_ids)
+    user, other_named = _user_or_named(memory, query, subject_ids, reads=reads)
     if user or other_named:  # a group is about the user, or the question asks about someone retrieved
         return None
     return lambda text: bool(_FIRST_PERSON.search(text))
 
 
 def _names(memory: Any, entity_id: str, row: dict | None = None, reads: Any = None) -> list[str]:
-    row = row or memory.store.get_node("entity", entity_id) or {}
+    row = row or (reads.entity(entity_id) if reads else memory.store.get_node("entity", entity_id)) or {}
     return [n for n in [row.get("name")] if n] + list(reads.aliases_of(entity_id) if reads else memory.store.aliases_of(entity_id))

@@ -18,18 +18,20 @@ from .models import SUPPORTS
 EMPLOYER_PREDICATE = "works_at"
 
 
-def unnamed_employer(memory: Any, user_id: str) -> str | None:
-    """The entity of the user's unnamed employer, if anything was said of it."""
+def unnamed_employer(memory: Any, user_id: str, reads: Any = None) -> str | None:
+    """The entity of the user's unnamed employer, if anything was said of it (``reads``: a
+    search's ``SearchReads``, which resolves names it has looked up without reading again)."""
     try:
-        return memory.resolve_entity(user_id, employer_of(user_id))
+        resolve = reads.resolve_entity if reads is not None else memory.resolve_entity
+        return resolve(user_id, employer_of(user_id))
     except InvalidInputError:
         return None
 
 
-def employer_rows(memory: Any, user_id: str, entity_id: str, via: dict, history: bool) -> list[dict]:
+def employer_rows(memory: Any, user_id: str, entity_id: str, via: dict, history: bool, reads: Any = None) -> list[dict]:
     """Beliefs about the user's unnamed employer, as ``entity_id``'s; ``via`` is the user's own
     ``works_at`` row that a chain followed to ``entity_id``."""
-    unnamed = unnamed_employer(memory, user_id)
+    unnamed = unnamed_employer(memory, user_id, reads)
     if unnamed is None or unnamed == entity_id:
         return []
     started = min((e.valid_from or "" for e in memory.store.edges_to([via["id"]], [SUPPORTS])), default=None)

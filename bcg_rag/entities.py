@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from .checks import FIRST_PERSON, check_id, check_text, require_user
 from .errors import InvalidInputError, NotFoundError
@@ -17,11 +17,7 @@ if TYPE_CHECKING:
 def resolve_entity(memory: "BeliefMemory", user_id: str, name: str, create: bool = False) -> str | None:
     """The canonical entity id for a name as this user refers to it."""
     user_id = require_user(user_id)
-    key = normalise_key(check_text(name, "entity name", 1000))
-    if not key:
-        raise InvalidInputError("entity name must not be empty")
-    if key in FIRST_PERSON:
-        key = normalise_key(user_id)
+    key = alias_key(user_id, name)
     entity_id = memory.store.get_alias(user_id, key)
     if entity_id is None:
         if not create:
@@ -38,6 +34,14 @@ def resolve_entity(memory: "BeliefMemory", user_id: str, name: str, create: bool
     return canonical_id(memory, entity_id)
 
 
+def alias_key(user_id: str, name: str) -> str:
+    """The alias key a name is looked up by for this user (the user's own for "I", "me", "我")."""
+    key = normalise_key(check_text(name, "entity name", 1000))
+    if not key:
+        raise InvalidInputError("entity name must not be empty")
+    return normalise_key(user_id) if key in FIRST_PERSON else key
+
+
 def known_forms(memory: "BeliefMemory", user_id: str, forms: Sequence[str]) -> list[str]:
     """The forms, in order, that name something of this user (a name or an alias): one
     look-up for all, where ``resolve_entity`` is one per form (an organisation's guessed
@@ -48,10 +52,15 @@ def known_forms(memory: "BeliefMemory", user_id: str, forms: Sequence[str]) -> l
 
 
 def canonical_id(memory: "BeliefMemory", entity_id: str) -> str:
+    return follow_merges(entity_id, lambda i: memory.store.get_node("entity", i))
+
+
+def follow_merges(entity_id: str, entity: Callable[[str], dict | None]) -> str:
+    """The entity that ``entity_id`` was merged into, if any (merges chain), read by ``entity``."""
     seen = set()
     while entity_id not in seen:
         seen.add(entity_id)
-        row = memory.store.get_node("entity", entity_id)
+        row = entity(entity_id)
         if row is None or not row["canonical_id"]:
             return entity_id
         entity_id = row["canonical_id"]

@@ -66,10 +66,11 @@ class SearchResult(list):
         self.unstructured_first = unstructured_first
 
 
-def evidence_entries(memory: Any, beliefs: list[Belief], agent_id: str | None) -> dict[str, list[dict]]:
+def evidence_entries(memory: Any, beliefs: list[Belief], agent_id: str | None, reads: Any = None) -> dict[str, list[dict]]:
     """Per belief, the evidence entries of the edges its (replayed) history counted,
     oldest first, as ``memory.explain`` lists them; two queries for all beliefs. An entry
-    of a conflict (evidence that did not move the belief) carries its ``conflict:`` reason."""
+    of a conflict (evidence that did not move the belief) carries its ``conflict:`` reason.
+    ``reads``: a search's ``SearchReads``, which reads the evidence rows."""
     counted = {b.id: {h.evidence_id: h.reason for h in b.history} for b in beliefs}
     # Each belief's own (evidence, belief) pairs: a belief's history may be its newest entries
     # only (SHOWN_HISTORY), and its older edges are not read; nor are the refutations each
@@ -77,7 +78,8 @@ def evidence_entries(memory: Any, beliefs: list[Belief], agent_id: str | None) -
     # 20,000 messages, most of its time).
     pairs = [(e, bid) for bid, c in counted.items() for e in c if e]
     edges = memory.store.edges_between(pairs, [SUPPORTS, REFUTES])
-    evidence = memory.store.get_nodes("evidence", [e.src for e in edges])
+    srcs = [e.src for e in edges]
+    evidence = reads.evidence(srcs) if reads is not None else memory.store.get_nodes("evidence", srcs)
     out: dict[str, list[dict]] = {b.id: [] for b in beliefs}
     for e in edges:
         if e.src not in evidence:  # deleted by a concurrent forget between the two reads; its edge goes too

@@ -17,15 +17,18 @@ from .relevance import memory_lexicon
 VECTOR_CACHE_SIZE = 20_000
 
 
-def load_templates(memory: Any, hops: list, as_of: str | None) -> None:
+def load_templates(memory: Any, hops: list, as_of: str | None, reads: Any = None) -> None:
     """Each hop's statement: of the evidence supporting its current value (at ``as_of``),
-    the latest; its words with the subject's and the value's names masked."""
+    the latest; its words with the subject's and the value's names masked. ``reads``: the
+    search's ``SearchReads`` (the subjects' aliases, read together)."""
     todo = {h.row["id"]: h for h in hops if h.template is None}
     if not todo:
         return
     lexicon = memory_lexicon(memory)
+    if reads is not None:
+        reads.names(h.row["subject_id"] for h in todo.values())
     for h in todo.values():  # "Bobby got a job at Intel" says nothing new of Robert's by the name "Bobby"
-        h.aliases = memory.store.aliases_of(h.row["subject_id"])
+        h.aliases = reads.aliases_of(h.row["subject_id"]) if reads is not None else memory.store.aliases_of(h.row["subject_id"])
     supporters: dict[str, list[str]] = {}
     for e in memory.store.edges_to(sorted(todo), [SUPPORTS]):
         if as_of is None or (e.valid_from or "") <= as_of:

@@ -52,5 +52,6 @@ def template(text: str, names: list[str]) -> set[str]:
     return words(text) - set().union(*(words(n) for n in names))
 
 
+@lru_cache(maxsize=1 << 14)  # pure; a search asks it of the same question and names for each subject
 def normalise(text: str) -> str:
     return " ".join(re.sub(r"[^\w]+", " ", unicodedata.normalize("NFKC", text).casefold()).split())

@@ -39,7 +39,6 @@ import numpy as np
 
 from .asked import names_entity, refers_to_user, relatives_asked
 from .employer import EMPLOYER_PREDICATE, employer_rows, unnamed_employer
-from .entities import known_forms
 from .errors import InvalidInputError
 from .extract.lexicon import org_forms
 from .hop_chains import Chain, Hop, best, decide, slot_key
@@ -78,6 +77,7 @@ class _Walker:
         self._slots: dict[tuple, list[tuple]] = {}
         self.reads = reads or SearchReads(memory.store)  # entities and aliases the search has read
         self._targets: dict[str, str | None] = {}
+        self._forms: dict[str, list[str]] = {}  # a value looked up and not resolved yet: its names (look_up)
         self._hops: dict[tuple, Hop] = {}
         self.agent_id = agent_id
         self._hidden: dict[str, bool] = {}
@@ -88,7 +88,7 @@ class _Walker:
 
     def user_entity(self) -> str | None:
         if self._user_entity == "":
-            self._user_entity = self.memory.resolve_entity(self.user_id, self.user_id)
+            self._user_entity = self.reads.resolve_entity(self.user_id, self.user_id)
         return self._user_entity
 
     def hop(self, group: tuple) -> Hop:
@@ -124,11 +124,13 @@ class _Walker:
         Health" names one entity, "oxbow's HQ is in Bristol" another."""
         if value not in self._targets:
             named = []
+            self.look_up([value])  # every form at once (nothing to read when looked up with others)
+            forms = self._forms.pop(value)
             # The guessed forms of an organisation's name are dozens: only those it knows are resolved.
-            guessed = known_forms(self.memory, self.user_id, org_forms(value, memory_lexicon(self.memory)))
-            for name in dict.fromkeys((value, ORG_SUFFIX.sub("", value), *guessed)):
+            guessed = self.reads.known_forms(self.user_id, forms[2:])
+            for name in dict.fromkeys((*forms[:2], *guessed)):
                 try:
-                    if (entity_id := self.memory.resolve_entity(self.user_id, name)) and entity_id not in named:
+                    if (entity_id := self.reads.resolve_entity(self.user_id, name)) and entity_id not in named:
                         named.append(entity_id)
                 except InvalidInputError:  # a value that is no name (empty once normalised)
                     pass
@@ -137,11 +139,25 @@ class _Walker:
             return value
         return self._targets[value]
 
+    def look_up(self, values: list[str]) -> None:
+        """Look up the names ``target`` resolves for each of ``values`` not looked up yet, all
+        at once (``SearchReads.look_up_names``): the value, the value without a company suffix,
+        and the guessed forms of an organisation's name (``org_forms``), kept for ``target``."""
+        todo = [v for v in dict.fromkeys(values) if v not in self._targets and v not in self._forms]
+        for v in todo:
+            self._forms[v] = [v, ORG_SUFFIX.sub("", v), *org_forms(v, memory_lexicon(self.memory))]
+        if todo:
+            maybe = self.reads.look_up_names(self.user_id, [f for v in todo for f in self._forms[v][:2]],
+                                             guessed=[self._forms[v][2:] for v in todo])
+            for v, any_known in zip(todo, maybe):
+                if not any_known:  # none of its guessed forms names anything: none to resolve
+                    del self._forms[v][2:]
+
     def _users_employer(self, row: dict) -> bool:
         if row["predicate"] != EMPLOYER_PREDICATE or row["subject_id"] != self.user_entity():
             return False
         if self._unnamed_said is None:  # looked up once per search
-            unnamed = unnamed_employer(self.memory, self.user_id)
+            unnamed = unnamed_employer(self.memory, self.user_id, self.reads)
             self._unnamed_said = unnamed is not None and bool(self.memory.store.find_beliefs(self.user_id, subject_id=unnamed))
         return self._unnamed_said
 
@@ -186,7 +202,7 @@ class _Walker:
         cache = (subject_id, via["id"] if from_user else None)
         if cache in self._slots:
             return self._slots[cache]
-        unnamed = employer_rows(self.memory, self.user_id, subject_id, via, history) if from_user else []
+        unnamed = employer_rows(self.memory, self.user_id, subject_id, via, history, self.reads) if from_user else []
         by_slot: dict[tuple, list[dict]] = {}
         rows = self.memory.store.find_beliefs(self.user_id, history=history, subject_id=subject_id) + unnamed
         for row in rows:
@@ -218,7 +234,7 @@ def follow_links(memory: Any, ranked: list, query: str, vector: Any, *, user_id:
     only other agents' private evidence claims is never followed (its hop would tell it).
     ``reads``: the search's ``SearchReads`` (entities and aliases it has read)."""
     walker = _Walker(memory, ranked, user_id, states, as_of, now, agent_id, reads)
-    walker.relatives = set(relatives_asked(memory, user_id, query))
+    walker.relatives = set(relatives_asked(memory, user_id, query, walker.reads))
     asked_words = words(query)
     q = np.asarray(vector, dtype=np.float32)
     q = q / max(float(np.linalg.norm(q)), 1e-12)
@@ -226,6 +242,11 @@ def follow_links(memory: Any, ranked: list, query: str, vector: Any, *, user_id:
     vectors = lambda hops: load_vectors(memory, user_id, hops)
     chains: list[tuple[int, Chain]] = []  # (position of the head in ranked, chain)
     tried: set[tuple] = set()
+    # What the loop below reads, in two statements: the start subjects' names, then where the
+    # values of those the question names lead.
+    walker.reads.names(g[2][0]["subject_id"] for g in ranked[:START_WINDOW])
+    walker.look_up([g[2][0]["value"] for g in ranked[:START_WINDOW]
+                    if _named(walker, g[2][0]["subject_id"], query, g[2][0]["predicate"])])
     for i, group in enumerate(ranked[:START_WINDOW]):
         row = group[2][0]
         if len(tried) >= MAX_STARTS or walker.current(group) is None:
@@ -252,10 +273,11 @@ def _chain_from(walker: _Walker, starts: list[tuple], asked_words: set[str], q: 
                 vectors: Callable[[list[Hop]], None], debug: list | None) -> Chain | None:
     """The best chain from some start groups of one named entity, if the question asks for
     more than the start's own value."""
+    walker.look_up([start[2][0]["value"] for start in starts])
     paths = [p for start in starts for p in _paths(walker, start) if len(p) > 1]
     if not paths:
         return None
-    load_templates(walker.memory, [h for p in paths for h in p], walker.as_of)
+    load_templates(walker.memory, [h for p in paths for h in p], walker.as_of, walker.reads)
     question = asked_words - words(walker.name(starts[0][2][0]["subject_id"]))
     chosen = best([decide(p, question, q, vectors, walker.min_gain) for p in paths], q, vectors)
     if debug is not None:
@@ -276,6 +298,7 @@ def _names_in(walker: _Walker, query: str) -> list[str]:
                 span = " ".join(tokens[i: j + 1])
                 spans += [span, span[:-2]] if span.endswith("'s") else [span]
     out: list[str] = []
+    walker.look_up(spans[:MAX_NAME_LOOKUPS])
     for span in dict.fromkeys(spans[:MAX_NAME_LOOKUPS]):
         entity_id = walker.target(span)
         if entity_id is not None and entity_id not in out and walker.slots(entity_id):
@@ -313,7 +336,10 @@ def _paths(walker: _Walker, start: tuple) -> list[list[Hop]]:
         nxt = walker.target(path[-1].row["value"], path[-1].row)
         if nxt is None or nxt in seen or walker.hidden(path[-1].row):
             return
-        for group in walker.slots(nxt, path[-1].row):
+        groups = walker.slots(nxt, path[-1].row)
+        if len(path) < walker.max_hops:  # each next path follows its value (see above): looked up together
+            walker.look_up([g[2][0]["value"] for g in groups])
+        for group in groups:
             if len(out) >= MAX_PATHS:
                 return
             extend(path + [walker.hop(group)], seen | {nxt})

@@ -249,32 +249,43 @@ def alias_candidates(text: str) -> set[str]:
 MAX_OTHER_NAMES = 4
 
 
-def asked_by_other_names(memory: Any, user_id: str, query: str) -> list[str]:
+def asked_by_other_names(memory: Any, user_id: str, query: str, reads: Any = None) -> list[str]:
     """The question asked by the other names of an entity it names: "What food is Sir Reginald
     Fluffington on?" is also asked as "What food is Reggie on?" when Reggie is his alias. What
     was said of him under one name is then as near the question as what was said under the
     other (a plain retriever misses it; so did search: the text naming him, however little it
-    said, outranked the one that answered). None when no name it uses has another."""
+    said, outranked the one that answered). None when no name it uses has another. ``reads``:
+    a search's ``SearchReads``, which looks up every key of the question in one statement."""
     variants: list[str] = []
     normalised = normalise_text(query)  # what alias keys are made of (full-width letters folded, ...)
-    for key, name in memory.store.aliases_among(user_id, alias_candidates(query)):
+    for key, name, entity in _aliases_in(memory, user_id, alias_candidates(query), reads):
         pattern = alias_pattern(key)
         said = query if pattern.search(query) else normalised
-        entity = memory.store.get_alias(user_id, key)
         if entity is None or not pattern.search(said):
             continue
-        for other in sorted(({normalise_key(name)} | set(memory.store.aliases_of(entity))) - {key}):
+        aliases = reads.aliases_of(entity) if reads is not None else memory.store.aliases_of(entity)
+        for other in sorted(({normalise_key(name)} | set(aliases)) - {key}):
             # every mention, capitalised where the question capitalised it ("Bobby" -> "Robert Hale")
             variants.append(pattern.sub(lambda m, other=other: other.title() if m.group()[:1].isupper() else other, said))
     return list(dict.fromkeys(variants))[:MAX_OTHER_NAMES]
 
 
+def _aliases_in(memory: Any, user_id: str, keys: set[str], reads: Any) -> list[tuple[str, str, str | None]]:
+    """(alias key, name of the entity it names, that entity's id) for those of ``keys`` that
+    are the user's alias keys of an entity that exists, by key."""
+    if reads is None:
+        return [(key, name, memory.store.get_alias(user_id, key)) for key, name in memory.store.aliases_among(user_id, keys)]
+    targets = reads.alias_targets(user_id, keys)
+    rows = reads.entities(targets.values())  # read with the keys
+    return sorted((key, rows[e]["name"], e) for key, e in targets.items() if e in rows)
+
+
 def hits_by_other_names(memory: Any, user_id: str, query: str, hits: list[tuple[str, float]], top_k: int,
-                        agent_id: str | None, as_of: str | None) -> list[tuple[str, float]]:
+                        agent_id: str | None, as_of: str | None, reads: Any = None) -> list[tuple[str, float]]:
     """``hits`` merged with the nearest evidence of the question asked by the other names of
     the entities it names (``asked_by_other_names``): each evidence at its least distance,
     closest first, ties by id. The hits as they are when the question names no such entity."""
-    variants = asked_by_other_names(memory, user_id, query)
+    variants = asked_by_other_names(memory, user_id, query, reads)
     if not variants:
         return hits
     best = dict(hits)

@@ -7,6 +7,7 @@ import fnmatch
 import math
 import sys
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,7 @@ class Policy:
 
     data: dict = field(default_factory=dict)
     _half_lives: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    _functional: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
     def default(cls) -> "Policy":
@@ -137,16 +139,22 @@ class Policy:
     def conflicts_from_weaker_sources(self) -> bool:
         return bool(self.data.get("revision", {}).get("conflicts_from_weaker_sources", True))
 
-    @property
+    @cached_property  # read for every belief a search views or orders (the policy does not change)
     def bands(self) -> dict[str, float]:
         return {k: float(v) for k, v in self.data["bands"].items()}
 
-    @property
+    @cached_property
     def decision_line(self) -> float:
         return float(self.data["bands"]["decision"])
 
     def is_functional(self, predicate: str) -> bool:
-        return any(fnmatch.fnmatchcase(predicate, pattern) for pattern in self.data["functional"]["predicates"])
+        """Whether the predicate is single-valued; computed once per predicate (a search asks
+        it of every value of every slot it ranks, each a match against every pattern)."""
+        functional = self._functional.get(predicate)
+        if functional is None:
+            patterns = self.data["functional"]["predicates"]
+            functional = self._functional[predicate] = any(fnmatch.fnmatchcase(predicate, p) for p in patterns)
+        return functional
 
     def context_parent(self, context: str | None) -> str | None:
         if context is None:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -164,14 +165,18 @@ def _phrasings(memory: Any, predicate: str) -> list[list[str]]:
     return [named] + [[w] for w in dict.fromkeys(lexicon.words("slots", slot)) if w]
 
 
+_CJK = re.compile("[\u3400-\u9fff]")
+
+
 def _has_cjk(text: str) -> bool:
-    return any("\u3400" <= ch <= "\u9fff" for ch in text)
+    return _CJK.search(text) is not None  # a search asks it of every value it ranks: no loop over characters
 
 
 def is_wh_question(query: str) -> bool:
     return bool(_WH_EN.search(query) or _WH_ZH.search(query))
 
 
+@lru_cache(maxsize=1 << 14)  # pure; a search normalises every value of the slots it ranks
 def _normalise(text: str) -> str:
     return " ".join("".join(ch if ch.isalnum() else " " for ch in unicodedata.normalize("NFKC", text).casefold()).split())
 

@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 
 from . import archive, lifecycle, revision
-from .asked import answer_kind, asked_first, slot_name, slots_by_predicate
+from .asked import NAMED_WINDOW, answer_kind, asked_first, slot_name, slots_by_predicate
 from .checks import check_agent, check_context, check_count, check_query, require_user
 from .errors import InvalidInputError, MissingUserError
 from .extract.restate import restatement_diff
@@ -94,9 +94,9 @@ def search(
     now = parse_timestamp(now, "now") if now is not None else (None if as_of else memory.clock())
 
     vector = _query_vector(memory, query)
-    reads = SearchReads(memory.store)  # rows read by more than one stage, read once (this search only)
+    reads = SearchReads(memory.store, user_id)  # rows read by more than one stage, read once (this search only)
     hits = memory.index.query(vector.tolist(), user_id, candidates, agent_id=agent_id, as_of=as_of)
-    hits = hits_by_other_names(memory, user_id, query, hits, candidates, agent_id, as_of)
+    hits = hits_by_other_names(memory, user_id, query, hits, candidates, agent_id, as_of, reads)
     if not hits:
         return SearchResult()
     relevance = {eid: 1.0 - dist for eid, dist in hits}
@@ -115,6 +115,7 @@ def search(
     if as_of is not None:  # replaying needs the histories
         full = memory.store.get_nodes("belief", [r["id"] for rows in slots.values() for r in rows])
         slots = {k: [full[r["id"]] for r in rows] for k, rows in slots.items()}
+    stored = {r["id"]: r for rows in slots.values() for r in rows}  # rows as the store gave them (see _groups)
     states: dict[str, tuple[float, float]] = {}  # belief id -> (stored, effective) at as_of / now
     restated = _restated_by(memory, belief_evidence)
     pending = _pending(memory, slots, as_of, now)
@@ -139,12 +140,15 @@ def search(
         ranked.append((score, rel, ordered, contexts))
     ranked.sort(key=lambda g: (-g[0], g[2][0]["id"]))
     ranked = slots_by_predicate(memory, ranked, vector, query, context)
+    # The subjects the next stages read by name (asked_first, the hops' starts), in one statement.
+    reads.names(list(dict.fromkeys(g[2][0]["subject_id"] for g in ranked))[:NAMED_WINDOW])
     ranked = asked_first(memory, user_id, query, ranked, reads)
 
     ranked, via = follow_links(memory, ranked, query, vector, user_id=user_id, states=states, as_of=as_of, now=now,
                                agent_id=agent_id, reads=reads)
     chosen = ranked[: max(0, top_k)]
-    groups = _groups(memory, chosen, via, as_of, now, agent_id, pending, reads)
+    reads.want_evidence(eid for eid, _ in hits[: max(0, top_k)])  # the raw rows' candidates, read with the groups' evidence
+    groups = _groups(memory, chosen, via, as_of, now, agent_id, pending, reads, stored)
     if as_of is None:
         groups = _with_archived(memory, query, user_id, groups, top_k, agent_id, now)
     fits = predicate_similarity(memory, sorted({g.predicate for g in groups}), vector) if groups else {}
@@ -159,7 +163,7 @@ def search(
     returned = {g.best.id for g in groups} | {a["belief_id"] for g in groups for a in g.alternatives}
     stands_on = {eid for eid, bid in pairs if bid in returned}
     unstructured, first = unstructured_memory(memory, query, hits[: max(0, top_k)], relevance, claimed, groups, user_id,
-                                              agent_id, unread, stands_on, context)
+                                              agent_id, unread, stands_on, context, reads)
     groups = hide_private_values(groups, agent_id)  # before trimming: it reads every supporter
     add_said_forms(groups, memory_lexicon(memory).surfaces_of_values())  # after hiding: a hidden quote says nothing
     if max_tokens is not None:
@@ -295,13 +299,18 @@ SHOWN_HISTORY_OTHERS = 8
 
 
 def _groups(memory: Any, chosen: list, via: dict, as_of: str | None, now: str, agent_id: str | None,
-            pending: dict[str, dict], reads: SearchReads) -> list[BeliefGroup]:
+            pending: dict[str, dict], reads: SearchReads, stored: dict[str, dict]) -> list[BeliefGroup]:
+    """The chosen slots as groups. ``stored``: the slots' rows as this search read them from
+    the store; they are used as read (without their histories). Rows the hops reached are
+    read again: one may stand for another subject's (the user's unnamed employer, employer.py)."""
     ids = [r["id"] for _, _, slot_rows, _ in chosen for r in slot_rows]
     if as_of is None:
-        full = memory.store.get_nodes("belief", [i for i in ids if i not in pending], history=False)
+        rows = [r for _, _, slot_rows, _ in chosen for r in slot_rows if r["id"] not in pending]
+        full = {r["id"]: dict(r) for r in rows if stored.get(r["id"]) is r}
+        if len(full) < len(rows):
+            full.update(memory.store.get_nodes("belief", [r["id"] for r in rows if r["id"] not in full], history=False))
         firsts = {slot_rows[0]["id"] for _, _, slot_rows, _ in chosen if slot_rows}
-        tails = memory.store.belief_history([i for i in full if i in firsts], last=SHOWN_HISTORY)
-        tails.update(memory.store.belief_history([i for i in full if i not in firsts], last=SHOWN_HISTORY_OTHERS))
+        tails = memory.store.newest_history({i: SHOWN_HISTORY if i in firsts else SHOWN_HISTORY_OTHERS for i in full})
         for belief_id, row in full.items():
             tail = tails[belief_id]
             shown = SHOWN_HISTORY if belief_id in firsts else SHOWN_HISTORY_OTHERS
@@ -313,7 +322,7 @@ def _groups(memory: Any, chosen: list, via: dict, as_of: str | None, now: str, a
         full = memory.store.get_nodes("belief", ids)
     reads.entities(row["subject_id"] for row in full.values())  # the subjects' names, in one read
     views = {i: memory.view(row, as_of=as_of, now=now, entity=reads.entity) for i, row in full.items()}
-    entries = evidence_entries(memory, [v for v in views.values() if v is not None], agent_id)
+    entries = evidence_entries(memory, [v for v in views.values() if v is not None], agent_id, reads)
     clock = as_of or now
     groups = []
     for score, rel, slot_rows, contexts in chosen:

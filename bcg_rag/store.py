@@ -24,7 +24,7 @@ retrying form: a transaction that lost a deadlock is rolled back and run again.
 from __future__ import annotations
 
 from contextlib import AbstractContextManager
-from typing import Any, Callable, Iterable, Protocol, Sequence, TypeVar
+from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence, TypeVar
 
 from .models import Edge
 
@@ -88,6 +88,9 @@ class GraphStore(Protocol):
     # --- belief histories (one row per entry; store_rows) ---
     # Whole, oldest first; with ``last``, only each belief's newest ``last`` entries (still oldest first).
     def belief_history(self, ids: Sequence[str], last: int | None = None) -> dict[str, list[dict]]: ...
+    # Each belief's newest ``last[id]`` entries (oldest first), beliefs of different counts in
+    # one statement: what a search shows of each value of its groups.
+    def newest_history(self, last: Mapping[str, int]) -> dict[str, list[dict]]: ...
     # Per belief, for a fold resuming at ``since`` (refold.extend_slot): dict(start=number of
     # entries dated before since, first=their first, last=their last, entries=the rest).
     def history_tails(self, ids: Sequence[str], since: str) -> dict[str, dict]: ...
@@ -142,6 +145,14 @@ class GraphStore(Protocol):
     def names_for_user(self, user_id: str) -> list[str]: ...  # entity names and alias keys
     # (alias key, name of the entity it names) for those of ``keys`` that are the user's alias keys
     def aliases_among(self, user_id: str, keys: Sequence[str]) -> list[tuple[str, str]]: ...
+    # The reads a search makes of names, one statement each where it made one per name: per key
+    # of ``keys`` that is one of the user's alias keys, (the entity id it names, that entity's
+    # row or None when the row is gone), as get_alias and get_node would give them; and for
+    # each of ``prefixes`` the least of the user's alias keys that starts with it, if any;
+    def alias_targets(self, user_id: str, keys: Sequence[str],
+                      prefixes: Sequence[str] = ()) -> dict[str, tuple[str, dict | None]]: ...
+    # and the rows of those of ``ids`` that exist (get_nodes) with each id's alias keys (aliases_of).
+    def entities_with_aliases(self, ids: Sequence[str]) -> tuple[dict[str, dict], dict[str, list[str]]]: ...
     def holds_text(self, text: str) -> bool: ...  # some stored row holds ``text`` (the deletion scan)
     def set_canonical(self, entity_id: str, canonical_id: str | None) -> None: ...
     def append_audit(self, row: dict) -> int: ...

@@ -23,15 +23,15 @@ Text columns use the "C" collation: ids and timestamps sort bytewise, as in SQLi
 
 from __future__ import annotations
 
-import json
 import random
 import re
 import time
 from contextlib import contextmanager
-from typing import Callable, Iterator, Sequence, TypeVar
+from typing import Callable, Iterator, Mapping, Sequence, TypeVar
 
 from . import store_rows as rows_
 from .errors import ConfigError, StoreConflictError, StoreError
+from .store_postgres_aliases import PostgresAliases
 from .store_postgres_facts import PostgresFacts
 from .store_postgres_schema import ADDED_INDEXES, ADDED_INDEXES_SQL, SCHEMA_VERSION, TABLES, create_or_migrate
 from .store_postgres_session import _error, _key, _Session, psycopg
@@ -45,7 +45,7 @@ T = TypeVar("T")
 _NAME = re.compile(r"[a-z_][a-z0-9_]{0,50}")
 
 
-class PostgresStore(PostgresFacts):
+class PostgresStore(PostgresFacts, PostgresAliases):
     """GraphStore over one schema of a PostgreSQL database."""
 
     def __init__(self, dsn: str, schema: str = "bcg", *, connect_timeout: int = 10, _session: _Session | None = None,
@@ -61,11 +61,11 @@ class PostgresStore(PostgresFacts):
         self._writers = _key(schema, "writers")
         self._cold: PostgresStore | None = None
         s = schema
-        self._slot_sql = (
-            "SELECT DISTINCT b.id, b.user_id, b.subject_id, b.predicate, b.value, b.context_key, b.contexts,"
-            f" b.confidence, b.last_updated, b.status FROM {s}.belief AS l JOIN {s}.belief AS b"
-            " ON b.user_id = l.user_id AND b.subject_id = l.subject_id AND b.predicate = l.predicate"
-            " AND b.context_key = l.context_key WHERE l.id = ANY(%s)"
+        self._slot_sql = (  # the slots first, each once (store_sqlite._SLOT_SQL)
+            f"WITH s AS MATERIALIZED (SELECT DISTINCT user_id, subject_id, predicate, context_key FROM {s}.belief"
+            " WHERE id = ANY(%s)) SELECT b.id, b.user_id, b.subject_id, b.predicate, b.value, b.context_key, b.contexts,"
+            f" b.confidence, b.last_updated, b.status FROM s JOIN {s}.belief AS b ON b.user_id = s.user_id"
+            " AND b.subject_id = s.subject_id AND b.predicate = s.predicate AND b.context_key = s.context_key"
         )
         if create:
             self._create_schema()
@@ -300,13 +300,18 @@ class PostgresStore(PostgresFacts):
         its newest ``last`` entries, read backwards along the primary key."""
         ids = list(dict.fromkeys(ids))
         if last is not None:
-            found = self.execute(
-                f"SELECT b.id AS belief_id, t.entry FROM unnest(%s::text[]) AS b(id) CROSS JOIN LATERAL"
-                f" (SELECT seq, entry FROM {self.schema}.belief_history AS h WHERE h.belief_id = b.id"
-                "  ORDER BY seq DESC LIMIT %s) AS t ORDER BY b.id, t.seq", (ids, max(0, last))) if ids else []
-            return rows_.group_entries(((r["belief_id"], r["entry"]) for r in found), ids)
+            return self.newest_history(dict.fromkeys(ids, last))
         found = self.execute(f"SELECT belief_id, entry FROM {self.schema}.belief_history WHERE belief_id = ANY(%s)"
                              " ORDER BY belief_id, seq", (ids,)) if ids else []
+        return rows_.group_entries(((r["belief_id"], r["entry"]) for r in found), ids)
+
+    def newest_history(self, last: Mapping[str, int]) -> dict[str, list[dict]]:
+        """Each belief's newest ``last[id]`` entries, oldest first, all in one statement."""
+        ids, counts = list(last), [max(0, n) for n in last.values()]
+        found = self.execute(
+            f"SELECT b.id AS belief_id, t.entry FROM unnest(%s::text[], %s::int[]) AS b(id, n) CROSS JOIN LATERAL"
+            f" (SELECT seq, entry FROM {self.schema}.belief_history AS h WHERE h.belief_id = b.id"
+            "  ORDER BY seq DESC LIMIT b.n) AS t ORDER BY b.id, t.seq", (ids, counts)) if ids else []
         return rows_.group_entries(((r["belief_id"], r["entry"]) for r in found), ids)
 
     def history_tails(self, ids: Sequence[str], since: str) -> dict[str, dict]:
@@ -346,7 +351,7 @@ class PostgresStore(PostgresFacts):
         if not ids:
             return slots
         for r in self.execute(self._slot_sql, (ids,)):
-            row = dict(r, contexts=json.loads(r["contexts"]))
+            row = dict(r, contexts=rows_.contexts(r["contexts"]))
             slots.setdefault((row["user_id"], row["subject_id"], row["predicate"], row["context_key"]), []).append(row)
         for rows in slots.values():
             rows.sort(key=lambda r: r["id"])

@@ -1,5 +1,5 @@
-"""The PostgreSQL backend's facts: evidence, claims, claim vectors, edges, aliases, the
-audit log, and deleting them (lifecycle). A mixin of ``PostgresStore``
+"""The PostgreSQL backend's facts: evidence, claims, claim vectors, edges, the audit
+log (aliases: ``store_postgres_aliases``), and deleting them (lifecycle). A mixin of ``PostgresStore``
 (``store_postgres.py``), which owns the session, the transactions and the beliefs; it
 only calls ``execute`` and ``_rowcount``.
 """
@@ -250,42 +250,10 @@ class PostgresFacts:
     def all_edges(self) -> list[Edge]:
         return [Edge.from_row(r) for r in self.execute(f"SELECT * FROM {self.schema}.edge ORDER BY src, dst, relation")]
 
-    # --- aliases -------------------------------------------------------------------------
-    def get_alias(self, user_id: str, alias_norm: str) -> str | None:
-        rows = self.execute(f"SELECT entity_id FROM {self.schema}.alias WHERE user_id = %s AND alias_norm = %s", (user_id, alias_norm))
-        return rows[0]["entity_id"] if rows else None
-
-    def set_alias(self, user_id: str, alias_norm: str, entity_id: str | None) -> None:
-        if entity_id is None:
-            self.execute(f"DELETE FROM {self.schema}.alias WHERE user_id = %s AND alias_norm = %s", (user_id, alias_norm))
-        else:
-            self.execute(
-                f"INSERT INTO {self.schema}.alias (user_id, alias_norm, entity_id) VALUES (%s, %s, %s)"
-                " ON CONFLICT (user_id, alias_norm) DO UPDATE SET entity_id = EXCLUDED.entity_id",
-                (user_id, alias_norm, entity_id),
-            )
-
-    def aliases_of(self, entity_id: str) -> list[str]:
-        rows = self.execute(f"SELECT alias_norm FROM {self.schema}.alias WHERE entity_id = %s ORDER BY alias_norm", (entity_id,))
-        return [r["alias_norm"] for r in rows]
-
-    def aliases_among(self, user_id: str, keys: Sequence[str]) -> list[tuple[str, str]]:
-        rows = self.execute(f"SELECT a.alias_norm, e.name FROM {self.schema}.alias a JOIN {self.schema}.entity e ON e.id = a.entity_id"
-                            " WHERE a.user_id = %s AND a.alias_norm = ANY(%s) ORDER BY a.alias_norm", (user_id, sorted(set(keys))))
-        return [(r["alias_norm"], r["name"]) for r in rows]
-
-    def names_for_user(self, user_id: str) -> list[str]:
-        rows = self.execute(f"SELECT name FROM {self.schema}.entity WHERE user_id = %s UNION "
-                            f"SELECT alias_norm FROM {self.schema}.alias WHERE user_id = %s", (user_id, user_id))
-        return [r["name"] for r in rows]
-
     def holds_text(self, text: str) -> bool:
         return any(self.execute(f"SELECT 1 FROM {self.schema}.{table} WHERE "
                                 f"{' OR '.join(f'strpos({c}::text, %s) > 0' for c in columns)} LIMIT 1", (text,) * len(columns))
                    for table, columns in TEXT_COLUMNS)
-
-    def set_canonical(self, entity_id: str, canonical_id: str | None) -> None:
-        self.execute(f"UPDATE {self.schema}.entity SET canonical_id = %s WHERE id = %s", (canonical_id, entity_id))
 
     # --- audit ---------------------------------------------------------------------------
     def append_audit(self, row: dict) -> int:

@@ -32,12 +32,17 @@ def table(kind: str) -> str:
     return kind
 
 
+def contexts(text: str) -> list[str]:
+    """A belief's ``contexts`` column as a list: most hold none, and a search decodes dozens."""
+    return [] if text == "[]" else json.loads(text)
+
+
 def decode(kind: str, row: Any) -> dict:
     """A stored node row as the interface returns it (a belief without its history:
     ``attach_history`` adds that)."""
     d = dict(row)
     if kind == "belief":
-        d["contexts"] = json.loads(d["contexts"])
+        d["contexts"] = contexts(d["contexts"])
         d.pop("history", None)  # a schema-1 row read where it cannot be migrated (read-only)
     elif kind == "evidence":
         d["private"] = bool(d["private"])
@@ -109,7 +114,14 @@ def tails(ids: Sequence[str], rows: Iterable[tuple[str, int | None, int, str]]) 
     return out
 
 
+def prefix_end(prefix: str) -> str:
+    """The least string above every string that starts with ``prefix`` (both backends compare
+    alias keys bytewise): its last character raised by one."""
+    return prefix[:-1] + chr(ord(prefix[-1]) + 1)
+
+
 def chunks(items: Iterable, size: int = 500) -> Iterator[list]:
     items = list(items)
     for i in range(0, len(items), size):
         yield items[i : i + size]
+

@@ -1,5 +1,5 @@
-"""The SQLite backend's facts: evidence, claims, claim vectors, edges, aliases, the audit
-log, and deleting them (lifecycle). A mixin of ``SQLiteStore`` (``store_sqlite.py``),
+"""The SQLite backend's facts: evidence, claims, claim vectors, edges, the audit log
+(aliases: ``store_sqlite_aliases``), and deleting them (lifecycle). A mixin of ``SQLiteStore`` (``store_sqlite.py``),
 which owns the connection, the transactions and the beliefs; it only calls ``execute``
 and, where it needs a row count or a new id, the shared connection under its lock.
 """
@@ -248,41 +248,9 @@ class SQLiteFacts:
     def all_edges(self) -> list[Edge]:
         return [Edge.from_row(r) for r in self.execute("SELECT * FROM edge ORDER BY src, dst, relation")]
 
-    # --- aliases ---------------------------------------------------------------------
-    def get_alias(self, user_id: str, alias_norm: str) -> str | None:
-        rows = self.execute("SELECT entity_id FROM alias WHERE user_id = ? AND alias_norm = ?", (user_id, alias_norm))
-        return rows[0]["entity_id"] if rows else None
-
-    def set_alias(self, user_id: str, alias_norm: str, entity_id: str | None) -> None:
-        if entity_id is None:
-            self.execute("DELETE FROM alias WHERE user_id = ? AND alias_norm = ?", (user_id, alias_norm))
-        else:
-            self.execute(
-                "INSERT OR REPLACE INTO alias (user_id, alias_norm, entity_id) VALUES (?, ?, ?)",
-                (user_id, alias_norm, entity_id),
-            )
-
-    def aliases_of(self, entity_id: str) -> list[str]:
-        return [r["alias_norm"] for r in self.execute("SELECT alias_norm FROM alias WHERE entity_id = ? ORDER BY alias_norm", (entity_id,))]
-
-    def aliases_among(self, user_id: str, keys: Sequence[str]) -> list[tuple[str, str]]:
-        out = []
-        for chunk in _chunks(sorted(set(keys))):  # primary-key seeks: the cost is the keys', not the user's aliases'
-            out += [(r["alias_norm"], r["name"]) for r in self.execute(
-                "SELECT a.alias_norm, e.name FROM alias a JOIN entity e ON e.id = a.entity_id"
-                f" WHERE a.user_id = ? AND a.alias_norm IN ({','.join('?' * len(chunk))})", (user_id, *chunk))]
-        return sorted(out)
-
-    def names_for_user(self, user_id: str) -> list[str]:
-        return [r["name"] for r in self.execute(
-            "SELECT name FROM entity WHERE user_id = ? UNION SELECT alias_norm FROM alias WHERE user_id = ?", (user_id, user_id))]
-
     def holds_text(self, text: str) -> bool:
         return any(self.execute(f"SELECT 1 FROM {table} WHERE {' OR '.join(f'instr({c}, :s)' for c in columns)} LIMIT 1",
                                 {"s": text}) for table, columns in TEXT_COLUMNS)
-
-    def set_canonical(self, entity_id: str, canonical_id: str | None) -> None:
-        self.execute("UPDATE entity SET canonical_id = ? WHERE id = ?", (canonical_id, entity_id))
 
     # --- audit -----------------------------------------------------------------------
     def append_audit(self, row: dict) -> int:

@@ -42,7 +42,7 @@ from .threads import asks_through, chain_rows, en_names, named
 def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str, float], claimed: set[str],
                         groups: list, user_id: str, agent_id: str | None,
                         unread: tuple[float, ...], stands_on: set[str] = frozenset(),
-                        context: str | None = None) -> tuple[list[dict], bool]:
+                        context: str | None = None, reads: Any = None) -> tuple[list[dict], bool]:
     """The unstructured rows (newest first) and whether they are to be read first. Rows
     that no claim was read from and that may update the best group's stated value
     (``_newer_unread``; ``unread`` is its similarity threshold and relevance margin) are
@@ -52,15 +52,16 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
     ``continues_chain``; rows said in the question's ``context`` when the best group is not
     held there, ``in_asked_context``.
     Rows in ``stands_on`` (claims on a returned belief) are the groups' and are left out, unless
-    no group is about whom the question asks (then they are rows like any other)."""
+    no group is about whom the question asks (then they are rows like any other).
+    ``reads``: the search's ``SearchReads`` (rows and names it has read)."""
     # "Where does the user live?" answered only by groups about Tom and Jess: the beliefs
     # do not answer it (``speaks``). Their own evidence may still speak of the user in a part
     # the extractor did not read ("Priya drinks 3 matchas a day. meanwhile me on my 4th black
     # coffee"): it stays among the raw rows, as a plain retriever would have it.
-    speaks = speaks_of_unanswered(memory, user_id, query, [g.best.subject_id for g in groups]) if groups else None
+    speaks = speaks_of_unanswered(memory, user_id, query, [g.best.subject_id for g in groups], reads) if groups else None
     groups_own = _shown(groups) | set(stands_on)
     others = groups_own if speaks is not None else set()  # shown, yet about someone else than asked
-    rows = _unstructured(memory, hits, relevance, set() if speaks is not None else groups_own, user_id, agent_id)
+    rows = _unstructured(memory, hits, relevance, set() if speaks is not None else groups_own, user_id, agent_id, reads)
     # The nearest evidence of all is what plain retrieval would answer from. When the
     # extractor read nothing in it and it is more relevant than every returned belief, the
     # raw text is read first; where it made claims, the beliefs ranked them already. A question
@@ -111,7 +112,7 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
         if here:
             rows = [dict(u, in_asked_context=True) if u["id"] in here else u for u in rows]
             first = True
-    further = _chain_further(memory, user_id, query, groups, rows) if rows and asks_through(query) else set()
+    further = _chain_further(memory, user_id, query, groups, rows, reads) if rows and asks_through(query) else set()
     # A hop said before the best belief's newer value of the asked kind is no further answer:
     # "Jake got hired at Fernhill Games" is older than "Fernhill moved their whole HQ to Denver".
     further = {u["id"] for u in rows if u["id"] in further and not (groups and superseded(memory, groups[0], u))}
@@ -214,7 +215,7 @@ def superseded(memory: Any, group: Any, row: dict) -> bool:
     return memory.policy.is_functional(group.predicate)
 
 
-def _chain_further(memory: Any, user_id: str, query: str, groups: list, rows: list[dict]) -> set[str]:
+def _chain_further(memory: Any, user_id: str, query: str, groups: list, rows: list[dict], reads: Any = None) -> set[str]:
     """The rows that take the question's chain further, by the names they share, from what
     is said of the subject asked about: the rows that speak of the relative it asks about
     ("my sister") or name the person it names ("Jake"), those search marked as about the
@@ -226,7 +227,7 @@ def _chain_further(memory: Any, user_id: str, query: str, groups: list, rows: li
     starts = [u for u in rows if u.get("about_asked") or (speaks is not None and speaks(u["text"]))
               or any(named(n, u["text"]) for n in asked_names)]
     values: list[str] = []
-    if groups and starts and speaks is not None and groups[0].best.subject_id not in relatives_asked(memory, user_id, query):
+    if groups and starts and speaks is not None and groups[0].best.subject_id not in relatives_asked(memory, user_id, query, reads):
         groups = []
     if groups:
         starts += [{"id": e["evidence_id"], "text": e["text"], "timestamp": e["timestamp"]}
@@ -248,13 +249,13 @@ def _shown(groups: list) -> set[str]:
 
 
 def _unstructured(memory: Any, hits: list, relevance: dict[str, float], shown: set[str], user_id: str,
-                  agent_id: str | None) -> list[dict]:
+                  agent_id: str | None, reads: Any = None) -> list[dict]:
     """The nearest evidence that no returned belief stands on, newest first: what a plain
     vector retriever would have passed and the beliefs do not show (the extractor read
     nothing in it, or something the question is not about). Questions, requests and small
     talk ("what's a good podcast?", "lol it's raining again") state nothing about the user
     and are left out: they would only push the beliefs down."""
-    rows = visible_rows(memory, [eid for eid, _ in hits if eid not in shown], relevance, user_id, agent_id)
+    rows = visible_rows(memory, [eid for eid, _ in hits if eid not in shown], relevance, user_id, agent_id, reads)
     reader = _statement_reader(memory)
     rows = [r for r in rows if r["text"] == HIDDEN_TEXT or reader(r["text"])]
     return sorted(rows, key=lambda r: (r["timestamp"], r["id"]), reverse=True)
@@ -374,8 +375,6 @@ VISIT = re.compile(r"\b(?:trip|visit(?:ed|ing)?|vacation|holiday|travell?(?:ed|i
 WEAKER_SOURCES = frozenset({"third_party", "model_inferred"})  # a record or a guess is not the user telling of a move
 
 
-
-
 def _statement_reader(memory: Any):
     """The offline grammar's test for "states something" (the memory's extractor's, or the
     default lexicon's when the memory extracts with an LLM only)."""
@@ -388,8 +387,9 @@ def _statement_reader(memory: Any):
     return reader
 
 
-def visible_rows(memory: Any, ids: list[str], relevance: dict[str, float], user_id: str, agent_id: str | None) -> list[dict]:
-    rows = memory.store.get_nodes("evidence", ids)
+def visible_rows(memory: Any, ids: list[str], relevance: dict[str, float], user_id: str, agent_id: str | None,
+                 reads: Any = None) -> list[dict]:
+    rows = reads.evidence(ids) if reads is not None else memory.store.get_nodes("evidence", ids)
     out = []
     for eid in ids:
         row = rows.get(eid)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -176,18 +177,25 @@ def test_candidates_bound_the_work_and_nothing_is_scanned(make_memory):
     for i in range(40):
         mem.observe(f"fact number {i} about topic {i}", user_id="u1", timestamp="2025-06-01",
                     claim=claim(f"v{i}", predicate=f"attr_{i}"))
-    statements: list[str] = []
+    statements: list[tuple[str, object]] = []
     real = mem.store.execute
 
     def spy(sql, params=()):
-        statements.append(" ".join(sql.split()))
+        statements.append((" ".join(sql.split()), params))
         return real(sql, params)
 
     mem.store.execute = spy
     groups = search(mem, "fact number 7 about topic 7", user_id="u1", candidates=3, top_k=5)
     assert len(groups) <= 3
-    reads = [s for s in statements if s.startswith("SELECT")]
-    assert reads and all(" WHERE " in s for s in reads), reads  # every read is an indexed lookup
+    reads = [(s, p) for s, p in statements if s.startswith(("SELECT", "WITH"))]
+    # every read is an indexed lookup: filtered, or driven by a list of keys
+    assert reads and all(re.search(r" WHERE |\bVALUES\b|\bunnest\(", s) for s, _ in reads), reads
+    if mem.store.__class__.__name__ == "SQLiteStore":  # and SQLite's plans say so: no table is scanned
+        def lists(sql):  # the statement's own lists of keys (WITH name(...) AS (...)), scanned by design
+            return set(re.findall(r"(?:\bWITH|,)\s*(\w+)\s*(?:\([\w, ]*\))?\s+AS\s+(?:MATERIALIZED\s+)?\(", sql)) | {"ids"}
+        scans = [(d, s) for s, p in reads for d in (r["detail"] for r in real("EXPLAIN QUERY PLAN " + s, p))
+                 if d.startswith("SCAN ") and d.split()[1] not in lists(s) and "CONSTANT ROW" not in d]
+        assert scans == []
 
 
 def test_bad_arguments(zh):
