@@ -17,7 +17,7 @@ ORGANISATION_SLOTS = frozenset({"works_at", "studies_at", "member_of", "subscrib
 EN_AMPERSAND_NAME = re.compile(r"(?-i:[A-Z][\w'.-]*)\s*&\s*(?-i:[A-Z])")
 # "learning to knit", "learning to play the cello": an activity learnt, said by its verb
 NOT_LEARNT = frozenset("be get have do make take keep stay feel let say go see trust love accept deal live relax breathe "
-                       "listen stop say no yes forgive adapt cope".split())
+                       "listen stop no yes forgive adapt cope".split())
 EN_TO_DO = re.compile(r"^to\s+(?P<verb>[a-z]+)(?P<rest>(?:\s+[a-z']+){0,3})\s*$", re.IGNORECASE)
 
 
