@@ -242,8 +242,8 @@ def follow_links(memory: Any, ranked: list, query: str, vector: Any, *, user_id:
     vectors = lambda hops: load_vectors(memory, user_id, hops)
     chains: list[tuple[int, Chain]] = []  # (position of the head in ranked, chain)
     tried: set[tuple] = set()
-    # What the loop below reads, in two statements: the start subjects' names, then where the
-    # values of those the question names lead.
+    # What the loop below reads, all at once: the start subjects' names (one statement), then
+    # where the values of those the question names lead (SearchReads.look_up_names).
     walker.reads.names(g[2][0]["subject_id"] for g in ranked[:START_WINDOW])
     walker.look_up([g[2][0]["value"] for g in ranked[:START_WINDOW]
                     if _named(walker, g[2][0]["subject_id"], query, g[2][0]["predicate"])])
