@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from .store_rows import decode as _decode
-from .store_rows import prefix_end
+from .store_rows import fold_entity_aliases, prefix_end
 
 
 class PostgresAliases:
@@ -74,12 +74,7 @@ class PostgresAliases:
         found = self.execute(f"SELECT b.id AS entity_key_, a.alias_norm AS alias_norm_, e.* FROM unnest(%s::text[]) AS b(id)"
                              f" LEFT JOIN {s}.entity AS e ON e.id = b.id LEFT JOIN {s}.alias AS a ON a.entity_id = b.id"
                              " ORDER BY b.id, a.alias_norm", (ids,)) if ids else []
-        for r in found:
-            row = dict(r)
-            entity_id, alias = row.pop("entity_key_"), row.pop("alias_norm_")
-            if row["id"] is not None and entity_id not in rows:
-                rows[entity_id] = _decode("entity", row)
-            aliases.setdefault(entity_id, []).extend([alias] if alias is not None else [])
+        fold_entity_aliases(found, rows, aliases)
         return rows, aliases
 
     def names_for_user(self, user_id: str) -> list[str]:

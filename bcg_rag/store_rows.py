@@ -125,3 +125,14 @@ def chunks(items: Iterable, size: int = 500) -> Iterator[list]:
     for i in range(0, len(items), size):
         yield items[i : i + size]
 
+
+def fold_entity_aliases(found: Iterable[Any], rows: dict[str, dict], aliases: dict[str, list[str]]) -> None:
+    """Rows of entities left-joined with their aliases (``entity_key_``, ``alias_norm_``, then the
+    entity's columns), folded into each entity's decoded row and its alias keys, in place: both
+    backends' ``entities_with_aliases`` read them so."""
+    for r in found:
+        row = dict(r)
+        entity_id, alias = row.pop("entity_key_"), row.pop("alias_norm_")
+        if row["id"] is not None and entity_id not in rows:
+            rows[entity_id] = decode("entity", row)
+        aliases.setdefault(entity_id, []).extend([alias] if alias is not None else [])

@@ -10,7 +10,7 @@ from typing import Sequence
 
 from .store_rows import chunks as _chunks
 from .store_rows import decode as _decode
-from .store_rows import prefix_end
+from .store_rows import fold_entity_aliases, prefix_end
 
 # alias_targets: the rows of alias keys found, each with the entity it names and that entity's row
 _TARGET_COLUMNS = "SELECT a.alias_norm AS alias_key_, a.entity_id AS alias_entity_, e.*"
@@ -79,12 +79,7 @@ class SQLiteAliases:
                 f"WITH ids(id) AS (VALUES {','.join(['(?)'] * len(chunk))}) SELECT ids.id AS entity_key_,"
                 " a.alias_norm AS alias_norm_, e.* FROM ids LEFT JOIN entity AS e ON e.id = ids.id"
                 " LEFT JOIN alias AS a ON a.entity_id = ids.id ORDER BY ids.id, a.alias_norm", chunk)
-            for r in found:
-                row = dict(r)
-                entity_id, alias = row.pop("entity_key_"), row.pop("alias_norm_")
-                if row["id"] is not None and entity_id not in rows:
-                    rows[entity_id] = _decode("entity", row)
-                aliases.setdefault(entity_id, []).extend([alias] if alias is not None else [])
+            fold_entity_aliases(found, rows, aliases)
         return rows, aliases
 
     def names_for_user(self, user_id: str) -> list[str]:
