@@ -53,7 +53,8 @@ def names_value(ended: str, value: str) -> bool:
     ("Northwind" / "Northwind Traders"), the kind of place it is ("IronPeak" / "IronPeak gym") or a
     model number ("iphone" / "iPhone 12"); in
     Chinese, one the start or the end of the other ("吉他课" / "吉他", "朗逸" / "大众朗逸": a model without its make, "老卡罗拉" / "卡罗拉")."""
-    e, v = normalise_key(ended), normalise_key(value)
+    # a name's article is no word of it: "the loose ends are no more" ends "The Loose Ends"
+    e, v = (re.sub(r"^the\s+", "", normalise_key(said)) for said in (ended, value))
     if not e or not v:
         return False
     if e == v:

@@ -180,7 +180,7 @@ def test_a_perfect_tense_is_no_possession(extractor, text, expected):
 @pytest.mark.parametrize("text, expected", [
     ("i'm a junior QA tester rn, basically clicking thru regression suites all day", [(USER, "job_title", "junior QA tester", 1.0)]),
     ("I'm an ICU RN", [(USER, "is", "ICU RN", 1.0)]),  # RN, a nurse, is no "right now"
-    ("我在宁波一家外贸公司做跟单，天天对接老外", []),  # which company is not said
+    ("我在宁波一家外贸公司做跟单，天天对接老外", [(USER, "works_in", "宁波", 1.0)]),  # which company is not said; the town is
 ])
 def test_right_now_after_a_title_and_an_unnamed_company(extractor, text, expected):
     assert triples(extractor, text) == expected

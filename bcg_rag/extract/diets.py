@@ -43,7 +43,9 @@ EN_DIET_OVER = re.compile(
     rf"^(?:(?:so|ok|okay|well|and|yeah|welp|anyway)\s+)*(?:(?:the|my)\s+)?(?P<diet>{DIETS})(?:\s+(?:diet|thing|phase|experiment))?"
     rf"\s*(?:\s+is|'s)\s+(?:officially\s+|so\s+|definitely\s+)?(?:over|done|dead)\b", re.IGNORECASE)
 
-ZH_DIET = re.compile(r"^(?P<who>.*?)(?P<neg>不再|不|没)?(?:开始|改成?|改为|已经|一直|都|也|还|又)*吃(?:全)?素(?:了|啦|呢)?$")
+# "我吃素三年了": for how long, said after it
+ZH_FOR_A_SPAN = r"(?:(?:[0-9一二三四五六七八九十两几半]+|好几)个?多?(?:月|年|天|周|星期|礼拜)多?)?"
+ZH_DIET = re.compile(rf"^(?P<who>.*?)(?P<neg>不再|不|没)?(?:开始|改成?|改为|已经|一直|都|也|还|又)*吃(?:全)?素{ZH_FOR_A_SPAN}(?:了|啦|呢)?$")
 # 16+8 is a schedule of the fast: "16+8轻断食" is 轻断食, as a later "轻断食坚持不下去了" names it.
 ZH_DIETS = r"(?:(?:16|18)\s*[+:：/]\s*(?:8|6))?(?P<diet>间歇性断食|轻断食|断食|生酮(?:饮食)?|低碳水?(?:饮食)?|地中海饮食)"
 ZH_ON_DIET = re.compile(

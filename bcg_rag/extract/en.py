@@ -102,7 +102,7 @@ EN_BARE_ROLE = re.compile(
 # "(Biscuit is) 9 and still acts like a puppy": the age, then what else is said of them
 EN_AGE = re.compile(r"^(?P<age>\d{1,3})(?:\s+(?:years?|yrs?)(?:\s+old)?)?(?:,?\s+(?:and|but)\s+(?!a\s+half\b).+)?$", re.IGNORECASE)
 # "a nurse in Leeds": a trade and the town it is practised in
-EN_TRADE_IN = re.compile(r"^(?P<title>.+?)\s+in\s+(?P<place>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})$")
+EN_TRADE_IN = re.compile(r"^(?P<title>.+?)\s+(?:(?:up|down|over|out)\s+)?in\s+(?P<place>[\w'.-]+(?:\s+[\w'.-]+){0,2})$")
 
 # "august 19 is my birthday", "March 3rd is our anniversary": a day of the year, then whose day it is
 EN_DAY_OF_YEAR = (r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?(?!\d)"
@@ -281,8 +281,8 @@ class EnglishRules:
             town = None
             if job := re.match(r"^(?P<title>.+?)\s+(?:at|for|with)\s+(?P<org>[A-Z].*)$", value):
                 value, org = job["title"], self._clean_value(job["org"])
-            elif (job := EN_TRADE_IN.match(value)) and lex.is_occupation(self._clean_value(job["title"])):
-                value, town = job["title"], self._clean_value(job["place"])
+            elif (job := EN_TRADE_IN.match(value)) and lex.is_occupation(self._clean_value(job["title"])) and self._town(job["place"], turn):
+                value, town = job["title"], self._lower_case_place(job["place"]) or self._clean_value(job["place"])  # "a vet up in aberdeen"
             value = self._clean_value(value)
             if not self._usable(value) or len(value.split()) > 4:
                 return None
@@ -301,6 +301,8 @@ class EnglishRules:
                     return [Found(subject, snake_name(state), o, negated) for o in self._coordinated(obj)]
                 if not obj:
                     return Found(subject, "is", state, negated)
+        if not plural and lex.is_occupation(value := self._clean_value(rest)) and self._usable(value) and len(value.split()) <= 3:
+            return Found(subject, "job_title", value, negated)  # "i'm store manager now": a title needs no article
         return None
 
     def _english_relation(self, clause: str, turn: Turn) -> Found | None:

@@ -107,8 +107,8 @@ EN_NOT_ANYMORE = re.compile(
 # "the vegetarian thing is over", "my Spotify subscription's done": the speaker's, said over.
 EN_OVER = re.compile(
     r"^(?:(?:so|ok|okay|well|and|yeah|anyway)\s+)?(?:the|my)\s+(?P<what>[a-z][\w\s-]{1,30}?)"
-    r"(?:\s+(?:thing|phase|streak|era|experiment|kick|life))?\s*(?:\s+is|'s)\s+(?:officially\s+|definitely\s+|so\s+)?"
-    r"(?:over|done)(?:\s+(?:lol|haha|now|for\s+good|for\s+me))*$",
+    r"(?:\s+(?:thing|phase|streak|era|experiment|kick|life))?\s*(?:(?:\s+is|'s)\s+(?:officially\s+|definitely\s+|so\s+)?"
+    r"(?:over|done|no\s+more)|(?:\s+are|'re)\s+no\s+more)(?:\s+(?:lol|haha|now|for\s+good|for\s+me))*$",  # "the loose ends are no more"
     re.IGNORECASE,
 )
 # A process is over when it is complete ("the HQ relocation is officially done", "the move is
@@ -131,7 +131,7 @@ ZH_ENDED = re.compile(
     rf"^(?P<who>.*?)(?:把)?(?<![那这])(?P<what>(?:(?!把|那个|那家|这个|这家|这事|这件事)[{CJK}A-Za-z]|(?<=[A-Za-z])[ 0-9](?=[A-Za-z0-9])){{2,8}}?)"
     r"(?:这事|这件事|这个事儿?)?"  # "跑步这事算是彻底告别了"
     r"(?:也|就|都|只能|只好|已经|早就|现在|暂时|上个?月|上周|去年|年初|年底|前阵子|前两天|最近|算是|彻底|基本上?|正式)*"
-    r"(?:不(?:打|上|学|弹|练|玩|去|做|跳|跑|学了|练了|搞|弄|用)了|(?:坚持|学|练|弹|读|跑|写|画|唱)不下去了|戒了|停了|退了|卖了|送人了|送走了|卸载了|删了"
+    r"(?:不(?:打|上|学|弹|练|玩|去|做|干|续|跳|跑|学了|练了|搞|弄|用)了|(?:坚持|学|练|弹|读|跑|写|画|唱)不下去了|戒了|停了|退了|卖了|送人了|送走了|卸载了|删了"
     r"|告别了"
     r"|关了|关门了|倒闭了|黄了)"  # a shop closed: "我妈那个超市上个月关了"
     r"(?:(?:[0-9一二三四五六七八九十两俩几半]+|好几)个?(?:月|年|天|周|星期|礼拜)了?)?$"

@@ -208,7 +208,8 @@ class GateRules(SubjectGateRules):
             words.pop()  # "montreal finally", "toronto now"
         if not (1 <= len(words) <= 3 and all(re.fullmatch(r"[a-z][a-z'-]+", w) for w in words)) \
                 or any(w in NOT_PLACE_WORDS or w in ("my", "our", "the", "a", "an", "his", "her", "their") for w in words) \
-                or len(words) == 1 and words[0] in self.lexicon.not_names or " ".join(words) in self.lexicon.values:
+                or len(words) == 1 and words[0] in self.lexicon.not_names or " ".join(words) in self.lexicon.values \
+                or " ".join(words) in self.lexicon.words("occupations", "fields"):  # "a developer in fintech" works in no town
             return None
         return " ".join(w.upper() if len(w) <= 2 else w.capitalize() for w in words)  # "la" is LA, "sf" SF
 
@@ -238,6 +239,10 @@ class GateRules(SubjectGateRules):
             found = replace(found, predicate="owns", changed=True)  # "(卖了思域，)换成了比亚迪海豹": a make first, the car kept now
         if turn.lower_case and found.predicate in LOWER_CASE_PLACE_SLOTS and (town := self._lower_case_place(said)):
             found = replace(found, value=town)  # "bristol" is Bristol
+        if found.predicate == "job_title" and ZH_TREAT_AS.search(clause):
+            return None  # "就当省心了": taken as, no job
+        if found.predicate == "works_at" and (town := ZH_TOWN_THEN_ONE.match(found.value)) and self._zh_place(town["town"]):
+            found = replace(found, predicate="works_in", value=town["town"])  # "在杭州一家游戏公司上班": which town is said
         if found.predicate == "works_at" and (found.value in ZH_EMPLOYER_WORDS or re.search(r"(?:一|某)(?:家|个|所|间)", found.value)
                                               or re.search(rf"(?:一|某)(?:家|个|所|间){re.escape(found.value)}", clause)):
             return None  # "入职了一家新公司", "在(宁波)一家创业公司当CTO": which one is not said (yet)
@@ -303,6 +308,10 @@ def practised(lexicon: Lexicon) -> frozenset[str]:
     return frozenset(w for key in ("activities", "games", "instruments", "hobbies") for w in lexicon.words("habits", key))
 
 
+# "杭州一家游戏公司", "深圳的一家外企": a town, then an organisation it does not name
+ZH_TOWN_THEN_ONE = re.compile(r"^(?P<town>[\u4e00-\u9fff]{2,4}?)的?(?:一|某)(?:家|个|所|间)")
+# "就当省心了", "权当锻炼身体吧": taking something as something, not working as it
+ZH_TREAT_AS = re.compile(r"(?:就|权|只|全)当(?!了)(?:是|作|成)?[^，,。]*?(?:了|吧|啦)\W*$")
 ZH_REQUIRED = re.compile(r"(?:要|得|需要|必须|最好)有")
 # How an eating or drinking went, not what was had: "没吃饱", "喝多了", "吃撑了"
 ZH_RESULTS = frozenset("饱好完多少够撑腻醉")
@@ -312,7 +321,7 @@ PLACE_PREDICATES = frozenset({"lives_in", "hometown", "born_in", "visited", "wor
 # name no town there: kinds of place, states one lives in, shifts and spans one moves to.
 LOWER_CASE_PLACE_SLOTS = frozenset({"lives_in", "hometown", "born_in"})
 NOT_PLACE_WORDS = frozenset("""fear hope denial peace sin harmony luxury poverty comfort style misery tears action shock
-    silence secret sight bliss chaos debt hell heaven paradise limbo town city country countryside suburbs suburb
+    silence secret sight bliss chaos debt hell heaven paradise limbo town city country countryside sticks boonies suburbs suburb
     downtown uptown centre center area neighborhood neighbourhood here there home house flat apartment place room
     dorm dorms campus van car tent hotel hostel bed studio condo basement attic garage part full remote night nights
     days weeks months years morning mornings evening evenings weekend weekends shifts shift""".split())

@@ -71,6 +71,10 @@ class Found:
 ENDED = "does"
 
 
+# Adverbs that finish a phrasal verb ("eat out", "hang out", "take up"): never a value's first word.
+VERB_PARTICLES = frozenset({"out", "up", "off", "away", "around", "back", "down"})
+
+
 class SharedRules:
     lexicon: Lexicon
 
@@ -390,6 +394,8 @@ class SharedRules:
         words = value.casefold().split()
         if value.casefold() in self.lexicon.pronoun_values or words[0] in self.lexicon.pronoun_values:
             return False
+        if words[0] in VERB_PARTICLES and words[1:2] != ["of"]:
+            return False  # "i eat out way too much", "took up": the particle is the verb's, no thing ("Out of Africa" is)
         if value[0] in "我你他她它不没" or (
             words[0].endswith("ing") and len(words) > 1
             and (words[1] in self.lexicon.prepositions or words[1] in self.lexicon.pronoun_values or words[1] in ("the", "a", "an", "my", "out", "up"))

@@ -53,7 +53,9 @@ AND_SUBJECT = re.compile(
     re.IGNORECASE,
 )
 BARE_SUBJECT = re.compile(r"(?i:my|our)\s+[a-z-]+(?:\s+[a-z-]+)?|[A-Z][a-z]+|(?i:me)")
-ZH_AND_SUBJECT = re.compile(r"(?<=[\u4e00-\u9fff])(?:，|,)?(?:还有|并且|而且)")
+ZH_AND_SUBJECT = re.compile(r"(?<=[\u4e00-\u9fff])(?:，|,)?(?:还有|并且|而且)"
+                            # "辞职搬去深圳了", "毕业回了老家": a life event, then where the same one went
+                            r"|(?<=辞职|离职|裸辞|毕业|退休)了?(?=搬|去了|回了|跑去|跑到|进了)")
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,8 @@ ZH_TOPIC_CHANGE = re.compile(r"^(?P<before>)(?P<old>[^，,、]{1,8}?)(?P<verb>�
 ZH_MOVE_VERBS = ("搬到", "搬去", "搬回", "搬家到")
 ZH_JOB_VERBS = ("跳槽到", "跳槽去", "跳到", "跳去", "调到", "转到")
 # 在腾讯当产品经理 / 在医院做护士; "现在在杭州做室内设计": not the 在 of 现在
-ZH_JOB_AT = re.compile(r"^(?P<before>.*?)(?<!现)在(?!学(?:做|当|着))(?P<org>.+?)(?:当|做|担任|干)(?P<title>.+)$")
+# 进了腾讯做HRBP: joined, with the title
+ZH_JOB_AT = re.compile(r"^(?P<before>.*?)(?:(?<!现)在(?!学(?:做|当|着))|进了)(?P<org>.+?)(?:当|做|担任|干)(?P<title>.+)$")
 ZH_LEFT_JOB = re.compile(r"^(?P<before>.*?)(?:从(?P<org>.+?)(?:离职|辞职|辞职了|离开|退休)|离开了?(?P<org2>.+?)(?:公司)?$)")
 ZH_SCHOOL_END = "学校|小学|中学|大学|幼儿园|学院|高中|初中"  # the words a school's name ends with
 # 儿子转到育才小学了 / 转学到…: a transfer to a school (without 从, which ZH_FROM_TO reads)
