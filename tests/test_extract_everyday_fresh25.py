@@ -9,7 +9,8 @@ mechanism rather than one sentence:
 * "进了腾讯做HRBP": joined, with the title;
 * a life event, then where the same one went, as two clauses ("辞职搬去深圳了");
 * "就当省心了": taking something as something, no job;
-* "X不干了" / "X不续了" end X; "我吃素三年了": a diet said with how long;
+* "X不干了" / "X不续了" end X, and so does "再也不跑马拉松了"; "我吃素三年了": a diet with how long;
+* gone to a town to study ("我弟去了北京读博"): one lives where one studies;
 * "the loose ends are no more" ends the band "The Loose Ends" (a name's article is no word of it).
 """
 
@@ -77,3 +78,15 @@ def test_a_band_that_is_no_more_ends_the_membership(extractor):
     assert triples(extractor, "the kids are done") == []  # "are done": finished, not over
     assert names_value("loose ends", "The Loose Ends") and names_value("the crown", "Crown")
     assert not names_value("loose ends", "The Loose Screws")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("我弟去了北京读博", [(f"{USER}'s brother", "lives_in", "北京", 1.0)]),  # one lives where one studies
+    ("我去了北京上大学", [(USER, "lives_in", "北京", 1.0)]),
+    ("我姐去深圳工作了", [(SISTER, "works_in", "深圳", 1.0)]),
+    ("我再也不跑马拉松了", [(USER, ENDED, "马拉松", -0.8)]),
+    ("我想去深圳工作", []),
+    ("去上海出差了", []),
+])
+def test_gone_to_a_town_to_study_and_no_longer_doing_an_activity(extractor, text, expected):
+    assert triples(extractor, text) == expected

@@ -62,8 +62,10 @@ ZH_CAME_TO_LIVE = re.compile(rf"^(?P<who>.*?)(?:搬)?(?:来|到|来到)(?P<place
                              rf"(?:{ZH_NUM}(?:个)?多?(?:个月|年)|半年)多?了?$")  # months or years: a week is a visit
 # "阿杰跑去大理开民宿了", "我姐去深圳工作了", "他辞职去成都发展了": gone to a town to work or live there
 # (done: 了 ends it; "想去深圳工作", "去深圳出差" are no move)
-ZH_WENT_TO_WORK = re.compile(rf"^(?P<who>.*?)(?:辞职|辞了职|裸辞)?(?:跑|搬|调|就|也)?去了?(?P<place>[{CJK}]{{2,5}}?)"
-                             rf"(?P<what>工作|上班|打工|发展|定居|生活|开(?:店|民宿|餐馆|饭店|咖啡馆|公司|工作室)|创业)了$")
+# (and to study there: "我弟去年去了慕尼黑读博", one lives where one studies)
+ZH_WENT_TO_WORK = re.compile(rf"^(?P<who>.*?)(?:辞职|辞了职|裸辞)?(?:跑|搬|调|就|也)?去(?P<went>了)?(?P<place>[{CJK}]{{2,5}}?)"
+                             rf"(?P<what>工作|上班|打工|发展|定居|生活|开(?:店|民宿|餐馆|饭店|咖啡馆|公司|工作室)|创业"
+                             rf"|读博|读研|读书|念书|读大学|上大学|留学)(?(went)了?|了)$")
 ZH_HOME_GIVEN_UP = re.compile(rf"^(?:我|我们)?(?P<place>[{CJK}]{{2,5}}?)(?:那套|那间|这套|的)?(?:{'|'.join(ZH_HOME_WORDS)})"
                               r"(?:已经|也|早就|上个月|上周|终于)*(?:退了|退租了|不租了)$")
 
@@ -148,7 +150,7 @@ class ZhHomeRules:
         if not (m := ZH_WENT_TO_WORK.match(clause)) or not self._zh_place(m["place"]) or ZH_WISHED.search(m["who"]):
             return None
         subject, negated = self._zh_who(m["who"], turn)
-        predicate = "lives_in" if m["what"] in ("定居", "生活") else "works_in"
+        predicate = "works_in" if m["what"] in ("工作", "上班", "打工", "发展", "创业") or m["what"][0] == "开" else "lives_in"
         return Found(subject, predicate, m["place"], False, True) if subject and not negated else None
 
     @staticmethod
