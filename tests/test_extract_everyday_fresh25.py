@@ -11,6 +11,7 @@ mechanism rather than one sentence:
 * "就当省心了": taking something as something, no job;
 * "X不干了" / "X不续了" end X, and so does "再也不跑马拉松了"; "我吃素三年了": a diet with how long;
 * gone to a town to study ("我弟去了北京读博"): one lives where one studies;
+* 泡(在) a place regularly is a habit, as 去 is ("周末都泡在攀岩馆"); Nokia and BlackBerry are phones by their make;
 * "the loose ends are no more" ends the band "The Loose Ends" (a name's article is no word of it).
 """
 
@@ -89,4 +90,16 @@ def test_a_band_that_is_no_more_ends_the_membership(extractor):
     ("去上海出差了", []),
 ])
 def test_gone_to_a_town_to_study_and_no_longer_doing_an_activity(extractor, text, expected):
+    assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("这阵子周末都泡在攀岩馆，手上全是茧", [(USER, "habit", "攀岩馆", 1.0)]),  # 泡(在): one's time spent there
+    ("最近天天泡健身房", [(USER, "habit", "健身房", 1.0)]),
+    ("泡了杯茶", []),
+    ("每天泡脚", []),
+    ("哈哈对，我还在用诺基亚，按键机yyds", [(USER, "uses_phone", "诺基亚", 1.0)]),  # a make said alone is the phone
+    ("Nokia laid off 500 people", []),
+])
+def test_a_place_one_spends_time_at_and_a_phone_by_its_make(extractor, text, expected):
     assert triples(extractor, text) == expected

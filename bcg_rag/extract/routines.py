@@ -49,6 +49,8 @@ SCHOOL = re.compile(r"\b(?:School|Elementary|Primary|Middle|High|Academy|College
 ZH_BETWEEN_TAGS = ("t", "m", "q", "d")
 ZH_LIGHT_VERBS = frozenset({"跳", "打", "踢", "下", "玩"})
 ZH_BETWEEN_WORDS = frozenset({"每", "每天", "每周", "每晚", "天天", "起来", "坚持", "都", "也", "还", "会", "练", "做", "去", "一般", "通常"})
+# Going somewhere regularly: 去, or 泡 (在), spending one's time there ("周末都泡在攀岩馆").
+ZH_GOING = frozenset({"去", "泡", "泡在"})
 # "一到周末就去钓鱼", "每逢周六都去爬山", "每到夏天都去游泳": whenever that time comes, a routine;
 # read as 经常 (often), so the time's verb 到 / 逢 is no verb before the activity.
 ZH_WHENEVER = re.compile(r"(?:一|每)(?:到|逢)[\u4e00-\u9fff]{1,3}?(?:就|都|便)")
@@ -181,12 +183,12 @@ class RoutineRules:
         games = set(self.lexicon.words("habits", "games"))
         tokens = self._tokens(clause)
         for i, (word, flag, at) in enumerate(tokens):
-            gone = word == "去" and i + 1 < len(tokens)
+            gone = word in ZH_GOING and i + 1 < len(tokens)
             if word not in activities and not gone:
                 continue
             rest = tokens[i + 1:]
             if gone:  # 去 + (两次) + a place, what is done there, or both: "经常去钓鱼", "天天去水库钓鱼"
-                while rest and rest[0][1].startswith(("m", "q")):
+                while rest and (rest[0][1].startswith(("m", "q")) or rest[0][0] == "在" and word == "泡"):
                     rest = rest[1:]
                 # "天天去跳广场舞", "周末去公园打羽毛球": what is played or danced, after the light verb
                 light = len(rest) > 1 and rest[-2][0] in ZH_LIGHT_VERBS and rest[-1][0] in activities | games
