@@ -30,7 +30,8 @@ from .cascade import CascadeExtractor
 from .grammar import Grammar
 from .lexicon import DEFAULT_LEXICON_PATH, Lexicon, default_lexicon, stable_name
 from .llm import LLMExtractor
-from .offline import Extractor, OfflineExtractor, Reading
+from .offline import OfflineExtractor, Reading
+from .protocol import Extractor
 from .restate import SlotDiff, competing, restatement_diff, statement_key
 
 __all__ = [

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Any, Protocol, Sequence, runtime_checkable
+from typing import Any, Sequence
 
 from ..errors import InvalidInputError
 from ..models import Claim
@@ -71,20 +71,6 @@ from .zh_work import ZH_QUIT_WORDS, ZhWorkRules
 # A clause that names who someone is to the user ("Anna是我室友", "我男朋友叫陈屿", "我的狗叫豆豆")
 # leaves that one as the topic: the next clause without a subject is about them.
 NAMING_PREDICATES = frozenset({"pet_name", *PARTNER_PREDICATES.values()})
-
-
-@runtime_checkable
-class Extractor(Protocol):
-    def extract(
-        self,
-        text: str,
-        *,
-        user_id: str,
-        speaker: str = "user",
-        context: str | None = None,
-        known_predicates: Sequence[str] = (),
-        known_entities: Sequence[str] = (),
-    ) -> list[Claim]: ...
 
 
 EN_BEEN_LEFT_OUT = re.compile(r"^been\s+(?!to\b)[a-z]", re.IGNORECASE)

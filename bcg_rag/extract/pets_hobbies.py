@@ -1,4 +1,4 @@
-"""A pet that died, and a hobby said as an obsession, as English chat says them:
+"""A pet that died or taken in, and a hobby said as an obsession, as chat says them:
 
 * a pet that died: "our cat passed away last night", "we lost our dog Max last week", "RIP
   to my hamster", "had to put our old greyhound down" (has <animal>, denied, and its name
@@ -11,7 +11,8 @@
   is): an activity said as a gerund, or one the lexicon lists as an activity, a pastime or an
   instrument; "picked up the kids", "got into Stanford", "got into an argument" name none;
 * a pet taken in, in Chinese: "前两天在楼下捡了只小橘猫", "我们领养了一只流浪狗" (has 橘猫 / 流浪狗),
-  named by the next clause: "给它起名大橘", "起名叫豆豆" (pet_name);
+  named by the next clause: "给它起名大橘", "起名叫豆豆" (pet_name); and in English: "we adopted a
+  dog", "got a kitten named Miso", then "her name is Juno" or "a beagle called Rocket";
 * a hobby said as an obsession: "new obsession: pickleball", "my latest obsession is
   sourdough", "ok new hobby: pottery", "bouldering is my new obsession", "pottery is honestly my
   new therapy", "dragged me to a bouldering gym and i'm obsessed" (likes). "new
@@ -177,6 +178,28 @@ ZH_LITTLE = re.compile(r"^(?:小|一)")
 ZH_NAMED_IT = re.compile(rf"^(?:给(?:它|她|他))?(?:起名|取名|起了个名字?|取了个名字?)(?:叫|为)?(?P<name>[{CJK}A-Za-z]{{1,4}})(?:了|啦)?$")
 
 
+# "we adopted a dog", "just got a puppy named Biscuit", "adopted a retired racing greyhound",
+# "adopted a tabby from the shelter":
+# an animal taken in is kept (the lexicon's [mentions] pets only, with what describes it
+# dropped, ``pet_noun``: "got a cold", "adopted a new policy", "got a hot dog" are no pet).
+EN_PET_TAKEN = re.compile(
+    r"^(?P<who>.*?)\b(?:adopted|adopt|got|get|rescued|rescue|brought\s+home|bring\s+home)\s+(?:a|an|our|my)\s+"
+    r"(?P<pet>[a-z0-9][a-z0-9-]*(?:\s+[a-z0-9][a-z0-9-]*){0,4}?)"
+    r"(?:\s+from\s+(?:the|a|an|our|my)\s+(?:local\s+)?(?:shelter|rescue|pound|breeder|rspca|spca)(?:\s+(?:centre|center))?)?"
+    r"(?:\s*,?\s+(?:named|called)\s+(?P<name>(?-i:[A-Z][a-z][\w'-]*)))?(?:\s+(?:today|yesterday|last\s+\w+|this\s+(?:week|weekend|morning)"
+    r"|on\s+\w+day|(?:mon|tues|wednes|thurs|fri|satur|sun)day))?$",
+    re.IGNORECASE,
+)
+# "a beagle called Rocket", after "we have a puppy too!!": the kind of the animal just said, and its name
+EN_KIND_CALLED = re.compile(r"^(?:an?\s+)?(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+(?:called|named)\s+(?P<name>[A-Z][a-z][\w'-]*)$", re.IGNORECASE)
+# "her name is Juno", "named him Waffles", "she's called Pickle", after a clause that said which animal.
+EN_ITS_NAME = re.compile(
+    r"^(?:(?:her|his|its|their)\s+name(?:'s|\s+is)|(?:(?:we|i)\s+)?(?:named|called|(?:'re|are|am|'m)\s+calling)\s+(?:him|her|it)"
+    r"|(?:she|he|it)(?:'s|\s+is)\s+(?:called|named))"
+    r"\s+(?P<name>[A-Z][a-z][\w'-]*)$"
+)
+
+
 class PetHobbyRules:
     lexicon: Lexicon
 
@@ -302,3 +325,30 @@ class PetHobbyRules:
         if any(w in lex.first_person or w in lex.second_person or w in ("is", "are", "was", "he", "she", "they") for w in words):
             return None  # "new hobby: I guess nothing": a sentence, not a thing
         return Found(subject, "likes", value)
+
+    def _pet_taken(self, clause: str, turn: Turn) -> list[Found] | None:
+        """ "we adopted a dog", "got a kitten named Miso": the speaker keeps one (and its name).
+        The next clause may name it ("her name is Juno", ``_pet_name_after``)."""
+        if not (m := EN_PET_TAKEN.match(clause)) or (pet := pet_noun(self.lexicon, m["pet"])) is None:
+            return None
+        region, negated = self._clean_before_verb(m["who"])
+        # "my mum finally caved and adopted a cat": the clause before says whose it is
+        subject = turn.other if not region and turn.topic and turn.other else self._subject(region, turn)
+        if subject is None or negated:
+            return None
+        turn.owned = (subject, pet)
+        found = [Found(subject, "has", pet)]
+        if m["name"] and m["name"].casefold() not in self.lexicon.not_names:
+            found.append(Found(subject, "pet_name", m["name"]))
+        return found
+
+    def _pet_name_after(self, clause: str, turn: Turn) -> Found | list[Found] | None:
+        """ "her name is Juno" right after a clause that said the speaker keeps an animal; "a
+        beagle called Rocket" after "we have a puppy too!!" (which kind, and its name)."""
+        if turn.owned is None or turn.owned[1] not in self.lexicon.pets:
+            return None
+        if (m := EN_KIND_CALLED.match(clause)) and (kind := collapse(m["kind"]).casefold()) in self.lexicon.pets:
+            return [Found(turn.owned[0], "has", kind), Found(turn.owned[0], "pet_name", m["name"])]
+        if not (m := EN_ITS_NAME.match(clause)):
+            return None
+        return Found(turn.owned[0], "pet_name", m["name"])

@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING
 
 from .en import EN_ON_DAY
 from .in_passing import IN_PASSING_PREDICATES, PARTNER_PREDICATES, is_car
-from .pets_hobbies import pet_noun
 from .shared import CLUB_WORDS, Found
 from .text import CJK, EN_MODEL, collapse, has_cjk
 
@@ -79,26 +78,6 @@ EN_CANCELLED = re.compile(
 EN_CANCELLED_LOWER = re.compile(
     r"^(?P<who>.*?)\bcancel(?:l?ed|l?ing|s)?\s+(?:my|our|the)\s+(?!(?:gym|monthly|annual|yearly|premium|family|old|free|trial)\s)"
     r"(?P<thing>[a-z][\w&'-]+)\s+(?P<kind>membership|subscription)\b")
-# "we adopted a dog", "just got a puppy named Biscuit", "adopted a retired racing greyhound",
-# "adopted a tabby from the shelter":
-# an animal taken in is kept (the lexicon's [mentions] pets only, with what describes it
-# dropped, ``pet_noun``: "got a cold", "adopted a new policy", "got a hot dog" are no pet).
-EN_PET_TAKEN = re.compile(
-    r"^(?P<who>.*?)\b(?:adopted|adopt|got|get|rescued|rescue|brought\s+home|bring\s+home)\s+(?:a|an|our|my)\s+"
-    r"(?P<pet>[a-z0-9][a-z0-9-]*(?:\s+[a-z0-9][a-z0-9-]*){0,4}?)"
-    r"(?:\s+from\s+(?:the|a|an|our|my)\s+(?:local\s+)?(?:shelter|rescue|pound|breeder|rspca|spca)(?:\s+(?:centre|center))?)?"
-    r"(?:\s*,?\s+(?:named|called)\s+(?P<name>(?-i:[A-Z][a-z][\w'-]*)))?(?:\s+(?:today|yesterday|last\s+\w+|this\s+(?:week|weekend|morning)"
-    r"|on\s+\w+day|(?:mon|tues|wednes|thurs|fri|satur|sun)day))?$",
-    re.IGNORECASE,
-)
-# "a beagle called Rocket", after "we have a puppy too!!": the kind of the animal just said, and its name
-EN_KIND_CALLED = re.compile(r"^(?:an?\s+)?(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+(?:called|named)\s+(?P<name>[A-Z][a-z][\w'-]*)$", re.IGNORECASE)
-# "her name is Juno", "named him Waffles", "she's called Pickle", after a clause that said which animal.
-EN_ITS_NAME = re.compile(
-    r"^(?:(?:her|his|its|their)\s+name(?:'s|\s+is)|(?:(?:we|i)\s+)?(?:named|called|(?:'re|are|am|'m)\s+calling)\s+(?:him|her|it)"
-    r"|(?:she|he|it)(?:'s|\s+is)\s+(?:called|named))"
-    r"\s+(?P<name>[A-Z][a-z][\w'-]*)$"
-)
 # A choice among things to buy ("went with the roomba in the end", "ended up getting a Kindle",
 # "settled on a used Prius") is a purchase too, of a durable thing only: "went with the Marriott"
 # or "went with Anna" is no thing owned.
@@ -310,33 +289,6 @@ class ShapeRules:
         region, negated = self._clean_before_verb(m["who"])
         subject = self._subject(region, turn)
         return Found(subject, "owns", thing, negated != sold, True) if subject else None
-
-    def _pet_taken(self, clause: str, turn: Turn) -> list[Found] | None:
-        """ "we adopted a dog", "got a kitten named Miso": the speaker keeps one (and its name).
-        The next clause may name it ("her name is Juno", ``_pet_name_after``)."""
-        if not (m := EN_PET_TAKEN.match(clause)) or (pet := pet_noun(self.lexicon, m["pet"])) is None:
-            return None
-        region, negated = self._clean_before_verb(m["who"])
-        # "my mum finally caved and adopted a cat": the clause before says whose it is
-        subject = turn.other if not region and turn.topic and turn.other else self._subject(region, turn)
-        if subject is None or negated:
-            return None
-        turn.owned = (subject, pet)
-        found = [Found(subject, "has", pet)]
-        if m["name"] and m["name"].casefold() not in self.lexicon.not_names:
-            found.append(Found(subject, "pet_name", m["name"]))
-        return found
-
-    def _pet_name_after(self, clause: str, turn: Turn) -> Found | list[Found] | None:
-        """ "her name is Juno" right after a clause that said the speaker keeps an animal; "a
-        beagle called Rocket" after "we have a puppy too!!" (which kind, and its name)."""
-        if turn.owned is None or turn.owned[1] not in self.lexicon.pets:
-            return None
-        if (m := EN_KIND_CALLED.match(clause)) and (kind := collapse(m["kind"]).casefold()) in self.lexicon.pets:
-            return [Found(turn.owned[0], "has", kind), Found(turn.owned[0], "pet_name", m["name"])]
-        if not (m := EN_ITS_NAME.match(clause)):
-            return None
-        return Found(turn.owned[0], "pet_name", m["name"])
 
     def _traded(self, clause: str, turn: Turn) -> list[Found] | None:
         """ "traded in the civic for a used Subaru Outback": the old one is no longer owned, the new one is."""
