@@ -8,7 +8,7 @@ mechanism rather than one sentence:
 * a town, then an organisation it does not name: "在杭州一家游戏公司上班" works in 杭州;
 * "进了腾讯做HRBP": joined, with the title;
 * a life event, then where the same one went, as two clauses ("辞职搬去深圳了");
-* "就当省心了": taking something as something, no job;
+* "就当省心了": taking something as something, no job; "又回去挤地铁了": back to a way of commuting;
 * "X不干了" / "X不续了" end X, and so does "再也不跑马拉松了"; "我吃素三年了": a diet with how long;
 * gone to a town to study ("我弟去了北京读博"): one lives where one studies;
 * 泡(在) a place regularly is a habit, as 去 is ("周末都泡在攀岩馆"); Nokia and BlackBerry are phones by their make;
@@ -62,7 +62,8 @@ def test_chinese_work_said_by_town_by_joining_and_after_a_life_event(extractor, 
 
 
 @pytest.mark.parametrize("text, expected", [
-    ("行吧，又回去挤地铁了，反正冬天骑车也冻手，就当省心了", []),
+    ("就当省心了", []),
+    ("就当是锻炼身体了", []),
     ("入职了一家新公司", []),
     ("销售不干了", [(USER, "does", "销售", -0.8)]),
     ("我吃素三年了", [(USER, "diet", "素食", 1.0)]),
@@ -102,4 +103,14 @@ def test_gone_to_a_town_to_study_and_no_longer_doing_an_activity(extractor, text
     ("Nokia laid off 500 people", []),
 ])
 def test_a_place_one_spends_time_at_and_a_phone_by_its_make(extractor, text, expected):
+    assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("行吧，又回去挤地铁了，反正冬天骑车也冻手，就当省心了", [(USER, "commutes_by", "地铁", 1.0)]),
+    ("又改回骑车了", [(USER, "commutes_by", "骑车", 1.0)]),
+    ("我回去开车", []),  # going back to drive somewhere: no way of getting about said as back
+    ("回到北京了", []),
+])
+def test_back_to_a_way_of_getting_about(extractor, text, expected):
     assert triples(extractor, text) == expected

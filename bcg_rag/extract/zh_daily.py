@@ -45,6 +45,8 @@ ZH_METRO_LINE = r"[坐挤搭乘](?:[0-9]{1,2}|[一二三四五六七八九十]{1
 ZH_MODE = "|".join([*sorted(ZH_MODES, key=len, reverse=True), ZH_METRO_LINE])
 # "再也不用挤地铁了": the old way is over
 ZH_MODE_ENDED = re.compile(rf"^(?P<who>.*?)(?:再也不用|不用再|终于不用|以后不用)(?P<mode>{ZH_MODE})了?$")
+# "又回去挤地铁了", "改回骑车了": back to a way of getting about (of getting to work, in chat)
+ZH_MODE_BACK = re.compile(rf"^(?P<who>.*?)(?:又|还是|重新)*(?:回去|改回|换回|回到)了?(?P<mode>{ZH_MODE})了$")
 # what is said of a commute after it: "每天挤4号线上班真的要命"
 ZH_COMMUTE_REMARK = r"(?:[^，。！？]{0,4}(?:要命|累|痛苦|崩溃|烦|辛苦|难受|挤|远|方便|爽|快))?"
 # "<who>(一般|平时都是)<way>(去<where>)上班" / "<who>每天去<where>上班" / "现在改坐地铁上班"
@@ -162,6 +164,8 @@ class ZhDailyRules:
     def _zh_commute(self, clause: str, turn: Turn) -> list[Found] | None:
         if (ended := ZH_MODE_ENDED.match(clause)) and (subject := self._zh_who(ended["who"], turn)[0]):
             return [Found(subject, "commutes_by", _mode(ended["mode"]), True, True)]
+        if (back := ZH_MODE_BACK.match(clause)) and (subject := self._zh_who(back["who"], turn)[0]):
+            return [Found(subject, "commutes_by", _mode(back["mode"]), False, True)]
         if not (m := ZH_COMMUTE.match(clause)) or not (m["mode"] or m["where"] and self._often(m["who"])):
             return None
         subject, negated = self._zh_who(m["who"], turn)
