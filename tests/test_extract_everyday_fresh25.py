@@ -12,7 +12,9 @@ mechanism rather than one sentence:
 * "X不干了" / "X不续了" end X, and so does "再也不跑马拉松了"; "我吃素三年了": a diet with how long;
 * gone to a town to study ("我弟去了北京读博"): one lives where one studies;
 * 泡(在) a place regularly is a habit, as 去 is ("周末都泡在攀岩馆"); Nokia and BlackBerry are phones by their make;
-* "the loose ends are no more" ends the band "The Loose Ends" (a name's article is no word of it).
+* "the loose ends are no more" ends the band "The Loose Ends" (a name's article is no word of it);
+* "搞电池测试的" after the speaker's employer is the speaker's trade; "我叫陈晓，二十九": naming oneself
+  introduces oneself, and a bare age after it is one's own.
 """
 
 from __future__ import annotations
@@ -113,4 +115,17 @@ def test_a_place_one_spends_time_at_and_a_phone_by_its_make(extractor, text, exp
     ("回到北京了", []),
 ])
 def test_back_to_a_way_of_getting_about(extractor, text, expected):
+    assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("我在宁德时代上班，搞电池测试的，天天跟电芯打交道", [(USER, "works_at", "宁德时代", 1.0), (USER, "job_title", "电池测试", 1.0)]),
+    ("我姐在腾讯上班，搞测试的", [(SISTER, "works_at", "腾讯", 1.0), (SISTER, "job_title", "测试", 1.0)]),
+    ("搞IT的都这样", []),  # a kind of people, nobody's trade
+    ("搞电池测试的", []),  # whose is not said
+    ("我叫陈晓，二十九，在杭州一家游戏公司画原画", [(USER, "name", "陈晓", 1.0), (USER, "age", "二十九岁", 1.0)]),
+    ("我叫小林。你见过我儿子吗？5岁了", [(USER, "name", "小林", 1.0)]),
+    ("二十九", []),
+])
+def test_a_bare_trade_after_ones_employer_and_a_bare_age_after_ones_name(extractor, text, expected):
     assert triples(extractor, text) == expected

@@ -178,7 +178,10 @@ class IdiomRules:
         if m is None:
             return None
         region, negated = self._clean_before_verb(m["who"])
-        subject = self._subject(region, turn) if region or not m["bare"] else turn.other if turn.topic else None
+        # bare, it goes on from the clause before: hers ("我姐在腾讯，搞测试的"), or the speaker's
+        # after the speaker's employer ("我在宁德时代上班，搞电池测试的")
+        subject = self._subject(region, turn) if region or not m["bare"] else turn.other if turn.topic else (
+            turn.speaker_id if turn.employer and turn.other is None else None)
         trade = self._clean_value(m["trade"])
         if subject is None or not self._usable(trade):
             return None

@@ -197,6 +197,8 @@ class OfflineExtractor(
                 # tags it: "跳槽到九章云了！九章云总部在杭州" (九章 is a numeral to jieba).
                 turn.entities.update({f.value.casefold(): f.value for f in found if f.predicate == "works_at" and not f.negated})
                 turn.employer = next((f.value for f in found if f.predicate == "works_at" and not f.negated), turn.employer)
+                # "我叫陈晓，二十九": naming oneself introduces oneself (a bare age after it is one's own)
+                turn.introduced = turn.introduced or any(f.predicate == "name" and f.subject == turn.speaker_id for f in found)
                 turn.town = next((f.value for f in found if f.predicate in TOWN_PREDICATES and not f.negated), None)
                 turn.venue = next((f.value for f in found if f.predicate in VENUE_PREDICATES and not f.negated), None)
                 if mood.plan:  # "我想喝奶茶", "I want to play tennis": a passing wish, not a plan

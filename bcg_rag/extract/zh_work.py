@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
 # "简单介绍下", "先自我介绍一下", "介绍一下我自己吧": the speaker introduces themself (not "给你介绍下我妈").
 ZH_INTRO = re.compile(r"^(?:那|先|我先|来|我来)?(?:简单|简单地|正式)?(?:自我介绍|介绍)(?:一)?下?(?:我自己|自己|我)?(?:吧|哈|啊|呀|哦)?$")
-ZH_BARE_AGE = re.compile(rf"^(?:今年|现在)?(?P<age>{ZH_NUMBER})(?:周)?岁了?$")
+ZH_BARE_AGE = re.compile(rf"^(?:今年|现在)?(?P<age>{ZH_NUMBER})(?:(?:周)?岁了?)?$")  # "二十九" alone, after 我叫…
 ZH_BARE_ORIGIN = re.compile(rf"^(?P<place>[{CJK}]{{2,6}})人$")
 ZH_FIRST = r"(?:第一|头一)(?:天|周|个?星期|个?礼拜|个月)"
 ZH_WORK = "上班|工作|报到|入职|实习"
