@@ -129,3 +129,11 @@ def test_back_to_a_way_of_getting_about(extractor, text, expected):
 ])
 def test_a_bare_trade_after_ones_employer_and_a_bare_age_after_ones_name(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("腰伤了，以后不能再跑马拉松了", [(USER, ENDED, "马拉松", -0.8)]),  # no longer able: now, not a plan
+    ("以后不喝奶茶了", [(USER, "drinks", "milk tea", -0.8)]),
+])
+def test_from_now_on_no_longer_is_said_now(extractor, text, expected):
+    assert triples(extractor, text) == expected

@@ -133,7 +133,7 @@ ZH_SUPPOSED_END = re.compile(r"(?:太|已经|早就|应该)[^，,。！？!?]{0,
 ZH_SHI_DE = re.compile(r"^(?P<who>[^是，,]{1,8}?)是(?P<what>(?:在|从)[^是]+?)的[了呀啊哦啦]*$")
 # 原来 before whom it is about is discovery ("原来我是O型血", "原来她是北京人"); after it, the past ("我原来住在杭州")
 ZH_TURNS_OUT = re.compile(r"^(?:哦|噢|啊|诶|哈)?原来(?=我|你|他|她|它|这|那|咱)")
-ZH_STOPPED = re.compile(r"(?:不再|再也不|不)[\u4e00-\u9fff]{1,4}了[吧啊呀哦]?$")
+ZH_STOPPED = re.compile(r"(?:不再|再也不能?|不能再|没法再|不)[\u4e00-\u9fff]{1,4}了[吧啊呀哦]?$")
 SPACE_BETWEEN_CJK = re.compile(rf"(?<=[{CJK}])\s+(?=[{CJK}])")
 
 
