@@ -51,3 +51,28 @@ def test_a_predicates_fit_is_the_mean_of_its_name_and_its_best_phrasing(make_mem
     for p, vectors in predicate_vectors(mem, ["lives_in", "works_at"]).items():
         sims = vectors @ vector
         assert fits[p] == float(sims[0] + np.max(sims)) / 2
+
+
+def test_a_search_looks_in_the_archive_only_once_there_is_one(make_memory, monkeypatch):
+    import importlib
+
+    from bcg_rag import Claim, lifecycle
+
+    search_module = importlib.import_module("bcg_rag.search")  # the module (the package exports the function by that name)
+
+    for durable in (False, True):
+        mem = make_memory(durable=durable)
+        mem.observe("Tea is green", user_id="u1", timestamp="2024-01-01T00:00:00", claim=Claim("Tea", "color", "green"))
+        mem.observe("I live in Oslo", user_id="u1", timestamp="2024-01-01T00:00:00", claim=Claim("user", "lives_in", "Oslo"))
+        looked = []
+        monkeypatch.setattr(search_module, "_with_archived", lambda *a, **k: looked.append(a) or a[3])
+        assert not lifecycle.may_have_cold_store(mem)
+        mem.search("what colour is tea?", user_id="u1")
+        assert looked == []
+        monkeypatch.undo()
+        mem.search("what colour is tea?", user_id="u1")  # no archive: the same answer, looked for or not
+        (tea,) = [b for b in mem.beliefs("u1") if b.predicate == "color"]
+        lifecycle.archive(mem, tea.id, now="2024-02-01T00:00:00")
+        assert lifecycle.may_have_cold_store(mem)
+        found = mem.search("what colour is tea?", user_id="u1")
+        assert any(g.archived and g.best.value == "green" for g in found)
