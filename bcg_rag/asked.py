@@ -239,6 +239,7 @@ def slot_name(predicate: str) -> str:
 _THROUGH_ORG = re.compile(rf"\b(?:{_EN_ORGS})(?:'s)?\b|{_ZH_ORGS}|\bhq\b|headquarters|总部", re.IGNORECASE)
 
 
+@lru_cache(maxsize=4)  # a search asks it of its question three or four times
 def answer_kind(query: str) -> frozenset[str]:
     """The slots whose values are the kind of answer the question asks for (none: any)."""
     kind = next((predicates for pattern, predicates in ANSWER_KINDS if pattern.search(query)), frozenset())

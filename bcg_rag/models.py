@@ -157,7 +157,9 @@ class Edge:
         """An edge read back from the store, which checked it on the way in: not checked
         again (a search reads hundreds, and the checks were most of their cost)."""
         edge = object.__new__(cls)
-        edge.__dict__.update(EDGE_DEFAULTS, **dict(row))
+        fields_ = edge.__dict__
+        fields_.update(EDGE_DEFAULTS)
+        fields_.update(row)  # a mapping or an sqlite3.Row (keys() and [name]): no dict copy of it first
         return edge
 
 

@@ -127,7 +127,7 @@ def predicate_similarity(memory: Any, predicates: list[str], vector: np.ndarray)
     out = {}
     for p in predicates:
         sims = vectors[p] @ vector
-        out[p] = float(sims[0] + np.max(sims)) / 2  # the name always counts: many phrasings are many chances
+        out[p] = float(sims[0] + sims.max()) / 2  # the name always counts: many phrasings are many chances
     return out
 
 

@@ -149,7 +149,7 @@ def search(
     chosen = ranked[: max(0, top_k)]
     reads.want_evidence(eid for eid, _ in hits[: max(0, top_k)])  # the raw rows' candidates, read with the groups' evidence
     groups = _groups(memory, chosen, via, as_of, now, agent_id, pending, reads, stored)
-    if as_of is None:
+    if as_of is None and lifecycle.may_have_cold_store(memory):
         groups = _with_archived(memory, query, user_id, groups, top_k, agent_id, now)
     fits = predicate_similarity(memory, sorted({g.predicate for g in groups}), vector) if groups else {}
     kind = answer_kind(query)

@@ -323,6 +323,17 @@ ZH_SCHOOL_KINDS = ("小学", "中学", "学校", "幼儿园", "学院", "高中"
 EN_CAPITALISED_NAME = re.compile(r"[A-Z][\w&'-]*(?: [A-Z][\w&'.-]*){0,3}")
 
 
+ZH_ORG_NAME = re.compile(r"[\u4e00-\u9fff]{2,12}")
+
+
+@functools.lru_cache(maxsize=8)
+def _en_suffixes(lexicon: Lexicon) -> tuple[frozenset[str], tuple[str, ...]]:
+    """The lexicon's English organisation suffixes, as a set and title-cased in order: a
+    search guesses a name with each of them for every capitalised word of its question."""
+    suffixes = lexicon.words("organisations", "en_suffixes")
+    return frozenset(suffixes), tuple(s.title() for s in suffixes)
+
+
 def org_forms(name: str, lexicon: Lexicon) -> list[str]:
     """The other forms of a Chinese organisation's name: without its suffix ("云杉智能" ->
     "云杉"), or, for a short name, with each suffix ("云杉" -> "云杉智能", "云杉科技", ...).
@@ -332,12 +343,12 @@ def org_forms(name: str, lexicon: Lexicon) -> list[str]:
     likewise: "Orla Foods" -> "Orla", "Orla" -> "Orla Foods", "Orla Labs", ... (the lexicon's
     ``en_suffixes``)."""
     if EN_CAPITALISED_NAME.fullmatch(name):
-        suffixes = lexicon.words("organisations", "en_suffixes")
+        suffixes, titled = _en_suffixes(lexicon)
         *head, last = name.split()
         if head:
             return [" ".join(head)] if last.casefold().rstrip(".") in suffixes else []
-        return [f"{name} {s.title()}" for s in suffixes]
-    if not re.fullmatch(r"[\u4e00-\u9fff]{2,12}", name):
+        return [f"{name} {s}" for s in titled]
+    if not ZH_ORG_NAME.fullmatch(name):
         return []
     suffixes = lexicon.words("organisations", "suffixes")
     shorter = [name[: -len(s)] for s in suffixes if name.endswith(s) and len(name) - len(s) >= 2]

@@ -1,0 +1,78 @@
+"""The cheaper forms of a search's row decoding and name guessing give what the plain ones gave
+(issue 13: a search's own work)."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import fields
+
+import numpy as np
+
+from bcg_rag.extract.lexicon import default_lexicon, org_forms
+from bcg_rag.models import Edge
+
+
+def _edge_row() -> sqlite3.Row:
+    conn = sqlite3.connect(":memory:")
+    conn.row_factory = sqlite3.Row
+    conn.execute("CREATE TABLE edge (src, dst, relation, weight, value, valid_from, valid_until, reason, source_type)")
+    conn.execute("INSERT INTO edge VALUES ('ev_1', 'b_1', 'SUPPORTS', 0.9, 1.0, '2024-01-01T00:00:00', NULL, 'claim', 'chat')")
+    return conn.execute("SELECT * FROM edge").fetchone()
+
+
+def test_an_edge_read_from_an_sqlite_row_or_a_dict_is_the_edge_written():
+    row = _edge_row()
+    written = Edge(src="ev_1", dst="b_1", relation="SUPPORTS", weight=0.9, value=1.0, valid_from="2024-01-01T00:00:00",
+                   reason="claim", source_type="chat")
+    for read in (Edge.from_row(row), Edge.from_row(dict(row))):  # SQLite's rows, Postgres's dicts
+        assert read == written
+        assert {f.name: getattr(read, f.name) for f in fields(Edge)} == {f.name: getattr(written, f.name) for f in fields(Edge)}
+
+
+def test_a_name_is_guessed_with_each_suffix_of_its_own_lexicon():
+    lexicon = default_lexicon()
+    suffixes = lexicon.words("organisations", "en_suffixes")
+    assert org_forms("Orla", lexicon) == [f"Orla {s.title()}" for s in suffixes]
+    assert org_forms(f"Orla {suffixes[0].title()}", lexicon) == ["Orla"]
+    assert org_forms("Orla Quartz", lexicon) == []
+    # a lexicon with one more suffix guesses it too (the titled suffixes are the lexicon's, not the first one's)
+    extended = lexicon.extend({"organisations": {"en_suffixes": ["quartz"]}})
+    assert org_forms("Orla", extended)[-1] == "Orla Quartz" and org_forms("Orla Quartz", extended) == ["Orla"]
+    assert org_forms("Orla", lexicon) == [f"Orla {s.title()}" for s in suffixes]
+    assert org_forms("云杉", lexicon) and org_forms("x云杉", lexicon) == []
+
+
+def test_a_predicates_fit_is_the_mean_of_its_name_and_its_best_phrasing(make_memory):
+    from bcg_rag.relevance import predicate_similarity, predicate_vectors
+
+    mem = make_memory()
+    vector = np.asarray(mem.index.embed(["where does she live now?"])[0], dtype=np.float32)
+    fits = predicate_similarity(mem, ["lives_in", "works_at"], vector)
+    for p, vectors in predicate_vectors(mem, ["lives_in", "works_at"]).items():
+        sims = vectors @ vector
+        assert fits[p] == float(sims[0] + np.max(sims)) / 2
+
+
+def test_a_search_looks_in_the_archive_only_once_there_is_one(make_memory, monkeypatch):
+    import importlib
+
+    from bcg_rag import Claim, lifecycle
+
+    search_module = importlib.import_module("bcg_rag.search")  # the module (the package exports the function by that name)
+
+    for durable in (False, True):
+        mem = make_memory(durable=durable)
+        mem.observe("Tea is green", user_id="u1", timestamp="2024-01-01T00:00:00", claim=Claim("Tea", "color", "green"))
+        mem.observe("I live in Oslo", user_id="u1", timestamp="2024-01-01T00:00:00", claim=Claim("user", "lives_in", "Oslo"))
+        looked = []
+        monkeypatch.setattr(search_module, "_with_archived", lambda *a, **k: looked.append(a) or a[3])
+        assert not lifecycle.may_have_cold_store(mem)
+        mem.search("what colour is tea?", user_id="u1")
+        assert looked == []
+        monkeypatch.undo()
+        mem.search("what colour is tea?", user_id="u1")  # no archive: the same answer, looked for or not
+        (tea,) = [b for b in mem.beliefs("u1") if b.predicate == "color"]
+        lifecycle.archive(mem, tea.id, now="2024-02-01T00:00:00")
+        assert lifecycle.may_have_cold_store(mem)
+        found = mem.search("what colour is tea?", user_id="u1")
+        assert any(g.archived and g.best.value == "green" for g in found)
