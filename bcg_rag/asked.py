@@ -300,6 +300,8 @@ def _of_kind(group: Any, kind: frozenset[str]) -> bool:
 
 # Relations that are the value of a slot of the user's own (dating, married_to, engaged_to).
 PARTNERS = frozenset({"husband", "wife", "boyfriend", "girlfriend", "partner"})
+# Asking who the partner is, or their name: the user's own slot ("用户的男朋友是谁？", "what's my wife's name?")
+_ASKS_WHO = re.compile(r"\bwho\b|\bname\b|是谁|叫什么|名字|哪位", re.IGNORECASE)
 
 
 def speaks_of_unanswered(memory: Any, user_id: str, query: str, subject_ids: list[str],
@@ -317,7 +319,8 @@ def speaks_of_unanswered(memory: Any, user_id: str, query: str, subject_ids: lis
     # was said, unread) is asked about all the same when every group is the user's own: they do
     # not answer. Not a partner ("用户的男朋友是谁？" asks the user's dating slot), nor when a group
     # is about someone else, who may be that relative by name ("Ana", the user's sibling).
-    unknown_relative = (not relatives and bool(relations - PARTNERS)
+    # (a partner's own tastes or doings are theirs: "用户的老公喜欢吃什么？")
+    unknown_relative = (not relatives and bool(relations - PARTNERS or relations and not _ASKS_WHO.search(query))
                         and _user_or_named(memory, query, subject_ids, reads=reads)[0] == set(subject_ids))
     if relatives or unknown_relative:
         if set(relatives) & set(subject_ids):

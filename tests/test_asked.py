@@ -127,6 +127,17 @@ def test_a_relative_no_claim_is_about_is_still_whom_the_question_asks_about(mem)
     assert not r.unstructured_first and r[0].current.value == "阿哲"
 
 
+def test_a_partners_own_tastes_are_theirs_not_the_users(mem):
+    # the user's diet was read; what the husband eats was said in words no rule reads
+    say(mem, "我吃素三年了", "2025-01-01T00:00:00", Claim("user", "diet", "素食"))
+    say(mem, "帮我查下牛排煎几分熟好，给我老公做的，他无肉不欢", "2025-01-02T00:00:00")
+    r = mem.search("用户的老公喜欢吃什么？", user_id=U)
+    assert r.unstructured_first and "老公" in r.unstructured[0]["text"]  # the user's own diet is no answer
+    say(mem, "我老公叫陈屿", "2025-01-03T00:00:00", Claim("user", "married_to", "陈屿"))
+    r = mem.search("用户的老公叫什么名字？", user_id=U)  # his name is the user's own slot
+    assert not r.unstructured_first and r[0].current.value == "陈屿"
+
+
 def test_a_relative_known_only_by_name_is_not_unanswered(mem):
     # no claim names "the user's sister"; Ana is the user's sibling by a slot of the user's own
     say(mem, "my sister Ana lives in Porto", "2025-01-01T00:00:00", Claim("Ana", "lives_in", "Porto"),
