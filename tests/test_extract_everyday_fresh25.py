@@ -68,6 +68,7 @@ def test_chinese_work_said_by_town_by_joining_and_after_a_life_event(extractor, 
     ("就当是锻炼身体了", []),
     ("入职了一家新公司", []),
     ("销售不干了", [(USER, "does", "销售", -0.8)]),
+    ("健身卡不续了", [(USER, "does", "健身卡", -0.8)]),  # not renewed: over
     ("我吃素三年了", [(USER, "diet", "素食", 1.0)]),
     ("吃素两个多月了", [(USER, "diet", "素食", 1.0)]),
     ("不吃素了", [(USER, "diet", "素食", -0.8)]),
