@@ -245,7 +245,7 @@ class GateRules(SubjectGateRules):
             found = replace(found, predicate="works_in", value=town["town"])  # "在杭州一家游戏公司上班": which town is said
         if found.predicate == "works_at" and (found.value in ZH_EMPLOYER_WORDS or re.search(r"(?:一|某)(?:家|个|所|间)", found.value)
                                               or re.search(rf"(?:一|某)(?:家|个|所|间){re.escape(found.value)}", clause)):
-            return None  # "入职了一家新公司", "在(宁波)一家创业公司当CTO": which one is not said (yet)
+            return None  # "入职了一家新公司", "在一家创业公司当CTO": which one is not said (yet)
         if found.predicate in ("works_at", "works_in") and re.fullmatch(r"[\d一二三四五六七八九十两几]+(?:楼|层|号|号楼)", found.value):
             return None  # "从三楼跳去二楼": a floor is where one stands, no employer
         if found.predicate == "member_of" and has_cjk(found.value) and found.value.endswith(ZH_HOME_WORDS):
