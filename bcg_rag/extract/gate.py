@@ -209,7 +209,7 @@ class GateRules(SubjectGateRules):
         if not (1 <= len(words) <= 3 and all(re.fullmatch(r"[a-z][a-z'-]+", w) for w in words)) \
                 or any(w in NOT_PLACE_WORDS or w in ("my", "our", "the", "a", "an", "his", "her", "their") for w in words) \
                 or len(words) == 1 and words[0] in self.lexicon.not_names or " ".join(words) in self.lexicon.values \
-                or " ".join(words) in self.lexicon.words("occupations", "fields"):  # "a developer in fintech" works in no town
+                or " ".join(words) in work_fields(self.lexicon):  # "a developer in fintech" works in no town
             return None
         return " ".join(w.upper() if len(w) <= 2 else w.capitalize() for w in words)  # "la" is LA, "sf" SF
 
@@ -306,6 +306,12 @@ WORKPLACE = re.compile(
 def practised(lexicon: Lexicon) -> frozenset[str]:
     """What one keeps practising: the lexicon's activities, games, instruments and pastimes."""
     return frozenset(w for key in ("activities", "games", "instruments", "hobbies") for w in lexicon.words("habits", key))
+
+
+@functools.cache
+def work_fields(lexicon: Lexicon) -> frozenset[str]:
+    """Fields one works in ("fintech", "sales"): no town's name, even in lower case."""
+    return frozenset(lexicon.words("occupations", "fields"))
 
 
 # "杭州一家游戏公司", "深圳的一家外企": a town, then an organisation it does not name
