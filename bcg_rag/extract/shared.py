@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Sequence
 
 from .grammar import (EN_AMOUNT_PER, EN_DWELLING_IN, EN_TEAM_AT, MAX_VALUE_CJK_CHARS, MAX_VALUE_WORDS, TIME_TAILS,
                       ZH_DURATION, ZH_PLACE_CALLED)
-from .text import CJK_CHAR, EDGE_PUNCTUATION, EN_SETTING_LEAD, collapse, has_cjk, inside_title, snake_name, title_article
+from .text import (CJK_CHAR, EDGE_PUNCTUATION, EN_SETTING_LEAD, VERB_PARTICLES, collapse, has_cjk, inside_title, snake_name,
+                   title_article)
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
@@ -69,10 +70,6 @@ class Found:
 
 # The predicate of an ending read without its slot: "the user no longer does X" (endings.py).
 ENDED = "does"
-
-
-# Adverbs that finish a phrasal verb ("eat out", "hang out", "take up"): never a value's first word.
-VERB_PARTICLES = frozenset({"out", "up", "off", "away", "around", "back", "down"})
 
 
 class SharedRules:

@@ -256,3 +256,6 @@ EN_SETTING_LEAD = re.compile(r"^(?:at|in|on)\s+(?:(?:the\s+|my\s+|our\s+)?(?:off
 ZH_GENERIC_PLACES = frozenset(
     "公司 单位 学校 家 家里 老家 办公室 岗位 工位 厂 厂里 店里 医院 工地 部门 宿舍 国 国内 大陆 内地 原单位 老东家 工作 上班".split()
 )
+
+# Adverbs that finish a phrasal verb ("eat out", "hang out", "take up"): never a value's first word.
+VERB_PARTICLES = frozenset({"out", "up", "off", "away", "around", "back", "down"})
