@@ -17,24 +17,13 @@ from typing import Any
 
 import numpy as np
 
-from .asked import (
-    asked_subjects,
-    asks_recent,
-    relatives_asked,
-    speaks_of_relation,
-    speaks_of_unanswered,
-)
+from .asked import asked_subjects, asks_recent, relatives_asked, speaks_of_relation, speaks_of_unanswered
 from .extract.races import PB_SUFFIX
 from .extract.text import has_cjk, writes_in_lower_case
 from .groups import held_in
 from .models import HIDDEN_TEXT
 from .naming import names_every, names_something, names_start_of, only_asks
-from .relevance import (
-    STATEMENT_SLOTS,
-    is_wh_question,
-    memory_lexicon,
-    named_in_question,
-)
+from .relevance import STATEMENT_SLOTS, is_wh_question, memory_lexicon, named_in_question
 from .render import status
 from .threads import asks_through, chain_rows, en_names, named
 
