@@ -157,18 +157,33 @@ def asked_first(memory: Any, user_id: str, query: str, ranked: list, reads: Any 
         return ranked
     subject_ids = [g[2][0]["subject_id"] for g in ranked]
     asked = asked_subjects(memory, user_id, query, subject_ids, reads)
-    if not asked and not refers_to_user(query) and (kind := answer_kind(query)) and not asks_through(query):
+    if not asked and not refers_to_user(query) and not asks_through(query):
         # "What is Anya's job?": the slots of the asked kind of someone it names come first. Only
         # those, and not through an organisation: the subject a chain starts from ("the capital
         # of the country where the sport of Real Madrid originated", "... coached by Louis van
         # Gaal's employer") is not whom its end asks about.
         named = _named_subjects(memory, query, subject_ids, reads)
-        first = [g for g in ranked if g[2][0]["subject_id"] in named and slot_name(g[2][0]["predicate"]) in kind]
-        return first + [g for g in ranked if not any(g is f for f in first)]
+        if kind := answer_kind(query):
+            first = [g for g in ranked if g[2][0]["subject_id"] in named and slot_name(g[2][0]["predicate"]) in kind]
+            return first + [g for g in ranked if not any(g is f for f in first)]
+        return _named_before_rivals(ranked, named)
     if not asked:
         return ranked
     return ([g for g in ranked if g[2][0]["subject_id"] in asked]
             + [g for g in ranked if g[2][0]["subject_id"] not in asked])
+
+
+def _named_before_rivals(ranked: list, named: set[str]) -> list:
+    """ "What diet does Priya follow?" after "my girlfriend Priya has been vegan for years" (the
+    user's diet and Priya's, from one message, equally near): the named one's slot comes before
+    the same slot of anyone else, where the first of them stood; nothing else moves."""
+    slots = {g[2][0]["predicate"] for g in ranked if g[2][0]["subject_id"] in named}
+    if not slots:
+        return ranked
+    moved = [g for g in ranked if g[2][0]["subject_id"] in named and g[2][0]["predicate"] in slots]
+    at = next(i for i, g in enumerate(ranked) if g[2][0]["predicate"] in slots)
+    rest = [g for g in ranked if not any(g is m for m in moved)]
+    return rest[:at] + moved + rest[at:]
 
 
 # The kind of answer a question's words ask for, and the slots whose values are of that kind:

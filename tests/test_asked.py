@@ -145,3 +145,15 @@ def test_a_relative_known_only_by_name_is_not_unanswered(mem):
     say(mem, "what should I not miss in Porto?", "2025-01-02T00:00:00")
     r = mem.search("Which city does the user's sister live in?", user_id=U)
     assert not r.unstructured_first and r[0].current.value == "Porto"
+
+
+
+def test_a_named_subjects_slot_comes_before_the_same_slot_of_someone_else(make_memory):
+    # one message gave the user and Priya a diet, equally near the question; the user's was denied
+    mem = make_memory("sentence-transformers", clock="2025-06-01T00:00:00")
+    say(mem, "morning! went fully vegan this month, my girlfriend Priya has been vegan for years and finally convinced me",
+        "2025-01-01T00:00:00", Claim("user", "diet", "vegan"), Claim("Priya", "diet", "vegan"))
+    say(mem, "confession: im not vegan anymore, lasted like 7 months, the cheese cravings won. Priya's still going strong tho",
+        "2025-05-01T00:00:00", Claim("user", "diet", "vegan", -0.8))
+    r = mem.search("What diet does Priya follow?", user_id=U)
+    assert r[0].subject == "Priya" and r[0].current.value == "vegan"

@@ -8,8 +8,8 @@ Brightlink Mobile", "携号转网到了电信".
 A phone is a model the lexicon's makes name (``[devices]``): a make that is only a phone
 ("iPhone", "Fairphone") alone or with its model; a series whose name is also a word or a
 company ("Pixel", "Galaxy", "Mate", "小米", "华为") only with a model number ("Pixel 8", "Mate60").
-A possessive says the user has it now ("my Pixel 7"), not "my old Pixel" (that one is past) and
-not a relative's ("my dad's iPhone" is read by no rule here). Before, a phone bought was one more
+A possessive says the user has it now ("my Pixel 7"); "my old Galaxy S9" is the one before (the
+phone used, denied); a relative's ("my dad's iPhone") is read by no rule here. Before, a phone bought was one more
 thing owned beside the last, and "what phone do I use?" was answered with the first.
 """
 
@@ -35,7 +35,7 @@ EN_HAD_VERBS = (r"(?:got|bought|picked\s+up|grabbed|upgraded\s+to|switched\s+(?:
                 r"traded\s+(?:it|that|my\s+\w+(?:\s+\d+)?)\s+in\s+for|treated\s+myself\s+to|"
                 r"(?:am|'m|is|'s|are|'re)\s+(?:now\s+|back\s+)*on|went\s+back\s+to|(?:am|'m|is|'s)\s+(?:now\s+)?using|use|uses|have|has|'ve\s+got|own|owns)")
 # "又换回iPhone了" (back to the one before), "用了五年iPhone", "一直用华为": the phone used now too
-ZH_HAD_VERBS = (r"(?:新入手的|新买的|刚买的|刚入手的|刚换的|新换的|入手了|买了|换了|换成了|换成|换到了|换回了|换回|用上了|"
+ZH_HAD_VERBS = (r"(?:新入手的|新买的|刚买的|刚入手的|刚换的|新换的|入手了|抢到了|抢到|买了|换了|换成了|换成|换到了|换回了|换回|用上了|"
                 r"(?:现在|目前)?用的(?:就|还|也)?是|(?:现在|目前)?在用|用着|的手机是|(?:一直|还在|还是|一直都)在?用|"
                 r"用了(?:[0-9一二三四五六七八九十两几]+|好几|好多)年(?:的)?)")
 ZH_COUNTER = r"(?:一?(?:台|部|个|款|只))?(?:新的?)?"
@@ -79,6 +79,8 @@ def _patterns(lexicon: Lexicon) -> dict[str, re.Pattern]:
                               rf"(?:phone\s*(?:is|'s|,|:|-)\s*(?:now\s+)?(?:(?:a|an|the)\s+)?)?(?P<model>{model})", re.IGNORECASE),
         "en_handed": re.compile(rf"\b(?:gave|handed|passed)\s+(?:(?P<to1>my\s+[a-z]+|him|her)\s+)?(?:my|the)\s+(?:old\s+)?"
                                 rf"(?P<model>{model})(?:\s+(?:down\s+|on\s+)?to\s+(?P<to2>my\s+[a-z]+))?", re.IGNORECASE),
+        # "my old Galaxy S9 was held together with tape": the phone before this one
+        "en_old": re.compile(rf"(?<![\w'])my\s+old\s+(?P<model>{model})", re.IGNORECASE),
         "en_sold": re.compile(rf"^(?P<who>.*?)\b(?:sold|traded\s+in|got\s+rid\s+of)\s+(?:my|the)\s+(?:old\s+)?(?P<model>{model})",
                               re.IGNORECASE),
         "zh_had": re.compile(rf"^(?P<who>.*?){ZH_HAD_VERBS}{ZH_COUNTER}\s?(?P<model>{model})", re.IGNORECASE),
@@ -114,6 +116,9 @@ class DeviceRules:
             return Found(who, PREDICATE, m["model"].strip(), True, True)
         if (m := pats["en_had"].match(clause)) and (who := self._who(m["who"], turn)):
             return Found(who, PREDICATE, m["model"].strip(), False, True)
+        if m := pats["en_old"].search(clause):  # "i'm back on my old iphone": the old one is the one again
+            back = re.search(r"\b(?:back\s+(?:on|to)|using)\s+$", clause[: m.start()], re.IGNORECASE)
+            return Found(turn.speaker_id, PREDICATE, m["model"].strip(), not back, bool(back))
         if m := pats["en_mine"].search(clause):
             return Found(turn.speaker_id, PREDICATE, m["model"].strip())
         return None

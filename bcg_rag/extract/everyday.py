@@ -71,9 +71,9 @@ EN_NEW_HOME_IN = re.compile(rf"^(?:(?:the|my|our|a)\s+)?new\s+(?:(?:little|small
 # read on the sentence
 EN_NEW_TITLE = re.compile(r"^(?:(?:my|our)\s+)?(?:(?:new|official)\s+)?(?:job\s+)?title\s*(?::|\bis\b|'s)\s*"
                           r"(?P<title>[A-Za-z][\w/&'-]*(?:\s+[\w/&'-]+){0,3})\s*$", re.IGNORECASE)
-# "12 hour shifts as an ICU nurse at Mass General are no joke": a job and its employer said in
-# passing, by a clause that names no one else (the speaker's).
-EN_AS_JOB_AT = re.compile(r"\bas\s+an?\s+(?P<title>[A-Za-z][\w-]*(?:\s+[\w-]+){0,2}?)\s+(?:at|for)\s+"
+# "12 hour shifts as an ICU nurse at Mass General are no joke", "started as sous chef at Ostrava
+# Kitchen": a job and its employer said in passing, by a clause that names no one else (the speaker's).
+EN_AS_JOB_AT = re.compile(r"\bas\s+(?:an?\s+)?(?P<title>[A-Za-z][\w-]*(?:\s+[\w-]+){0,2}?)\s+(?:at|for)\s+"
                           r"(?P<org>[A-Z][\w&'.-]*(?:\s+(?!I\b)[A-Z][\w&'.-]*){0,3})")
 # "quarterly reserving as an actuary is no joke", "life as a nurse is hard": one's work said in
 # passing (a job the lexicon knows; not "years as a nurse", which may be over, nor "dressed up as")

@@ -78,6 +78,9 @@ ZH_PRONOUN_LEAD = re.compile(r"^(?:他|她)(?:们)?(?!们)")
 # One person met or spoken with, by a name alone: whom a following "she" or "he" means.
 EN_MET = re.compile(r"\b(?:with|met|saw|visited|called|texted|messaged|ran\s+into|bumped\s+into)\s+"
                     r"(?P<name>(?-i:[A-Z][a-z]+))(?![\w'-]|\s+(?-i:[A-Z])|\s+and\s)", re.IGNORECASE)
+# Or a relative: "catching up w my mom on the phone: she's a nurse" (hers, not the speaker's)
+EN_MET_KIN = re.compile(r"\b(?:with|w/?|met|saw|visited|called|phoned|texted|messaged|talked\s+to|spoke\s+(?:to|with))\s+"
+                        r"(?P<kin>my\s+[a-z]+)(?![\w'-]|\s+and\s)", re.IGNORECASE)
 
 
 # Slots whose value is a day of the year: "my birthday is next Monday" names it, plans nothing.
@@ -235,6 +238,9 @@ class OfflineExtractor(
                 elif not found and turn.other is None and (met := EN_MET.search(mood.clause)) \
                         and met["name"].casefold() not in self.lexicon.not_names:
                     turn.other = met["name"]  # "caught up with Priya today, she's a designer at Loomwell now"
+                elif not found and turn.other is None and (kin := EN_MET_KIN.search(mood.clause)) \
+                        and "'s " in (relative := self._subject(kin["kin"], turn) or ""):
+                    turn.other = relative
                 elif not found and topic and not self._names_speaker(clause):
                     turn.topic = True  # "我女儿读高二，在杭州二中，喜欢打羽毛球": a clause in between keeps her
                 if found:

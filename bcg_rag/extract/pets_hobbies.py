@@ -170,8 +170,8 @@ def is_pet(lexicon: Lexicon, value: str) -> bool:
     return pet_noun(lexicon, key) is not None
 
 
-# "前两天在楼下捡了只小橘猫", "我们领养了一只流浪狗": an animal taken in (the place before the verb is dropped)
-ZH_PET_TAKEN = re.compile(rf"^(?P<who>.*?)(?:捡了|捡到了|捡回了?|收养了|领养了|抱回了?|接回了?)(?:一)?(?:只|条|个)(?P<pet>[{CJK}]{{1,5}})(?:回家|回来)?(?:了|啦)?$")
+# "前两天在楼下捡了只小橘猫", "我们领养了一只流浪狗", "买了只仓鼠": an animal taken in (the place before the verb is dropped)
+ZH_PET_TAKEN = re.compile(rf"^(?P<who>.*?)(?:捡了|捡到了|捡回了?|收养了|领养了|抱回了?|接回了?|买了|买回了?|入了)(?:一)?(?:只|条|个)(?P<pet>[{CJK}]{{1,5}})(?:回家|回来)?(?:了|啦)?$")
 ZH_PLACE_BEFORE = re.compile(rf"在[{CJK}]{{1,6}}?(?:楼下|门口|路边|小区|公司|学校|附近|外面|街上|家门口)$|在(?:楼下|门口|路边|小区里?|附近|外面|街上)$")
 ZH_LITTLE = re.compile(r"^(?:小|一)")
 # "给它起名大橘", "起名叫豆豆", "取了个名叫团子"

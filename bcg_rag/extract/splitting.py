@@ -55,7 +55,9 @@ AND_SUBJECT = re.compile(
 BARE_SUBJECT = re.compile(r"(?i:my|our)\s+[a-z-]+(?:\s+[a-z-]+)?|[A-Z][a-z]+|(?i:me)")
 ZH_AND_SUBJECT = re.compile(r"(?<=[\u4e00-\u9fff])(?:，|,)?(?:还有|并且|而且)"
                             # "辞职搬去深圳了", "毕业回了老家": a life event, then where the same one went
-                            r"|(?<=辞职|离职|裸辞|毕业|退休)了?(?=搬|去了|回了|跑去|跑到|进了)")
+                            r"|(?<=辞职|离职|裸辞|毕业|退休)了?(?=搬|去了|回了|跑去|跑到|进了)"
+                            # "把iPhone卖了换了小米13": one thing let go, then what came instead
+                            r"|(?:(?<=卖了|退了|扔了)|(?<=卖掉了|送人了))(?=换了|换成|买了|入了|又买了)")
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,10 @@ _CAP = r"[A-Z][\w'’.-]*"
 NAME_APPOSITIVE = re.compile(
     rf"(?<=\w),(?=\s+{_CAP}(?:\s+{_CAP})*\s+(?:{'|'.join(sorted(NAME_JOINS))})\s+{_CAP}(?:\s+{_CAP})*\s*[.!?]*\s*$)"
 )
+# A new phone, then which it is: "got a new phone, a Pixel 7" (devices.py reads the two as one).
+# Not every new thing: "got a new puppy, a Beagle named Max" reads best as two clauses.
+NEW_THING_APPOSITIVE = re.compile(r"\b(?:a|my|the|our)\s+(?:brand[\s-])?new\s+phone(?P<comma>,)(?=\s+(?:a|an|the)\s+(?-i:[A-Z]))",
+                                  re.IGNORECASE)
 _KEPT_COMMA = "\u2063"  # stands for a comma that cuts no clause, while the clauses are cut
 
 
@@ -125,8 +131,12 @@ def clause_texts(sentence: str, edges: str) -> list[str]:
 
 
 def _keep_appositive(sentence: str) -> str:
-    """The sentence with the comma before a closing name appositive kept from cutting."""
-    m = NAME_APPOSITIVE.search(sentence) if "," in sentence else None
+    """The sentence with the comma before an appositive (a closing name, a new phone's model) kept from cutting."""
+    if "," not in sentence:
+        return sentence
+    for thing in reversed(list(NEW_THING_APPOSITIVE.finditer(sentence))):
+        sentence = sentence[: thing.start("comma")] + _KEPT_COMMA + sentence[thing.end("comma"):]
+    m = NAME_APPOSITIVE.search(sentence)
     if m is None:
         return sentence
     word = re.search(r"(\S+)\s*$", sentence[: m.start()])

@@ -33,7 +33,7 @@ EN_CANCELLED = re.compile(r"^(?P<who>.*?)\b(?:cancell?ed|cancell?ing|cancels?|un
 EN_MEMBERSHIP = re.compile(r"^(?:an?\s+|my\s+|the\s+)?(?P<club>(?-i:[A-Z][\w&'-]*)(?:\s+(?-i:[A-Z][\w&'-]*))?)\s+membership$", re.IGNORECASE)
 EN_TAIL = re.compile(r"\s+(?:every\s+month|each\s+month|a\s+month|monthly|per\s+month|every\s+year|now|too|as\s+well|this\s+morning|"
                      r"today|yesterday|last\s+\w+)$", re.IGNORECASE)
-ZH_PLAN_WORDS = r"(?:会员|大会员|黑胶|VIP|vip|年卡|月卡|季卡|连续包月|自动续费)"
+ZH_PLAN_WORDS = r"(?:(?:年度|季度|月度|包年|包月)会员|会员|大会员|黑胶|VIP|vip|年卡|月卡|季卡|连续包月|自动续费)"
 ZH_TAKEN = re.compile(rf"^(?P<who>.*?)(?:开了|开通了|续了|续费了|办了|充了|买了)(?:个|一个|张)?(?:年卡|月卡)?(?P<svc>.+?){ZH_PLAN_WORDS}*$")
 ZH_DROPPED = re.compile(rf"^(?P<svc>.+?){ZH_PLAN_WORDS}*(?P<who>我|我们)?(?:已经|也|早就)?(?:退了|取消了|不续了|停了|到期不续了|退订了)$"
                         rf"|^(?P<who2>.*?)(?:取消了|退了|退订了|停了)(?P<svc2>.+?){ZH_PLAN_WORDS}+$")
