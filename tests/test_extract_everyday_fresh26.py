@@ -59,3 +59,18 @@ def test_my_old_phone_is_the_one_before(extractor):
 def test_other_new_things_keep_their_own_readings(extractor, text):
     # the comma before a model is kept only after "phone": a new puppy's breed and name read as before
     assert not any(p == "uses_phone" for _, p, _, _ in triples(extractor, text))
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("my mom and dad live in Tampa", [(MOTHER, "lives_in", "Tampa", 1.0), (FATHER, "lives_in", "Tampa", 1.0)]),
+    ("mom and dad moved to Málaga last week", [(MOTHER, "lives_in", "Málaga", 1.0), (FATHER, "lives_in", "Málaga", 1.0)]),
+    ("my dad retired last month and he and mom moved to Málaga",
+     [(FATHER, "employment_status", "retired", 1.0), (FATHER, "lives_in", "Málaga", 1.0), (MOTHER, "lives_in", "Málaga", 1.0)]),
+])
+def test_two_relatives_as_one_subject_each_say_the_clause(extractor, text, expected):
+    assert sorted(triples(extractor, text)) == sorted(expected)
+
+
+@pytest.mark.parametrize("text", ["tea and coffee are my favourites", "Paris and Rome are lovely in May"])
+def test_two_things_are_no_pair_of_people(extractor, text):
+    assert triples(extractor, text) == []

@@ -119,6 +119,11 @@ EN_TOGETHER = re.compile(
     r"^(?:(?i:my|our)\s+(?P<kin>[a-z-]+(?:\s+[a-z-]+)?)|(?P<name>[A-Z][a-z]+))\s+and\s+I\b"
     r"|^(?i:me|I)\s+and\s+(?:(?i:my)\s+(?P<kin2>[a-z-]+(?:\s+(?!both\b)[a-z-]+)?)|(?P<name2>[A-Z][a-z]+))\b"
 )
+# Two relatives as one subject: "my mom and dad live in Tampa", "he and mom moved to Málaga" (a
+# pronoun is the one the message spoke of). Each one's own clause is read; names are left out
+# ("Paris and Rome are lovely" is no pair of people).
+EN_PAIR = re.compile(r"^(?P<one>(?:(?i:my|our)\s+)?[a-z-]+)\s+and\s+(?P<other>(?:(?i:my|our)\s+)?[a-z-]+)\s+(?P<rest>(?!and\b)[a-z].*)$",
+                     re.IGNORECASE)
 ZH_TOGETHER = re.compile(r"^我(?:和|跟|与)(?:我的?)?(?P<who>[\u4e00-\u9fff]{1,3}?)(?:都|俩|两个|一起|也)")
 # What two people do not share by being named together: a name, an age, whom one dates.
 UNSHARED = frozenset({"name", "age", "dating", "married_to", "engaged_to", "pet_name"})
@@ -222,6 +227,18 @@ class EverydayRules:
         shared = [replace(f, subject=turn.speaker_id if f.subject == other else other) for f in found
                   if f.subject in (turn.speaker_id, other) and f.predicate.removeprefix("attr:") not in UNSHARED]
         return found + shared
+
+    def _pair(self, clause: str, turn: Turn) -> list[Found]:
+        """ "my mom and dad live in Tampa": each of two relatives says the clause as its subject."""
+        if (m := EN_PAIR.match(clause)) is None:
+            return []
+        owner = re.match(r"(?i:my|our)\s+", m["one"])  # "my mom and dad": dad is the speaker's too
+        one, other = (self._subject(said if said.startswith(("my ", "our ")) or said in ("he", "she") or not owner
+                                    else owner.group() + said, turn) for said in (m["one"].casefold(), m["other"].casefold()))
+        if not (one and other and "'s " in one + other and one != other and turn.speaker_id not in (one, other)):
+            return []
+        found = [f for f in self._parse_clause(f"{m['one']} {m['rest']}", turn, reported=False) if f.subject == one]
+        return found + [replace(f, subject=other) for f in found if f.predicate.removeprefix("attr:") not in UNSHARED]
 
     def _venues(self, sentence: str, turn: Turn) -> list[Found]:
         """ "my son Leo loves his new school, Maple Grove Elementary": Leo goes to Maple Grove

@@ -387,10 +387,11 @@ class OfflineExtractor(
                     if f.subject not in (turn.user_id, turn.speaker_id):
                         turn.other = f.subject
                 return found
-        if reported:  # "A colleague says the user works at X": read what was said
-            found = self._reported(clause, turn)
-            if found:
-                return [replace(found, rule="reported/" + found.rule)]
+        # "A colleague says the user works at X": read what was said
+        if reported and (found := self._reported(clause, turn)):
+            return [replace(found, rule="reported/" + found.rule)]
+        if pair := self._pair(clause, turn):  # "my mom and dad live in Tampa"
+            return pair
         # "been pescatarian since uni", "been vegan for 3 years": chat leaves "I've" out
         if EN_BEEN_LEFT_OUT.match(clause):
             return self._parse_clause("I've " + clause, turn, reported)
