@@ -35,7 +35,7 @@ from claims import USER, triples
     ("my mate 40 minutes away has a dog", []),
     ("thinking about getting a Pixel 9", []),
     ("should I get the iPhone 16 or the Galaxy S24?", []),
-    ("my old iPhone 8 is in a drawer", []),
+    ("my old iPhone 8 is in a drawer", [(USER, "uses_phone", "iPhone 8", -0.8)]),  # the one before (no longer used)
     ("the pixel 8 pro camera is insane", []),
     ("我在华为上班", [(USER, "works_at", "华为", 1.0)]),
     ("小米14拍照跟iPhone比差多少？", []),
