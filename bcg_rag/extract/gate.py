@@ -239,6 +239,14 @@ class GateRules(SubjectGateRules):
             found = replace(found, predicate="owns", changed=True)  # "(卖了思域，)换成了比亚迪海豹": a make first, the car kept now
         if turn.lower_case and found.predicate in LOWER_CASE_PLACE_SLOTS and (town := self._lower_case_place(said)):
             found = replace(found, value=town)  # "bristol" is Bristol
+        if found.predicate == "teaches" and (own := EN_REFLEXIVE.match(found.value)):
+            found = replace(found, predicate="studies", value=found.value[own.end():])  # "teaching myself guitar": learning it
+        if found.predicate in ("works_at", "job_title") and ZH_VOLUNTEERING.search(clause):
+            if found.predicate == "job_title":
+                return None  # "在市图书馆做志愿者": where one volunteers, no employer and no job
+            found = replace(found, predicate="volunteers_at")
+        if found.predicate == "job_title" and (doing := ZH_DOING.match(value)) and self.lexicon.is_occupation(value[doing.end():]):
+            found = replace(found, value=value[doing.end():])  # "还是干测试": the trade is 测试, as "做测试" said it
         if found.predicate == "job_title" and ZH_TREAT_AS.search(clause):
             return None  # "就当省心了": taken as, no job
         if found.predicate == "works_at" and (town := ZH_TOWN_THEN_ONE.match(found.value)) and self._zh_place(town["town"]):
@@ -315,6 +323,9 @@ def work_fields(lexicon: Lexicon) -> frozenset[str]:
 
 
 # "杭州一家游戏公司", "深圳的一家外企": a town, then an organisation it does not name
+ZH_DOING = re.compile(r"^(?:干|做|搞)(?=[\u4e00-\u9fff]{2})")
+ZH_VOLUNTEERING = re.compile(r"(?:做|当|干)(?:了)?(?:志愿者|义工)")
+EN_REFLEXIVE = re.compile(r"(?:myself|himself|herself|themselves|ourselves|yourself)\s+(?=\w)", re.IGNORECASE)
 ZH_TOWN_THEN_ONE = re.compile(r"^(?P<town>[\u4e00-\u9fff]{2,4}?)的?(?:一|某)(?:家|个|所|间)")
 # "就当省心了", "权当锻炼身体吧": taking something as something, not working as it
 ZH_TREAT_AS = re.compile(r"(?:就|权|只|全)当(?!了)(?:是|作|成)?[^，,。]*?(?:了|吧|啦)\W*$")

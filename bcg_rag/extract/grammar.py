@@ -94,6 +94,12 @@ ARRANGED = re.compile(
 ZH_ABOUT_TO = re.compile(r"要(?=搬|换|转行|跳槽|辞职|离职|入职|结婚|退休|出国|回国)")
 GOING_PLACES = re.compile(r"\s+(?:the|a|an|my|our|his|her|their|this|that|work|school|bed|church|college|class|[A-Z])\b")
 EN_VE_GOT = re.compile(r"(?<=[A-Za-z])'ve\s+got\b", re.IGNORECASE)
+# "landlord's a chap called Derek Mensah", "my boss is a guy named Tom": who one's landlord or boss
+# is, by name ("my landlord is Derek Mensah"); the person word says only that it is a person.
+EN_ONE_CALLED = re.compile(
+    r"^(?:(?:my|our)\s+)?(?!(?:he|she|it|that|this|there|who|what|which)\b)(?P<role>[a-z]+)(?:'s|\s+is)\s+(?:a|an|some|this)\s+"
+    r"(?:guy|chap|bloke|man|woman|lady|girl|fella|fellow|dude|gent|gentleman|person)\s+(?:called|named)\s+(?=(?-i:[A-Z]))",
+    re.IGNORECASE)
 # Where someone is known from, right after them, says which one, not who, and its "from" is
 # no "is from": "Tomás from my team is moving to Madrid", "my friend from college works at Pixar".
 EN_KNOWN_FROM = re.compile(
@@ -245,6 +251,7 @@ class Grammar:
         settled = True  # no wish, hope or purpose said: with a date, the plan falls due
         clause = EN_VE_GOT.sub(" have got", clause)  # "we've got two kids": the verb is "have got"
         clause = EN_KNOWN_FROM.sub(r"\g<who> ", clause)
+        clause = EN_ONE_CALLED.sub(lambda m: f"my {m['role'].casefold()} is ", clause)
         clause = EN_ADVERB_BEFORE_PREPOSITION.sub("", clause)
         if (switched := EN_SWITCHED_MY.search(clause)) and not lex.relative_regex.search(switched["thing"]):
             clause = clause[: switched.start()] + switched["verb"] + " " + clause[switched.end():]

@@ -168,6 +168,8 @@ class IdiomRules:
         region, negated = self._clean_before_verb(m["who"])
         subject = self._subject(region, turn)
         thing = "足球" if m.re is ZH_FAN and m["thing"] == "球" else m["thing"]
+        if m.re is ZH_FAN and len(thing) > 2 and thing.endswith("球") and thing not in self.lexicon.words("habits", "games"):
+            thing = thing[:-1]  # "曼联球迷": a fan of 曼联 (a 篮球迷 is one of 篮球)
         return Found(subject, "likes", thing, negated) if subject else None
 
     def _zh_trade(self, clause: str, turn: Turn) -> Found | None:

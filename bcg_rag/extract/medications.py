@@ -42,7 +42,11 @@ EN_NO_MEDS = re.compile(r"^(?P<who>.*?)(?:'m|\s+am|\bnot|\bno\s+longer)\s*(?:not
 ZH_TAKES = re.compile(rf"^(?P<who>.*?)(?:在|一直|每天|天天|开始|还在|还|都|正在|目前|现在)*(?:吃|服用|服|打)(?:着|上)?(?P<med>[{CJK}A-Za-z]{{2,8}}?)"
                       r"(?:控制[\u4e00-\u9fff]{1,4}|降[\u4e00-\u9fff]{1,2}|治[\u4e00-\u9fff]{1,4})?$")
 ZH_STOPPED = re.compile(rf"^(?P<who>.*?)把(?P<med>[{CJK}A-Za-z]{{2,8}}?)(?:给)?停(?:掉)?了$|^(?P<who2>.*?)停(?:掉)?了(?P<med2>[{CJK}A-Za-z]{{2,8}})$"
-                        rf"|^(?P<med3>[{CJK}A-Za-z]{{2,8}}?)(?P<who3>我)?(?:已经|也|早就)?(?:停了|停掉了|不吃了)$")
+                        rf"|^(?P<med3>[{CJK}A-Za-z]{{2,8}}?)(?P<who3>我)?(?:已经|也|早就|先|就)?(?:停了|停掉了|不吃了|停掉)$")
+# "医生开了氨氯地平" (prescribed: the speaker takes it); "二甲双胍吃了七八年" (the medicine first, then how long)
+ZH_PRESCRIBED = re.compile(rf"^(?P<who>(?:医生|大夫)(?:给我|帮我)?)开了?(?:点|些)?(?P<med>[{CJK}A-Za-z]{{2,8}})$")
+ZH_TAKEN_FOR = re.compile(rf"^(?P<med>[{CJK}A-Za-z]{{2,8}}?)(?P<who>我|她|他)?(?:都|已经|一直)?吃了?(?:快|好)?"
+                          r"(?:[一二三四五六七八九十两几0-9]+|好几|很多|多)年了?$")
 # "医生说氨氯地平可以停了": the doctor's word that it may stop is the stop
 ZH_MAY_STOP = re.compile(rf"^(?P<who>(?:医生|大夫)(?:说|讲)?)?(?P<med>[{CJK}A-Za-z]{{2,8}}?)(?:可以|能)(?:停|停掉|不吃)了$")
 # "现在不用再吃药了", "药都停了": no medicine at all
@@ -99,8 +103,8 @@ class MedicationRules:
             med = m["med"] or m["med2"] or m["med3"]
             who = next((w for w in (m["who"], m["who2"], m["who3"]) if w is not None), "")
             stopped = True
-        elif m := ZH_TAKES.match(clause):
-            med, who, stopped = m["med"], m["who"], False
+        elif m := ZH_TAKEN_FOR.match(clause) or ZH_PRESCRIBED.match(clause) or ZH_TAKES.match(clause):
+            med, who, stopped = m["med"], m["who"] or "", False
         else:
             return None
         if not self._zh_medicine(med):

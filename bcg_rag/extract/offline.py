@@ -214,7 +214,7 @@ class OfflineExtractor(
                 # nothing does not forget what the one before said someone keeps
                 # nor does a clause naming one of them ("一只叫汤圆，一只叫年糕")
                 named_one = found and all(f.predicate == "pet_name" for f in found)
-                turn.owned = next(((f.subject, f.value) for f in found if f.predicate == "has" and not f.negated),
+                turn.owned = next(((f.subject, f.value) for f in found if f.predicate in ("has", "owns") and not f.negated),
                                   turn.owned if named_one else None if found else self._employer_unnamed(mood.clause, turn) or turn.owned)
                 turn.job_moved = not found and bool(ZH_JOB_CHANGED.search(mood.clause))
                 turn.club_left = turn.club_left or any(f.negated and f.predicate == "member_of" and f.subject == turn.speaker_id

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Sequence
 
 from .grammar import (EN_AMOUNT_PER, EN_DWELLING_IN, EN_TEAM_AT, MAX_VALUE_CJK_CHARS, MAX_VALUE_WORDS, TIME_TAILS,
                       ZH_DURATION, ZH_PLACE_CALLED)
-from .text import (CJK_CHAR, EDGE_PUNCTUATION, EN_SETTING_LEAD, VERB_PARTICLES, collapse, has_cjk, inside_title, snake_name,
-                   title_article)
+from .text import (CJK_CHAR, EDGE_PUNCTUATION, EN_SETTING_LEAD, VERB_PARTICLES, collapse, has_cjk, inside_title,
+                   is_business, snake_name, title_article)
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
@@ -191,7 +191,7 @@ class SharedRules:
             value = home["place"]
         elif predicate == "lives_in" and surface.endswith("into") and not self._town(value, turn):
             return None  # "moved into a new apartment": a home, not a place (unless one follows it); "settled into Montreal" is one
-        if predicate == "has" and (named := PET_NAMED.search(value)):
+        if predicate == "has" and (named := PET_NAMED.search(value)) and not is_business(value[: named.start()]):
             value = value[: named.start()]  # "a golden retriever named Biscuit", "一只柯基叫旺财"
             extra.append(Found(subject, "pet_name", named.group(1) or named.group(2), negated))
         elif predicate == "works_at" and (job := re.match(r"^(.+?)\s+as\s+(?:a|an|the)?\s*(.+)$", value)):

@@ -147,7 +147,7 @@ def _keep_appositive(sentence: str) -> str:
 
 # "下周五就是我生日了，11月3号": whose day, then the date as a clause of its own
 ZH_WHOSE_DAY = re.compile(r"^(?P<lead>.*?)(?:就|正好|刚好)?是(?P<whose>我们|我|我的?[^的是，]{1,3}?)的?(?P<day>生日|结婚纪念日|纪念日)(?:了|啦|哦|呢)?$")
-ZH_DATE_ALONE = re.compile(r"^(?:就是|是|也就是)?(?P<date>\d{1,2}月\d{1,2}[号日])(?:那天|哦|呢|啦)?$")
+ZH_DATE_ALONE = re.compile(r"^(?:就是|是|也就是)?(?P<date>\d{1,2}月\d{1,2}[号日]?)(?:那天|哦|呢|啦)?$")  # "5月27" too
 
 
 def dates_joined(parts: list[str]) -> list[str]:
@@ -156,7 +156,8 @@ def dates_joined(parts: list[str]) -> list[str]:
     out: list[str] = []
     for part in parts:
         if out and (date := ZH_DATE_ALONE.match(part)) and (whose := ZH_WHOSE_DAY.match(out[-1])):
-            out[-1] = f"{date['date']}是{whose['whose']}{whose['day']}"
+            day = date["date"] if date["date"].endswith(("号", "日")) else date["date"] + "号"  # "5月27": the 27th
+            out[-1] = f"{day}是{whose['whose']}{whose['day']}"
             continue
         out.append(part)
     return out

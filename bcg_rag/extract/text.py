@@ -259,3 +259,19 @@ ZH_GENERIC_PLACES = frozenset(
 
 # Adverbs that finish a phrasal verb ("eat out", "hang out", "take up"): never a value's first word.
 VERB_PARTICLES = frozenset({"out", "up", "off", "away", "around", "back", "down"})
+
+
+# The last word of an English business noun phrase: "a bakery", "a florist shop", "a dog grooming business".
+EN_BUSINESS_HEADS = (
+    "bakery", "cafe", "café", "coffee shop", "shop", "store", "boutique", "restaurant", "bistro", "diner", "bar",
+    "pub", "brewery", "salon", "barbershop", "studio", "gym", "clinic", "practice", "bookshop", "bookstore",
+    "florist", "food truck", "business", "company", "startup", "firm", "agency", "hostel", "guesthouse",
+    "b&b", "daycare", "nursery", "pizzeria", "deli", "winery", "farm", "hotel", "takeaway",
+)
+
+_BUSINESS_END = re.compile(rf"(?<![\w-])(?:{'|'.join(re.escape(h) for h in EN_BUSINESS_HEADS)})$")
+
+
+def is_business(thing: str) -> bool:
+    """ "a cafe", "candle business": a noun phrase ending in a business noun."""
+    return bool(_BUSINESS_END.search(collapse(thing).casefold().rstrip(" .,!")))

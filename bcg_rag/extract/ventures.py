@@ -14,19 +14,12 @@ import re
 from typing import TYPE_CHECKING
 
 from .shared import Found
-from .text import collapse
+from .text import EN_BUSINESS_HEADS, collapse, is_business
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
     from .turn import Turn
 
-# The last word of an English business noun phrase: "a bakery", "a florist shop", "a dog grooming business".
-EN_BUSINESS_HEADS = (
-    "bakery", "cafe", "café", "coffee shop", "shop", "store", "boutique", "restaurant", "bistro", "diner", "bar",
-    "pub", "brewery", "salon", "barbershop", "studio", "gym", "clinic", "practice", "bookshop", "bookstore",
-    "florist", "food truck", "business", "company", "startup", "firm", "agency", "hostel", "guesthouse",
-    "b&b", "daycare", "nursery", "pizzeria", "deli", "winery", "farm", "hotel", "takeaway",
-)
 # Size and novelty say nothing of the kind: "a tiny new bakery" is a bakery.
 EN_SIZE = r"(?:(?:small|little|tiny|big|new|own|cute|local)\s+)*"
 EN_OPENED = re.compile(
@@ -40,6 +33,14 @@ EN_OPENED = re.compile(
     r"after|when|since|a|two|three|four|five|six|years|months|yesterday|today|recently|there|here)\b|\s*[,.!?;:]|\s*$)",
     re.IGNORECASE,
 )
+# The business's name, said with it ("runs a bakery called Crumbs") or in the clause after it
+# ("I run a candle business on Etsy, it's called Wick & Wander"): a name of up to four words.
+EN_BUSINESS_NAME = r"(?P<name>(?-i:[A-Z][\w'.-]*(?:\s+(?:&|and|of|the|[A-Z][\w'.-]*)){0,3}))(?![\w'-])"
+EN_CALLED_AFTER = re.compile(rf"^[^,.!?;:]*?\b(?:called|named)\s+{EN_BUSINESS_NAME}")
+EN_ITS_CALLED = re.compile(rf"^(?:it|the\s+(?:shop|business|company|brand|store))(?:'s|\s+is)\s+(?:called|named)\s+{EN_BUSINESS_NAME}\s*[.!]*$",
+                           re.IGNORECASE)
+
+
 # "opened a store account": a business word before what was opened
 EN_NOT_OWNED = frozenset({"account", "tab", "file", "ticket"})
 ZH_OPENED = re.compile(r"^(?P<who>.*?)(?:(?<!现)在(?P<place>[^在开]{1,8}?))?开了?(?:一)?(?:家|个|间)?(?P<thing>[^，。！？、]{1,8}?)(?:了|啦|呢|哈+)?$")
@@ -53,7 +54,9 @@ ZH_SELF = ("自己", "我自己")
 class VentureRules:
     lexicon: Lexicon
 
-    def _venture(self, clause: str, turn: Turn) -> Found | None:
+    def _venture(self, clause: str, turn: Turn) -> Found | list[Found] | None:
+        if turn.owned and is_business(turn.owned[1]) and (named := EN_ITS_CALLED.match(clause)):
+            return Found(turn.owned[0], "owns", named["name"])  # the business the clause before spoke of
         if m := EN_OPENED.match(clause):
             thing = re.sub(rf"^{EN_SIZE}", "", collapse(m["thing"]).casefold())
             who = m["who"]
@@ -63,7 +66,10 @@ class VentureRules:
             negated = self._clean_before_verb(who)[1] if who.strip() else False
             if m["place"]:
                 thing = f"{thing} in {m['place']}"
-            return Found(subject, "owns", thing, negated) if subject else None
+            if subject is None:
+                return None
+            named = None if negated else EN_CALLED_AFTER.match(clause[m.end("thing"):])
+            return [Found(subject, "owns", thing, negated)] + ([Found(subject, "owns", named["name"])] if named else [])
         if (m := ZH_OPENED.match(clause)) is None:
             return None
         thing = m["thing"]

@@ -28,17 +28,15 @@ if TYPE_CHECKING:
 # "<owner>的<X>是<Y>": "我的名字是…", "小张的生日是…"; the owner may carry a verb phrase
 # that makes the attribute: "老王最喜欢的颜色是…" -> owner 老王, attribute 最喜欢的颜色.
 ZH_ATTRIBUTE = re.compile(r"^(?P<head>.+?)的(?P<attr>.+?)(?P<copula>不是|是|变成了?|换成了?|改成了?)(?P<value>.+?)了?$")
-# 从北京搬到了上海 / 从咖啡换成了茶 / 把美式换成拿铁 / 由X改为Y
-ZH_FROM_TO = re.compile(
-    r"^(?P<before>.*?)(?:从|由)(?P<old>.+?)(?P<verb>搬到|搬去|搬回|搬家到|换成|换到|改成|改为|转到|跳槽到|跳槽去|跳到|跳去|调到|变成)了?(?P<new>.+)$"
-)
+# 从北京搬到了上海 / 从咖啡换成了茶 / 把美式换成拿铁 / 由X改为Y / 从蓝鲸出来去了星河游戏 (a job left for another)
+ZH_FROM_TO = re.compile(r"^(?P<before>.*?)(?:从|由)(?P<old>.+?)(?P<verb>搬到|搬去|搬回|搬家到|换成|换到|改成|改为|转到|跳槽到|跳槽去|跳到|跳去|调到|变成"
+                        r"|出来去了|出来去|出来到|离职去了|离职去|辞职去了|辞职去)了?(?P<new>.+)$")
 ZH_BA_CHANGE = re.compile(r"^(?P<before>.*?)把(?P<old>.+?)(?P<verb>换成|改成|改为|变成|戒)了?(?P<new>.*)$")
 # 可乐换成气泡水了: the old thing is the topic, the speaker is left out
 ZH_TOPIC_CHANGE = re.compile(r"^(?P<before>)(?P<old>[^，,、]{1,8}?)(?P<verb>换成|改成|改为)了?(?P<new>.+)$")
 ZH_MOVE_VERBS = ("搬到", "搬去", "搬回", "搬家到")
-ZH_JOB_VERBS = ("跳槽到", "跳槽去", "跳到", "跳去", "调到", "转到")
-# 在腾讯当产品经理 / 在医院做护士; "现在在杭州做室内设计": not the 在 of 现在
-# 进了腾讯做HRBP: joined, with the title
+ZH_JOB_VERBS = ("跳槽到", "跳槽去", "跳到", "跳去", "调到", "转到", "出来去了", "出来去", "出来到", "离职去了", "离职去", "辞职去了", "辞职去")
+# 在腾讯当产品经理 / 在医院做护士 / 进了腾讯做HRBP (joined); "现在在杭州做室内设计": not the 在 of 现在
 ZH_JOB_AT = re.compile(r"^(?P<before>.*?)(?:(?<!现)在(?!学(?:做|当|着))|进了)(?P<org>.+?)(?:当|做|担任|干)(?P<title>.+)$")
 ZH_LEFT_JOB = re.compile(r"^(?P<before>.*?)(?:从(?P<org>.+?)(?:离职|辞职|辞职了|离开|退休)|离开了?(?P<org2>.+?)(?:公司)?$)")
 ZH_SCHOOL_END = "学校|小学|中学|大学|幼儿园|学院|高中|初中"  # the words a school's name ends with
@@ -283,6 +281,8 @@ class ChineseRules:
             if inner:
                 new = self._clean_value(new[inner.end():])
             predicate = predicate or self._value_predicate(new, old)
+        if predicate == "lives_in" and self._zh_place(old) and re.fullmatch(f"[{CJK}]{{2,4}}", new):
+            turn.entities.setdefault(new, new)  # "从滨江搬到拱墅": moved from a place, so to one (拱墅 is no word to jieba)
         found = [Found(subject, predicate, old, True, True)]
         if self._usable(new):
             found.append(Found(subject, predicate, new, False, True))
