@@ -245,8 +245,10 @@ class GateRules(SubjectGateRules):
             if found.predicate == "job_title":
                 return None  # "在市图书馆做志愿者": where one volunteers, no employer and no job
             found = replace(found, predicate="volunteers_at")
-        if found.predicate == "job_title" and (doing := ZH_DOING.match(value)) and self.lexicon.is_occupation(value[doing.end():]):
-            found = replace(found, value=value[doing.end():])  # "还是干测试": the trade is 测试, as "做测试" said it
+        if found.predicate in ("job_title", "is") and (doing := ZH_DOING.match(value)):
+            if not self.lexicon.is_occupation(value[doing.end():]):
+                return None  # "还是干电池": still doing batteries, no thing one is (干电池 is no job)
+            found = replace(found, predicate="job_title", value=value[doing.end():])  # "还是干测试": the trade is 测试
         if found.predicate == "job_title" and ZH_TREAT_AS.search(clause):
             return None  # "就当省心了": taken as, no job
         if found.predicate == "works_at" and (town := ZH_TOWN_THEN_ONE.match(found.value)) and self._zh_place(town["town"]):

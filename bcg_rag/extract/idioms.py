@@ -155,6 +155,8 @@ class IdiomRules:
             return None  # "a morning person": a temperament
         if m["thing"].casefold() in ("big", "huge", "massive", "total", "true", "real"):
             return None  # "a big fan": of what, not said
+        if any(word.endswith("ly") for word in m["thing"].casefold().split()):
+            return None  # "a deeply normal person": what kind of person, no taste
         region, negated = self._clean_before_verb(m["who"])
         subject = self._subject(region, turn)
         return Found(subject, "likes", m["thing"], negated or bool(m["neg"])) if subject else None

@@ -52,7 +52,9 @@ ZH_OWNER = r"我们家的?|我家的?|咱们家的?|咱家的?|我们的|我的|
 ZH_OWN_KIN = frozenset({"老公", "老婆", "媳妇", "男朋友", "女朋友", "男票", "女票", "爸爸", "妈妈", "老爸", "老妈", "爸妈", "闺蜜", "男友", "女友", "对象",
                         # a cousin, a sibling or a grandparent said at a clause's start is the speaker's ("表姐跳槽了")
                         "表姐", "表哥", "表妹", "表弟", "堂姐", "堂哥", "堂妹", "堂弟", "哥哥", "姐姐", "弟弟", "妹妹",
-                        "奶奶", "爷爷", "外婆", "外公", "姥姥", "姥爷"})
+                        "奶奶", "爷爷", "外婆", "外公", "姥姥", "姥爷",
+                        # in-laws ("公公还没退，在无锡一家厂里上班"): one's own, whoever's parents they are
+                        "公公", "婆婆", "岳父", "岳母", "丈母娘", "老丈人", "嫂子", "姐夫", "妹夫", "弟媳", "小姑子", "小叔子"})
 ZH_OWN_CHILD = frozenset({"儿子", "女儿", "闺女"})
 SAID_ADVICE = re.compile(r"\b(?:should|shouldn't|ought to|need to|needs to|have to|has to)\b|应该|得|要不", re.IGNORECASE)
 

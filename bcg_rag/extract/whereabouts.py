@@ -74,7 +74,7 @@ PLACING_PREDICATES = ("lives_in", "works_at", "studies_at")
 ORIGIN_PREDICATES = frozenset({"hometown", "born_in"})  # where one comes from: a region, then its town
 # A job change that does not say where to ("老公跳槽了！现在在安泰保险"): the next "在X" is the
 # employer, and so is "去了X" ("老公跳槽了！去了字节").
-ZH_JOB_CHANGED = re.compile(r"跳槽|换(?:了(?:份|个)?)?工作|找到(?:了)?(?:新)?工作")
+ZH_JOB_CHANGED = re.compile(r"跳槽|换(?:了(?:份|个)?)?工作|找到(?:了)?(?:新)?工作|^(?:又|我又|我)?升(?:职)?了")
 # A home rented in a town: "在武汉租了个单间", "我在杭州租了套两居室" (lives_in the town).
 ZH_RENTED = re.compile(r"^(?P<who>.*?)(?<!现)在(?P<place>[^在]+?)租了?(?:一|个|间|套|一个|一间|一套)?"
                        r"(?:房子?|单间|公寓|[一两三]居室?|[一两三]室一厅|小区)")

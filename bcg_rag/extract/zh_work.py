@@ -58,6 +58,8 @@ ZH_POACHED = re.compile(rf"^(?P<who>.*?)被(?P<org>[{CJK}A-Za-z]{{2,10}}?)(?:高
 # "现在全职画插画接稿", "目前专职做自媒体": work done full-time is one's job now
 ZH_FULL_TIME = re.compile(rf"^(?P<who>.*?)(?:现在|目前|已经)?(?:全职|专职)(?:在家)?(?:做|当|搞|干|画|写|拍|教)(?P<job>[{CJK}A-Za-z]{{2,6}}?)"
                           rf"(?:接稿|接单|赚钱|谋生)?(?:了|的|中)?$")
+# "title是产品专家", "职位是区域经理": the title, by its word
+ZH_TITLE_IS = re.compile(rf"^(?P<who>.*?)(?:的)?(?:新)?(?:title|Title|TITLE|职位|岗位|职务|头衔)(?:是|叫|变成了?|换成了?)(?P<job>[{CJK}A-Za-z]{{2,8}}?)(?:了|啦)?$")
 ZH_QUIT_WORDS = re.compile(r"离职|辞职|裸辞")  # "离职手续办完了": a job left, whatever else is read
 # "从网易离职了，下个月去米哈游": after a job left in the message, where one goes next is the next employer
 ZH_GOING_TO = re.compile(rf"^(?:下个?月|下周|下礼拜|下星期|月底|年后|过完年|\d{{1,2}}号|[一二三四五六七八九十]{{1,2}}月)?(?:初|中|底)?"
@@ -96,7 +98,21 @@ class ZhWorkRules:
             return self._zh_moved_office(office, turn)
         return (self._zh_introduced(clause, turn) or self._zh_first_day(clause, turn) or self._zh_left_from(clause, turn)
                 or self._zh_poached(clause, turn) or self._zh_new_boss(clause, turn) or self._zh_next_employer(clause, turn)
-                or self._zh_full_time(clause, turn))
+                or self._zh_full_time(clause, turn) or self._zh_title(clause, turn))
+
+    def _zh_title(self, clause: str, turn: Turn) -> Found | None:
+        """ "title是产品专家" (the speaker's, or whose the words before say); "又升了，区域经理": a bare
+        title right after a clause that said a change of job is the new one."""
+        if turn.job_moved and self.lexicon.is_occupation(clause):
+            return Found(turn.speaker_id, "job_title", clause, False, True)
+        if not (m := ZH_TITLE_IS.match(clause)):
+            return None
+        job = m["job"]  # a title as said ("产品专家"): a run of nouns, or one the lexicon lists
+        if not (self.lexicon.is_occupation(job) or all(flag.startswith(("n", "eng", "vn")) for _, flag, _ in self._tokens(job))):
+            return None
+        region = re.sub(r"^(?:我的|我)", "", m["who"])
+        who = turn.speaker_id if not region else self._who(m["who"], turn)
+        return Found(who, "job_title", job) if who else None
 
     def _zh_full_time(self, clause: str, turn: Turn) -> Found | None:
         if not (m := ZH_FULL_TIME.match(clause)) or (who := self._who(m["who"], turn)) is None:
