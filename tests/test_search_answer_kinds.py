@@ -157,3 +157,15 @@ def test_a_company_called_by_its_name_without_its_suffix_is_the_employer(mem):
     assert org_forms("Orla Foods", lexicon) == ["Orla"] and "Orla Foods" in org_forms("Orla", lexicon)
     # a person's full name has no shorter form, and neither does a name that ends in another word
     assert org_forms("Robert Hale", lexicon) == [] and org_forms("Golden Gate Park", lexicon) == []
+
+
+def test_a_sister_companys_short_name_takes_the_chain_to_its_headquarters(mem):
+    # "Halvorsen" is "Halvorsen Seafoods" (an industry word ends the full name), 恒芯 is 恒芯电池
+    say(mem, "my sister's just got a job at Halvorsen Seafoods as a food technologist",
+        "fun fact, Halvorsen have moved their headquarters from Bergen to Oslo after the merger")
+    groups = mem.search("In which city is the head office of the company the user's sister works for?", user_id=U)
+    assert groups[0].current.value == "Oslo"
+    from bcg_rag.extract.lexicon import default_lexicon, org_forms
+
+    assert org_forms("Halvorsen Seafoods", default_lexicon()) == ["Halvorsen"]
+    assert "恒芯" in org_forms("恒芯电池", default_lexicon())
