@@ -6,7 +6,8 @@ mechanism rather than one sentence:
 * "还是干测试" is the trade 测试, but "还是干电池" (still doing batteries) is nothing one is;
 * in-laws said at a clause's start are the speaker's, and the clause after is about them
   ("公公还没退，在无锡一家厂里上班");
-* "got poached by Arcwave Studios": a new employer; "a deeply normal person" is no taste.
+* "got poached by Arcwave Studios": a new employer; "a deeply normal person" is no taste;
+* "parents are officially in Whitby now": where they live, as "are in Whitby now" says.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ MOTHER, FATHER_IN_LAW = f"{USER}'s mother", f"{USER}'s father-in-law"
     ("公公还没退，在无锡一家厂里上班", [(FATHER_IN_LAW, "works_in", "无锡", 1.0)]),
     ("跳槽了，去了恒芯电池，还是干电池", [(USER, "works_at", "恒芯电池", 1.0)]),
     ("left Pellton!! got poached by Arcwave Studios", [(USER, "does", "Pellton", -0.8), (USER, "works_at", "Arcwave Studios", 1.0)]),
+    ("parents are officially in Whitby now, the sea view is unreal", [(f"{USER}'s parents", "lives_in", "Whitby", 1.0)]),
 ])
 def test_titles_in_laws_and_employers(extractor, text, expected):
     assert sorted(triples(extractor, text)) == sorted(expected)

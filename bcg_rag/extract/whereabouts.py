@@ -33,7 +33,7 @@ EN_BE_PLACED = re.compile(
     r"(?P<rest>.+)$",
     re.IGNORECASE,
 )
-EN_PLACED = re.compile(r"^(?P<neg>not\s+|no longer\s+)?(?:still\s+|now\s+|currently\s+)?(?P<back>back\s+(?:(?:down|up|over|out)\s+)?)?"
+EN_PLACED = re.compile(r"^(?P<neg>not\s+|no longer\s+)?(?:still\s+|now\s+|currently\s+|officially\s+|finally\s+)?(?P<back>back\s+(?:(?:down|up|over|out)\s+)?)?"
                        r"(?P<prep>in|at)\s+(?P<name>.+)$", re.IGNORECASE)
 # "finally got the keys to the new flat in Sheffield": a home moved into
 EN_KEYS = re.compile(r"^(?P<who>.*?)\bgot\s+(?:the\s+)?keys\s+(?:to|for)\s+(?:the|my|our|her|his|their)\s+(?:new\s+)?(?:flat|place|house|apartment|home|condo)"
