@@ -76,3 +76,26 @@ def test_a_search_looks_in_the_archive_only_once_there_is_one(make_memory, monke
         assert lifecycle.may_have_cold_store(mem)
         found = mem.search("what colour is tea?", user_id="u1")
         assert any(g.archived and g.best.value == "green" for g in found)
+
+
+def test_the_names_a_search_guesses_are_kept_per_process_and_are_what_they_were():
+    """``search_reads.name_forms`` and ``guessed_keys`` keep, per process, what a search
+    computed for every capitalised word of its question: the same forms and keys as computed
+    afresh, for each lexicon its own."""
+    from bcg_rag.search_reads import ORG_SUFFIX, name_forms
+    from bcg_rag.ids import normalise_key
+    from bcg_rag.search_reads import PROBED_GROUP, guessed_keys
+
+    lexicon = default_lexicon()
+    extended = lexicon.extend({"organisations": {"en_suffixes": ["quartz"]}})
+    for value in ["Orla", "Orla Foods", "Where", "Ju 88", "云杉", "郑州外国语小学", "orla", "Halcyon Bio Inc."]:
+        for lex in (lexicon, extended):
+            forms, guessed = name_forms(value, lex)
+            assert forms == (value, ORG_SUFFIX.sub("", value)) and guessed == tuple(org_forms(value, lex))
+            assert name_forms(value, lex)[1] is guessed  # kept
+            prefix, keys = guessed_keys(guessed)
+            assert keys == tuple(normalise_key(f) for f in guessed)
+            probed = len(keys) >= PROBED_GROUP and all(k.startswith(keys[0].split(" ")[0] + " ") for k in keys)
+            assert prefix == (keys[0].split(" ")[0] + " " if probed else "")
+    assert name_forms("Orla", extended)[1][-1] == "Orla Quartz" != name_forms("Orla", lexicon)[1][-1]
+    assert guessed_keys(name_forms("Orla", lexicon)[1])[0] == "orla "
