@@ -99,3 +99,30 @@ def test_the_names_a_search_guesses_are_kept_per_process_and_are_what_they_were(
             assert prefix == (keys[0].split(" ")[0] + " " if probed else "")
     assert name_forms("Orla", extended)[1][-1] == "Orla Quartz" != name_forms("Orla", lexicon)[1][-1]
     assert guessed_keys(name_forms("Orla", lexicon)[1])[0] == "orla "
+
+
+def test_whether_a_text_states_something_is_kept_per_extractor_and_is_the_extractors_answer(make_memory):
+    from types import SimpleNamespace
+
+    from bcg_rag.extract import OfflineExtractor
+    from bcg_rag.naming import statement_reader
+
+    texts = ["I moved to Oslo last week", "what's a good podcast?", "lol it's raining again", "我搬到上海了", "Ana Berg works at Acme"]
+    ids = [f"ev_{i}" for i in range(len(texts))]
+    mem = make_memory()
+    reader = statement_reader(mem)
+    plain = OfflineExtractor()
+    for text, eid in list(zip(texts, ids)) * 2:
+        assert reader(text, eid) == plain.states_something(text), text
+    asked: list[str] = []
+    counting = OfflineExtractor()
+    real = counting.states_something
+    counting.states_something = lambda text: asked.append(text) or real(text)  # an instance's own: not kept (no __self__)
+    other = SimpleNamespace(extractor=counting)
+    for text, eid in list(zip(texts, ids)) * 2:
+        assert statement_reader(other)(text, eid) == plain.states_something(text)
+    assert asked == texts * 2
+    kept = SimpleNamespace(extractor=OfflineExtractor())
+    first = [statement_reader(kept)(t, eid) for t, eid in zip(texts, ids)]
+    kept.extractor.grammar = None  # a kept answer does not ask the extractor again
+    assert [statement_reader(kept)(t, eid) for t, eid in zip(texts, ids)] == first
