@@ -40,17 +40,13 @@ import numpy as np
 from .asked import names_entity, refers_to_user, relatives_asked
 from .employer import EMPLOYER_PREDICATE, employer_rows, unnamed_employer
 from .errors import InvalidInputError
-from .extract.lexicon import org_forms
 from .hop_chains import Chain, Hop, best, decide, slot_key
 from .hop_texts import load_templates, load_vectors, prefix_similarity
 from .hop_words import words
 from .relevance import memory_lexicon
-from .search_reads import SearchReads
+from .search_reads import SearchReads, name_forms
 from .threads import asks_through
 
-# The words that end a company's full name and that its short form drops.
-ORG_SUFFIX = re.compile(r"(?<=\w)(?:,?\s+(?:Inc|Corp|Corporation|Co|Company|Group|Labs?|Technologies|Systems|Analytics|Bio|"
-                        r"Biosciences|Software|Studios?|Holdings|Partners|Capital|Robotics|AI|Media|Ltd|LLC|GmbH)\.?)+$")
 PLAN = "plan:"  # the prefix of a planned slot's predicate (extract.offline)
 MAX_PATHS = 64  # chains examined per start group
 MAX_STARTS = 5  # start groups examined per search
@@ -144,11 +140,13 @@ class _Walker:
         at once (``SearchReads.look_up_names``): the value, the value without a company suffix,
         and the guessed forms of an organisation's name (``org_forms``), kept for ``target``."""
         todo = [v for v in dict.fromkeys(values) if v not in self._targets and v not in self._forms]
-        for v in todo:
-            self._forms[v] = [v, ORG_SUFFIX.sub("", v), *org_forms(v, memory_lexicon(self.memory))]
         if todo:
-            maybe = self.reads.look_up_names(self.user_id, [f for v in todo for f in self._forms[v][:2]],
-                                             guessed=[self._forms[v][2:] for v in todo])
+            lexicon = memory_lexicon(self.memory)
+            named = [name_forms(v, lexicon) for v in todo]
+            for v, (forms, guessed) in zip(todo, named):
+                self._forms[v] = [*forms, *guessed]
+            maybe = self.reads.look_up_names(self.user_id, [f for forms, _ in named for f in forms],
+                                             guessed=[guessed for _, guessed in named])
             for v, any_known in zip(todo, maybe):
                 if not any_known:  # none of its guessed forms names anything: none to resolve
                     del self._forms[v][2:]

@@ -20,6 +20,7 @@ other names of the entities it names.
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from contextlib import contextmanager
@@ -224,6 +225,7 @@ def _aliases_used(memory: Any, user_id: str, text: str) -> list[str]:
     return used
 
 
+@functools.lru_cache(maxsize=1024)  # pure; compiling one costs more than the search's look-up of it
 def alias_pattern(key: str) -> re.Pattern[str]:
     """An alias key as the text may say it: a Latin alias as whole words ("al" is not in
     "also"), any spacing and case; Chinese has no spaces to keep."""
@@ -259,12 +261,17 @@ def asked_by_other_names(memory: Any, user_id: str, query: str, reads: Any = Non
     variants: list[str] = []
     normalised = normalise_text(query)  # what alias keys are made of (full-width letters folded, ...)
     for key, name, entity in _aliases_in(memory, user_id, alias_candidates(query), reads):
-        pattern = alias_pattern(key)
-        said = query if pattern.search(query) else normalised
-        if entity is None or not pattern.search(said):
+        if entity is None:
             continue
         aliases = reads.aliases_of(entity) if reads is not None else memory.store.aliases_of(entity)
-        for other in sorted(({normalise_key(name)} | set(aliases)) - {key}):
+        others = sorted(({normalise_key(name)} | set(aliases)) - {key})
+        if not others:  # most names have none: no pattern to compile
+            continue
+        pattern = alias_pattern(key)
+        said = query if pattern.search(query) else normalised
+        if not pattern.search(said):
+            continue
+        for other in others:
             # every mention, capitalised where the question capitalised it ("Bobby" -> "Robert Hale")
             variants.append(pattern.sub(lambda m, other=other: other.title() if m.group()[:1].isupper() else other, said))
     return list(dict.fromkeys(variants))[:MAX_OTHER_NAMES]

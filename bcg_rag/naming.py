@@ -1,10 +1,11 @@
 """What a text names: a place, a person or an organisation (by jieba's tags in Chinese, a
 capitalised word inside an English sentence), a value or the start of one. Search reads raw
-evidence with these (``unstructured.py``), and whether a text only asks."""
+evidence with these (``unstructured.py``), and whether a text only asks or states something."""
 
 from __future__ import annotations
 
 import re
+import weakref
 from functools import lru_cache
 from typing import Any
 
@@ -85,3 +86,35 @@ def only_asks(text: str) -> bool:
         return False
     rest = text[asked.end():]
     return len(rest.split()) <= 3 and len(CJK_CHAR.findall(rest)) <= 4
+
+
+# Evidence whose answer ``statement_reader`` keeps per extractor: the raw evidence a few
+# hundred searches show; past it the kept answers are dropped and kept anew.
+STATEMENTS_KEPT = 4096
+_statements: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # extractor -> evidence id -> states something
+
+
+def statement_reader(memory: Any):
+    """The offline grammar's test for "states something" (the memory's extractor's, or the
+    default lexicon's when the memory extracts with an LLM only), as ``reader(text,
+    evidence_id)``. Its answers are kept per extractor by evidence id (an evidence id stands
+    for its text, ``writing.py``; the answer is the grammar's alone): a search asks it of the
+    same nearest evidence again and again."""
+    reader = getattr(memory.extractor, "states_something", None) or getattr(
+        getattr(memory.extractor, "offline", None), "states_something", None)
+    if reader is None:
+        from .extract import OfflineExtractor
+
+        reader = memory.__dict__.setdefault("_statement_reader", OfflineExtractor().states_something)
+    try:
+        kept = _statements.setdefault(getattr(reader, "__self__", None), {})
+    except TypeError:  # no extractor object to keep them by: asked each time
+        return lambda text, evidence_id: reader(text)
+
+    def states_something(text: str, evidence_id: str) -> bool:
+        if (found := kept.get(evidence_id)) is None:
+            if len(kept) >= STATEMENTS_KEPT:
+                kept.clear()
+            found = kept[evidence_id] = reader(text)
+        return found
+    return states_something

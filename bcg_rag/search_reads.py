@@ -16,18 +16,63 @@ statement reads what took one per entity or per name.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
+import re
+import weakref
+from collections.abc import Iterable, Sequence
 from itertools import repeat
 from typing import Any
 
 from .checks import FIRST_PERSON
 from .entities import alias_key, follow_merges
+from .extract.lexicon import org_forms
 from .ids import normalise_key
 
 
 # Guessed names whose keys share a first word with this many others or more are looked up only
 # where some alias key starts with that word (``SearchReads.look_up_names``).
 PROBED_GROUP = 8
+
+
+# The words that end a company's full name and that its short form drops.
+ORG_SUFFIX = re.compile(r"(?<=\w)(?:,?\s+(?:Inc|Corp|Corporation|Co|Company|Group|Labs?|Technologies|Systems|Analytics|Bio|"
+                        r"Biosciences|Software|Studios?|Holdings|Partners|Capital|Robotics|AI|Media|Ltd|LLC|GmbH)\.?)+$")
+
+# Values whose names a process keeps per lexicon (``name_forms``): the words a few hundred
+# searches' questions capitalise; past it the kept ones are dropped and kept anew.
+NAME_FORMS_KEPT = 1024
+_name_forms: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # lexicon -> value -> name_forms
+
+
+def name_forms(value: str, lexicon: Any) -> tuple[tuple[str, str], tuple[str, ...]]:
+    """The names ``hops._Walker.target`` resolves for a value: (the value, the value without a
+    company suffix), and the guessed forms of an organisation's name (``org_forms``; dozens
+    for a capitalised word). Kept per process and lexicon (a lexicon does not change once
+    made; a dropped one takes its values with it): a search asks it of every capitalised word
+    of its question ("Where", "Arlo"), and the guessed tuple is what
+    ``guessed_keys`` keeps its keys under."""
+    kept = _name_forms.get(lexicon)
+    if kept is None:
+        kept = _name_forms[lexicon] = {}
+    found = kept.get(value)
+    if found is None:
+        if len(kept) >= NAME_FORMS_KEPT:
+            kept.clear()
+        found = kept[value] = ((value, ORG_SUFFIX.sub("", value)), tuple(org_forms(value, lexicon)))
+    return found
+
+
+@functools.lru_cache(maxsize=1024)  # the words a few hundred searches' questions capitalise
+def guessed_keys(forms: Sequence[str]) -> tuple[str, tuple[str, ...]]:
+    """The alias keys of a list of guessed names (a tuple, the cache's key: ``name_forms``
+    gives the same one for a value each time), and the prefix ``look_up_names`` probes first
+    when they are PROBED_GROUP or more that all start with one word and a space ("" when they
+    are looked up as they are)."""
+    found = tuple(map(normalise_key, forms))
+    prefix = found[0].partition(" ")[0] + " " if found else ""
+    if len(found) >= PROBED_GROUP and prefix != " " and all(map(str.startswith, found, repeat(prefix))):
+        return prefix, found
+    return "", found
 
 
 class SearchReads:
@@ -114,16 +159,12 @@ class SearchReads:
         keys = {normalise_key(name) for name in names}
         if keys & FIRST_PERSON:  # resolve_entity looks "I", "me", "我" up as the user's own key
             keys.add(normalise_key(user_id))
-        lists: list[tuple[str, list[str]]] = []  # (the prefix probed, or "", the list's keys)
-        for forms in guessed:
-            found = list(map(normalise_key, forms))
-            prefix = found[0].partition(" ")[0] + " " if found else ""
-            if len(found) >= PROBED_GROUP and prefix != " " and all(map(str.startswith, found, repeat(prefix))):
-                lists.append((prefix, found))
-            else:
+        lists = [guessed_keys(tuple(forms)) for forms in guessed]  # (the prefix probed, or "", the list's keys)
+        for prefix, found in lists:
+            if not prefix:
                 keys.update(found)
-                lists.append(("", found))
-        probed = {prefix for prefix, found in lists if prefix and any(k not in targets for k in found)}
+        known = targets.__contains__
+        probed = {prefix for prefix, found in lists if prefix and not all(map(known, found))}
         missing = [k for k in keys if k and k not in targets]
         if missing or probed:
             returned = self._read_targets(user_id, missing, sorted(probed))
@@ -134,7 +175,8 @@ class SearchReads:
                     targets.update({k: None for k in found if k not in targets})
             if todo:
                 self._read_targets(user_id, list(dict.fromkeys(todo)))
-        return [not prefix or any(targets.get(k) is not None for k in found) for prefix, found in lists]
+        # per list: some key of it names an entity (targets: None for a key looked up that names nothing)
+        return [not prefix or list(map(targets.get, found)).count(None) < len(found) for prefix, found in lists]
 
     def resolve_entity(self, user_id: str, name: str) -> str | None:
         """``entities.resolve_entity(memory, user_id, name)`` (never creating), read through
@@ -147,7 +189,7 @@ class SearchReads:
     def known_forms(self, user_id: str, forms: list[str]) -> list[str]:
         """``entities.known_forms``: the forms, in order, whose key is one of the user's
         aliases of an entity that exists."""
-        keys = [normalise_key(f) for f in forms]
+        keys = list(map(normalise_key, forms))
         targets = self._targets.setdefault(user_id, {})
         if any(k and k not in targets for k in keys):
             self.alias_targets(user_id, [k for k in keys if k])

@@ -22,7 +22,7 @@ from .extract.races import PB_SUFFIX
 from .extract.text import has_cjk, writes_in_lower_case
 from .groups import held_in
 from .models import HIDDEN_TEXT
-from .naming import names_every, names_something, names_start_of, only_asks
+from .naming import names_every, names_something, names_start_of, only_asks, statement_reader
 from .relevance import STATEMENT_SLOTS, is_wh_question, memory_lexicon, named_in_question
 from .render import status
 from .threads import asks_through, chain_rows, en_names, named
@@ -245,8 +245,8 @@ def _unstructured(memory: Any, hits: list, relevance: dict[str, float], shown: s
     talk ("what's a good podcast?", "lol it's raining again") state nothing about the user
     and are left out: they would only push the beliefs down."""
     rows = visible_rows(memory, [eid for eid, _ in hits if eid not in shown], relevance, user_id, agent_id, reads)
-    reader = _statement_reader(memory)
-    rows = [r for r in rows if r["text"] == HIDDEN_TEXT or reader(r["text"])]
+    reader = statement_reader(memory)
+    rows = [r for r in rows if r["text"] == HIDDEN_TEXT or reader(r["text"], r["id"])]
     return sorted(rows, key=lambda r: (r["timestamp"], r["id"]), reverse=True)
 
 
@@ -362,18 +362,6 @@ def _led_by_relative(memory: Any, text: str) -> bool:
 VISIT = re.compile(r"\b(?:trip|visit(?:ed|ing)?|vacation|holiday|travell?(?:ed|ing)?|flight|conference|weekend\s+in)\b"
                    r"|出差|旅游|旅行|度假|去玩|玩了|逛", re.IGNORECASE)
 WEAKER_SOURCES = frozenset({"third_party", "model_inferred"})  # a record or a guess is not the user telling of a move
-
-
-def _statement_reader(memory: Any):
-    """The offline grammar's test for "states something" (the memory's extractor's, or the
-    default lexicon's when the memory extracts with an LLM only)."""
-    reader = getattr(memory.extractor, "states_something", None) or getattr(
-        getattr(memory.extractor, "offline", None), "states_something", None)
-    if reader is None:
-        from .extract import OfflineExtractor
-
-        reader = memory.__dict__.setdefault("_statement_reader", OfflineExtractor().states_something)
-    return reader
 
 
 def visible_rows(memory: Any, ids: list[str], relevance: dict[str, float], user_id: str, agent_id: str | None,

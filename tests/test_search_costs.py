@@ -76,3 +76,53 @@ def test_a_search_looks_in_the_archive_only_once_there_is_one(make_memory, monke
         assert lifecycle.may_have_cold_store(mem)
         found = mem.search("what colour is tea?", user_id="u1")
         assert any(g.archived and g.best.value == "green" for g in found)
+
+
+def test_the_names_a_search_guesses_are_kept_per_process_and_are_what_they_were():
+    """``search_reads.name_forms`` and ``guessed_keys`` keep, per process, what a search
+    computed for every capitalised word of its question: the same forms and keys as computed
+    afresh, for each lexicon its own."""
+    from bcg_rag.search_reads import ORG_SUFFIX, name_forms
+    from bcg_rag.ids import normalise_key
+    from bcg_rag.search_reads import PROBED_GROUP, guessed_keys
+
+    lexicon = default_lexicon()
+    extended = lexicon.extend({"organisations": {"en_suffixes": ["quartz"]}})
+    for value in ["Orla", "Orla Foods", "Where", "Ju 88", "云杉", "郑州外国语小学", "orla", "Halcyon Bio Inc."]:
+        for lex in (lexicon, extended):
+            forms, guessed = name_forms(value, lex)
+            assert forms == (value, ORG_SUFFIX.sub("", value)) and guessed == tuple(org_forms(value, lex))
+            assert name_forms(value, lex)[1] is guessed  # kept
+            prefix, keys = guessed_keys(guessed)
+            assert keys == tuple(normalise_key(f) for f in guessed)
+            probed = len(keys) >= PROBED_GROUP and all(k.startswith(keys[0].split(" ")[0] + " ") for k in keys)
+            assert prefix == (keys[0].split(" ")[0] + " " if probed else "")
+    assert name_forms("Orla", extended)[1][-1] == "Orla Quartz" != name_forms("Orla", lexicon)[1][-1]
+    assert guessed_keys(name_forms("Orla", lexicon)[1])[0] == "orla "
+
+
+def test_whether_a_text_states_something_is_kept_per_extractor_and_is_the_extractors_answer(make_memory):
+    from types import SimpleNamespace
+
+    from bcg_rag.extract import OfflineExtractor
+    from bcg_rag.naming import statement_reader
+
+    texts = ["I moved to Oslo last week", "what's a good podcast?", "lol it's raining again", "我搬到上海了", "Ana Berg works at Acme"]
+    ids = [f"ev_{i}" for i in range(len(texts))]
+    mem = make_memory()
+    reader = statement_reader(mem)
+    plain = OfflineExtractor()
+    for text, eid in list(zip(texts, ids)) * 2:
+        assert reader(text, eid) == plain.states_something(text), text
+    asked: list[str] = []
+    counting = OfflineExtractor()
+    real = counting.states_something
+    counting.states_something = lambda text: asked.append(text) or real(text)  # an instance's own: not kept (no __self__)
+    other = SimpleNamespace(extractor=counting)
+    for text, eid in list(zip(texts, ids)) * 2:
+        assert statement_reader(other)(text, eid) == plain.states_something(text)
+    assert asked == texts * 2
+    kept = SimpleNamespace(extractor=OfflineExtractor())
+    first = [statement_reader(kept)(t, eid) for t, eid in zip(texts, ids)]
+    kept.extractor.grammar = None  # a kept answer does not ask the extractor again
+    assert [statement_reader(kept)(t, eid) for t, eid in zip(texts, ids)] == first
