@@ -99,29 +99,44 @@ def link_endings(memory: BeliefMemory, evidence_id: str) -> list:
     if ev is None:
         return []
     changes = _link_values(memory, ev)
-    return changes + _names_with_pets(memory, evidence_id)
+    return changes + _names_with_pets(memory, evidence_id) + _pets_with_names(memory, evidence_id)
 
 
 def _names_with_pets(memory: Any, evidence_id: str) -> list:
     """A pet's name goes with the pet: a name said together with an animal kept ("our cat
     Luna", "我家可乐（柯基）") is denied by whatever ends that animal ("gave the cat away", "柯基
     送人了", "no pets any more"), at the ending's time, whichever of the two arrived first."""
+    return _ended_together(memory, evidence_id, "has", "pet_name")
+
+
+def _pets_with_names(memory: Any, evidence_id: str) -> list:
+    """And the other way: a pet ended by its name ("we had to rehome Biscuit", "mom gave Captain
+    back to the rescue") ends the animal said together with that name ("our beagle Biscuit",
+    "she adopted a parrot named Captain")."""
+    return _ended_together(memory, evidence_id, "pet_name", "has")
+
+
+def _ended_together(memory: Any, evidence_id: str, ended: str, together: str) -> list:
+    """Denials, at each ending's time, of the ``together`` values said in the same statements
+    as an ``ended`` value this evidence touches, for the same subject (a slot ``has`` counts
+    only its animals)."""
     lexicon = memory_lexicon(memory)
+    kept = lambda predicate, value: predicate != "has" or is_pet(lexicon, value)  # noqa: E731
     touched = sorted({e.dst for e in memory.store.edges_from([evidence_id], [SUPPORTS, REFUTES])})
-    pets = [b for b in memory.store.get_nodes("belief", touched, history=False).values()
-            if b["predicate"] == "has" and is_pet(lexicon, b["value"])]
-    edges = memory.store.edges_to([b["id"] for b in pets], [SUPPORTS, REFUTES]) if pets else []
+    beliefs = [b for b in memory.store.get_nodes("belief", touched, history=False).values()
+               if b["predicate"] == ended and kept(ended, b["value"])]
+    edges = memory.store.edges_to([b["id"] for b in beliefs], [SUPPORTS, REFUTES]) if beliefs else []
     changes: list = []
-    for b in pets:
+    for b in beliefs:
         endings = [e for e in edges if e.dst == b["id"] and e.relation == REFUTES and not (e.reason or "").startswith("functional")]
         stated = sorted({e.src for e in edges if e.dst == b["id"] and e.relation == SUPPORTS})
         if not endings or not stated:
             continue
-        names = [c for c in memory.store.claims_for_evidence(stated) if c["predicate"] == "pet_name" and c["stance"] > 0
-                 and memory.resolve_entity(b["user_id"], c["subject"]) == b["subject_id"]]
+        others = [c for c in memory.store.claims_for_evidence(stated) if c["predicate"] == together and c["stance"] > 0
+                  and kept(together, c["value"]) and memory.resolve_entity(b["user_id"], c["subject"]) == b["subject_id"]]
         for e in endings:
-            for n in names:
-                changes += _deny(memory, e.src, n["subject"], "pet_name", n["value"], e.value if e.value is not None else -1.0)
+            for other in others:
+                changes += _deny(memory, e.src, other["subject"], together, other["value"], e.value if e.value is not None else -1.0)
     return changes
 
 

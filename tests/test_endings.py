@@ -249,6 +249,16 @@ def test_a_pets_name_ends_with_the_pet_in_any_order(make_memory, ending):
     assert held[("has", "cat")] is False and held[("pet_name", "Luna")] is False
 
 
+@pytest.mark.parametrize("ending", ["we had to rehome Luna, my son is allergic", "gave Luna back to the rescue last week"])
+def test_a_pet_ended_by_its_name_ends_the_animal_in_any_order(make_memory, ending):
+    named = {"text": "our cat Luna keeps waking me up at 5am", "timestamp": "2024-01-10T07:00:00"}
+    ended = {"text": ending, "timestamp": "2024-05-02T19:00:00"}
+    beliefs, pets = _asked_in_each_order(make_memory, ([named, ended], [ended, named]), "What pets does the user have?", "has")
+    assert all(g.current is None for g in pets)  # the cat went with its name
+    held = {(b[1], b[2]): b[3] > 0 for b in beliefs if b[1] in ("has", "pet_name")}
+    assert held[("has", "cat")] is False and held[("pet_name", "Luna")] is False
+
+
 def test_a_denial_names_a_gym_by_its_name_before_the_kind_in_any_order(make_memory):
     joined = {"text": "new year new me lol. signed up at IronPeak gym yesterday", "timestamp": "2024-01-05T07:45:00"}
     cancelled = {"text": "ugh honestly I cancelled the IronPeak membership, I just wasnt going", "timestamp": "2024-04-11T22:10:00"}

@@ -74,3 +74,15 @@ def test_two_relatives_as_one_subject_each_say_the_clause(extractor, text, expec
 @pytest.mark.parametrize("text", ["tea and coffee are my favourites", "Paris and Rome are lovely in May"])
 def test_two_things_are_no_pair_of_people(extractor, text):
     assert triples(extractor, text) == []
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("mom gave Captain back to the rescue", [(MOTHER, "does", "Captain", -0.8)]),
+    ("we gave Max away", [(USER, "does", "Max", -0.8)]),
+])
+def test_a_pet_given_back_or_away_by_its_name_is_kept_no_more(extractor, text, expected):
+    assert triples(extractor, text) == expected
+
+
+def test_something_given_back_to_someone_ends_nothing(extractor):
+    assert triples(extractor, "I gave Tom back his charger") == []

@@ -92,6 +92,12 @@ EN_ENDED = re.compile(
     r"(?P<what>[^,;]+)$",
     re.IGNORECASE,
 )
+# "mom gave Captain back to the rescue", "we gave Max away": a pet by its name, kept no more (not
+# "gave Tom back his charger": only at the clause's end, or back to where pets come from)
+EN_GIVEN_BACK = re.compile(r"^(?P<who>.*?)\b(?:gave|given|giving|took|taken|taking)\s+(?P<what>(?-i:[A-Z])[\w'-]*)\s+(?:back|away)"
+                           r"(?:\s+to\s+(?:the|a|his|her|their|its)\s+(?:rescue|shelter|breeder|pound|charity|farm|owners?))?"
+                           r"(?:\s+(?:yesterday|today|last\s+\w+|this\s+\w+))?\s*$",
+                           re.IGNORECASE)
 # "3 months smoke-free", "I've been alcohol-free since June": the thing is over (a diet such as
 # "gluten-free" is a state of the lexicon's, read by the copula rule).
 EN_FREE = re.compile(
@@ -212,7 +218,7 @@ class EndingRules:
             return Found(subject, ENDED, MEMBERSHIP, True, True)
         if (couple := EN_COUPLE_ENDED.match(clause)) and (subject := self._partner(couple["who"], turn)):
             return self._partnership_ended(subject, couple)
-        if not (m := EN_ENDED.search(clause) or EN_NOT_ANYMORE.search(clause)):
+        if not (m := EN_ENDED.search(clause) or EN_NOT_ANYMORE.search(clause) or EN_GIVEN_BACK.search(clause)):
             return None
         what = EN_WHAT_END.sub("", m["what"]).strip()
         verb = clause[len(m["who"]):m.start("what")].split()[0].casefold().strip("'")
