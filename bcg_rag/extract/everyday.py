@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from .gate import NOT_PLACE_WORDS
 from .shared import Found
-from .text import collapse
+from .text import collapse, has_cjk
 
 if TYPE_CHECKING:
     from .lexicon import Lexicon
@@ -229,7 +229,10 @@ class EverydayRules:
         return found + shared
 
     def _pair(self, clause: str, turn: Turn) -> list[Found]:
-        """ "my mom and dad live in Tampa": each of two relatives says the clause as its subject."""
+        """ "my mom and dad live in Tampa", "爷爷奶奶住在绍兴": each of two relatives says the clause as
+        its subject (not a relation of two words, "爸妈", which is one subject)."""
+        if has_cjk(clause):
+            return self._zh_pair(clause, turn)
         if (m := EN_PAIR.match(clause)) is None:
             return []
         owner = re.match(r"(?i:my|our)\s+", m["one"])  # "my mom and dad": dad is the speaker's too
@@ -239,6 +242,19 @@ class EverydayRules:
             return []
         found = [f for f in self._parse_clause(f"{m['one']} {m['rest']}", turn, reported=False) if f.subject == one]
         return found + [replace(f, subject=other) for f in found if f.predicate.removeprefix("attr:") not in UNSHARED]
+
+    def _zh_pair(self, clause: str, turn: Turn) -> list[Found]:
+        kin = self.lexicon.relative_regex
+        lead = re.match(r"(?:我们家的?|我家的?|我的?)?", clause)
+        if not (one := kin.match(clause, lead.end())) or not (other := kin.match(clause, one.end())) \
+                or kin.fullmatch(clause, one.start(), other.end()):
+            return []
+        rest = re.sub(r"^(?:和|跟|与)", "", clause[other.end():])
+        subjects = [self._subject("我" + said.group(), turn) for said in (one, other)]
+        if not all(subjects) or subjects[0] == subjects[1] or turn.speaker_id in subjects:
+            return []
+        found = [f for f in self._parse_clause(f"我{one.group()}{rest}", turn, reported=False) if f.subject == subjects[0]]
+        return found + [replace(f, subject=subjects[1]) for f in found if f.predicate.removeprefix("attr:") not in UNSHARED]
 
     def _venues(self, sentence: str, turn: Turn) -> list[Found]:
         """ "my son Leo loves his new school, Maple Grove Elementary": Leo goes to Maple Grove

@@ -30,7 +30,8 @@ REPORT_MODAL = re.compile(r"\b(?:would|wouldn't|could|might|may|should)\b|不会
 SAID_PRONOUN = re.compile(r"(?:he|she)\b|[他她](?![们])", re.IGNORECASE)
 # A person leading a clause, after a discourse word ("so my sister finally did it, she moved to
 # Lisbon"), before a verb: an auxiliary, or a past one ("Bobby sent me a pic, he says…").
-EN_LEAD_VERB = r"(?:is|was|'s|has|had|got|just|now|still|finally|recently|also|(?=[a-z]+ed\b|sent\b|told\b|said\b))\b"
+EN_LEAD_VERB = (r"(?:is|was|'s|has|had|got|just|now|still|finally|recently|also|(?=[a-z]+ed\b|sent\b|told\b|said\b"
+                r"|came\b|went\b|took\b|gave\b|began\b|found\b|left\b|bought\b|brought\b|flew\b|quit\b))\b")
 # (after "my <relative>" any verb in -s leads too, "my mom keeps asking"; not after a bare name: "Pickles sheds")
 EN_LEAD = re.compile(
     r"^(?:(?:so|ok|okay|well|and|but|yeah|oh|omg|anyway|btw)\b[,!]?\s+)?(?:(?:[Mm]y|[Oo]ur)\s+(?:[a-z]+\s+){0,2}?(?P<rel>[a-z-]+)(?:\s+(?P<name>[A-Z][a-z]+))?"

@@ -62,8 +62,8 @@ ZH_FULL_TIME = re.compile(rf"^(?P<who>.*?)(?:现在|目前|已经)?(?:全职|专
 ZH_TITLE_IS = re.compile(rf"^(?P<who>.*?)(?:的)?(?:新)?(?:title|Title|TITLE|职位|岗位|职务|头衔)(?:是|叫|变成了?|换成了?)(?P<job>[{CJK}A-Za-z]{{2,8}}?)(?:了|啦)?$")
 ZH_QUIT_WORDS = re.compile(r"离职|辞职|裸辞")  # "离职手续办完了": a job left, whatever else is read
 # "从网易离职了，下个月去米哈游": after a job left in the message, where one goes next is the next employer
-ZH_GOING_TO = re.compile(rf"^(?:下个?月|下周|下礼拜|下星期|月底|年后|过完年|\d{{1,2}}号|[一二三四五六七八九十]{{1,2}}月)?(?:初|中|底)?"
-                         rf"(?:就|要|会)?(?:去|入职|加入)(?P<org>[{CJK}A-Za-z]{{2,10}}?)(?:上班|报到|入职)?了?$")
+ZH_GOING_TO = re.compile(rf"^(?:下个?月|下周|下礼拜|下星期|上个?月|上周|上礼拜|上星期|前两天|前几天|月底|年后|过完年|\d{{1,2}}号|[一二三四五六七八九十]{{1,2}}月)?(?:初|中|底)?"
+                         rf"(?:就|要|会)?(?:去了|去|入职了|入职|加入了|加入)(?P<org>[{CJK}A-Za-z]{{2,10}}?)(?:上班|报到|入职)?了?$")
 # "从启航教育出来了", "去年从启航教育裸辞了": leaving an employer (离职 / 辞职 are zh.py's)
 ZH_LEFT_FROM = re.compile(rf"^(?P<who>.*?)从(?P<org>[{CJK}A-Za-z]{{2,10}}?)(?:出来|裸辞|辞职出来)了$")
 ZH_JUST_NOW = re.compile(r"(?:刚刚|刚|才|正)$")  # "刚从启航教育出来": out of the building, not the job
@@ -120,7 +120,8 @@ class ZhWorkRules:
         return Found(who, "job_title", m["job"], False, True)
 
     def _zh_next_employer(self, clause: str, turn: Turn) -> Found | None:
-        """ "从网易离职了，下个月去米哈游": the job just left makes "去X" the next employer (not a trip)."""
+        """ "从网易离职了，下个月去米哈游", "…上周去了云帆物流": the job just left makes "去X" the next
+        employer (not a trip)."""
         if not turn.job_left or not (m := ZH_GOING_TO.match(clause)):
             return None
         tokens = self._tokens(org := self._clean_value(m["org"]))
