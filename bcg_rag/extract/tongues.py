@@ -13,6 +13,7 @@ by their shape: Spanish, Japanese, Italian, Arabic, or a listed one).
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING
 
@@ -66,9 +67,10 @@ EN_ON_APP = re.compile(
     rf"|(?:switched|switching|moved\s+on)\s+to\s+(?P<lang3>{ANY_CASE_LANGUAGE})(?!\s+(?:with|for|at|in)\b))\b", re.IGNORECASE)
 
 # A language course signed up for or taken is a language being learned (studies): "报了个西语
-# 网课", "我报名了日语班", "signed up for a Spanish course", "taking an online Japanese class".
+# 网课", "我报名了日语班", "signed up for a Spanish course", "taking an online Japanese class"; so
+# is an instrument's ("我报了个尤克里里班"), learnt as a language is (zh_daily.fronted_activity).
 ZH_COURSE = re.compile(rf"^(?P<who>.*?)(?:报了|报名了|报名参加了|买了|在上|上了)(?:个|一个|一门|门)?(?:线上|网上|在线)?"
-                       rf"(?P<lang>{ZH_LANG})(?:网课|课程|课|班|培训班|学习班)")
+                       rf"(?P<lang>{ZH_LANG}|[\u4e00-\u9fff]{{2,5}}?)(?:网课|课程|课|班|培训班|学习班)")
 # The course given up: "日语班我退了", "dropped my Spanish class" (studies, denied, a change).
 ZH_COURSE_QUIT = re.compile(rf"^(?P<lang>{ZH_LANG})(?:网课|课程|课|班|培训班|学习班)(?P<who>我|我们)?(?:已经|也|早就|还是)?"
                             r"(?:退了|退掉了|不上了|停了|放弃了|没再上了|不学了)$")
@@ -78,6 +80,11 @@ EN_COURSE_QUIT = re.compile(
 EN_COURSE = re.compile(
     rf"^(?P<who>.*?)\b(?:signed\s+up\s+for|enrolled\s+in|registered\s+for|taking|started)\s+(?:a|an|my|the)?\s*(?:online\s+|evening\s+|night\s+)?"
     rf"(?P<lang>{ANY_CASE_LANGUAGE})\s+(?:class|classes|course|lessons)\b", re.IGNORECASE)
+
+@functools.lru_cache(maxsize=8)
+def instruments(lexicon: Lexicon) -> frozenset[str]:
+    return frozenset(w for w in lexicon.words("habits", "instruments") if has_cjk(w))
+
 
 # "she's teaching me some Tamil words", "(同事阿杰)最近在教我几句潮汕话": the teacher speaks it, the speaker learns it
 EN_TEACHING_ME = re.compile(rf"^(?P<who>.*?)(?:'s|\s+is|\s+has\s+been|'s\s+been)\s+teaching\s+me\s+(?:(?:some|a\s+few|a\s+bit\s+of|basic)\s+)?"
@@ -119,7 +126,8 @@ class TongueRules:
             return Found(turn.speaker_id, "studies", quit["lang"], True, True)
         if (quit := EN_COURSE_QUIT.match(clause)) and (subject := self._who(quit["who"], turn)):
             return Found(subject, "studies", quit["lang"].capitalize(), True, True)
-        if (course := ZH_COURSE.match(clause)) and self._zh_language(course["lang"]) or (course := EN_COURSE.match(clause)):
+        if (course := ZH_COURSE.match(clause)) and (self._zh_language(course["lang"]) or course["lang"] in instruments(self.lexicon)) \
+                or (course := EN_COURSE.match(clause)):
             region, negated = self._clean_before_verb(course["who"])
             subject = self._subject(region, turn) if region.strip() else turn.speaker_id
             lang = course["lang"] if has_cjk(course["lang"]) else course["lang"].capitalize()
