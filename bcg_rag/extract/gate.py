@@ -324,10 +324,11 @@ def work_fields(lexicon: Lexicon) -> frozenset[str]:
     return frozenset(lexicon.words("occupations", "fields"))
 
 
-# "杭州一家游戏公司", "深圳的一家外企": a town, then an organisation it does not name
+# "还是干测试": a verb of doing before a trade; "在社区做志愿者": volunteering; "teaching myself guitar"
 ZH_DOING = re.compile(r"^(?:干|做|搞)(?=[\u4e00-\u9fff]{2})")
 ZH_VOLUNTEERING = re.compile(r"(?:做|当|干)(?:了)?(?:志愿者|义工)")
 EN_REFLEXIVE = re.compile(r"(?:myself|himself|herself|themselves|ourselves|yourself)\s+(?=\w)", re.IGNORECASE)
+# "杭州一家游戏公司", "深圳的一家外企": a town, then an organisation it does not name
 ZH_TOWN_THEN_ONE = re.compile(r"^(?P<town>[\u4e00-\u9fff]{2,4}?)的?(?:一|某)(?:家|个|所|间)")
 # "就当省心了", "权当锻炼身体吧": taking something as something, not working as it
 ZH_TREAT_AS = re.compile(r"(?:就|权|只|全)当(?!了)(?:是|作|成)?[^，,。]*?(?:了|吧|啦)\W*$")
