@@ -240,8 +240,7 @@ class EverydayRules:
                                     else owner.group() + said, turn) for said in (m["one"].casefold(), m["other"].casefold()))
         if not (one and other and "'s " in one + other and one != other and turn.speaker_id not in (one, other)):
             return []
-        found = [f for f in self._parse_clause(f"{m['one']} {m['rest']}", turn, reported=False) if f.subject == one]
-        return found + [replace(f, subject=other) for f in found if f.predicate.removeprefix("attr:") not in UNSHARED]
+        return self._both_say(f"{m['one']} {m['rest']}", one, other, turn)
 
     def _zh_pair(self, clause: str, turn: Turn) -> list[Found]:
         kin = self.lexicon.relative_regex
@@ -253,8 +252,13 @@ class EverydayRules:
         subjects = [self._subject("我" + said.group(), turn) for said in (one, other)]
         if not all(subjects) or subjects[0] == subjects[1] or turn.speaker_id in subjects:
             return []
-        found = [f for f in self._parse_clause(f"我{one.group()}{rest}", turn, reported=False) if f.subject == subjects[0]]
-        return found + [replace(f, subject=subjects[1]) for f in found if f.predicate.removeprefix("attr:") not in UNSHARED]
+        return self._both_say(f"我{one.group()}{rest}", subjects[0], subjects[1], turn)
+
+    def _both_say(self, said_by_one: str, one: str, other: str, turn: Turn) -> list[Found]:
+        """What the clause with the first relative as its subject says of them, and the same of the
+        other (but a name, an age, whom one dates: ``UNSHARED``)."""
+        found = [f for f in self._parse_clause(said_by_one, turn, reported=False) if f.subject == one]
+        return found + [replace(f, subject=other) for f in found if f.predicate.removeprefix("attr:") not in UNSHARED]
 
     def _venues(self, sentence: str, turn: Turn) -> list[Found]:
         """ "my son Leo loves his new school, Maple Grove Elementary": Leo goes to Maple Grove
