@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from .endings import ENDING_VERBS
 from .grammar import EN_STUDENT, SAYING_VERBS
+from .idioms import EN_DAY_IS_MINE, EN_NAME_IS_MY_ROLE
 from .shared import Found
 from .mentions import pet_named_pattern
 from .text import CONTRACTED_COPULAS, COPULAS, collapse, has_cjk, snake_name, third_person
@@ -104,16 +105,6 @@ EN_AGE = re.compile(r"^(?P<age>\d{1,3})(?:\s+(?:years?|yrs?)(?:\s+old)?)?(?:,?\s
 # "a nurse in Leeds": a trade and the town it is practised in
 EN_TRADE_IN = re.compile(r"^(?P<title>.+?)\s+(?:(?:up|down|over|out)\s+)?in\s+(?P<place>[\w'.-]+(?:\s+[\w'.-]+){0,2})$")
 
-# "august 19 is my birthday", "March 3rd is our anniversary": a day of the year, then whose day it is
-EN_DAY_OF_YEAR = (r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?(?!\d)"
-                  r"|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*")
-# "turning 35 on Nov 3rd": the day after the age (shapes._en_age)
-EN_ON_DAY = re.compile(rf"\s+on\s+(?:the\s+)?(?P<date>{EN_DAY_OF_YEAR})\b", re.IGNORECASE)
-EN_DAY_IS_MINE = re.compile(
-    rf"^(?P<date>{EN_DAY_OF_YEAR})"
-    r"\s+is\s+(?P<owner>my|our|his|her|my\s+[a-z]+'s)\s+(?P<attr>birthday|bday|b-day|anniversary|wedding\s+anniversary)\s*[!.]*$",
-    re.IGNORECASE)
-
 
 class EnglishRules:
     def _attribute(self, clause: str, turn: Turn) -> Found | None:
@@ -130,6 +121,8 @@ class EnglishRules:
             clause = clause[early.end():]
         if day := EN_DAY_IS_MINE.match(clause):  # "august 19 is my birthday!": the day, then whose
             clause = f"{day['owner']} {day['attr']} is {day['date']}"
+        elif (role := EN_NAME_IS_MY_ROLE.match(clause)) and role["attr"].casefold() not in (*lex.relatives, *lex.pets):
+            clause = f"my {role['attr']} is {role['name']}"  # "Dr. Lindqvist is my GP now", as "my GP is Dr. Lindqvist"
         if (m := EN_POSSESSIVE.match(clause)) and (relative := self._relative(m["owner"], turn)):
             owner, personal, attr = relative, False, m["attr"]  # "my sister's name is Anna"
         elif m := EN_MY_ATTRIBUTE.match(clause) or (

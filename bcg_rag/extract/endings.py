@@ -134,7 +134,7 @@ EN_NOT_A_THING = re.compile(r"^(?:by|at|in|to|for|from|off|over|into|on|the\s+(?
 # is named: "left early", "quit it", "left the house" say nothing here.
 NAMED_ONLY = frozenset({"left", "leaving", "quit", "quitting", "sold", "deleted", "uninstalled"})
 ZH_ENDED = re.compile(
-    rf"^(?P<who>.*?)(?:把)?(?<![那这])(?P<what>(?:(?!把|那个|那家|这个|这家|这事|这件事)[{CJK}A-Za-z]|(?<=[A-Za-z])[ 0-9](?=[A-Za-z0-9])){{2,8}}?)"
+    rf"^(?P<who>.*?)(?:把)?(?<![那这])(?P<what>(?![我你他她])(?:(?!把|那个|那家|这个|这家|这事|这件事)[{CJK}A-Za-z]|(?<=[A-Za-z])[ 0-9](?=[A-Za-z0-9])){{2,8}}?)"
     r"(?:这事|这件事|这个事儿?)?"  # "跑步这事算是彻底告别了"
     r"(?:也|就|都|只能|只好|已经|早就|现在|暂时|上个?月|上周|去年|年初|年底|前阵子|前两天|最近|算是|彻底|基本上?|正式)*"
     r"(?:不(?:打|上|学|弹|练|玩|去|做|干|续|跳|跑|学了|练了|搞|弄|用)了|(?:坚持|学|练|弹|读|跑|写|画|唱)不下去了|戒了|停了|退了|卖了|送人了|送走了|卸载了|删了"

@@ -177,6 +177,11 @@ EN_JOINED = re.compile(r"^(?:but|and|though|tho|yet)[\s,]+", re.IGNORECASE)
 EN_ANY_ASKED = re.compile(r"(?:so\s+|and\s+)?any\s+[a-z]+(?:\s+[a-z'-]+){0,5}", re.IGNORECASE)
 
 
+# "Maria asked me: in which country …?", "我妈问我，…？": a question reported, asked from its first clause
+REPORTED_ASKING = re.compile(r"\b(?:asked|asks|asking|wondered|wonders|wondering|wants?\s+to\s+know|wanted\s+to\s+know)"
+                             r"(?:\s+(?:me|us|him|her|them))?$|问(?:了)?(?:我|我们)?$", re.IGNORECASE)
+
+
 class Grammar:
     """The clause-level markers of one lexicon, compiled once."""
 
@@ -210,7 +215,7 @@ class Grammar:
         last = EN_JOINED.sub("", EN_TURN_OPENER.sub("", parts[-1]) if parts else "") or (parts[-1] if parts else "")
         asked_last = sentence.question and len(parts) > 1 and (
             self.asks(parts[-1]) or self.asks(last) or bool(self.lex.requests.lead.match(last))
-            or bool(EN_ANY_ASKED.fullmatch(parts[-1])))
+            or bool(EN_ANY_ASKED.fullmatch(parts[-1])) or not self._asks_first(parts[0]))
         silent = [self.says_nothing(sentence, clause, stated=asked_last and i < len(parts) - 1)
                   for i, clause in enumerate(parts)]
         if parts and parts[0] and silent[0] and not self.lex.small_talk_full(parts[0]) and not NOTE_THIS.search(parts[0]):
@@ -221,6 +226,14 @@ class Grammar:
                      for i, c in enumerate(parts)]
             silent = [s or (i > 0 and not any(named[: i + 1])) for i, (c, s) in enumerate(zip(parts, silent))]
         return silent
+
+    def _asks_first(self, clause: str) -> bool:
+        """The first clause of a question asks by its own words ("do you think, since I'm vegan, …"):
+        the whole sentence is the question. Otherwise the question is its last clause ("Gerald's
+        eating again, …, dandelions are fine for him right?", "下周六我生日，厦门还是青岛好？")."""
+        opened = EN_TURN_OPENER.sub("", clause + " ").strip()
+        return not opened or self.asks(opened) or bool(EN_YES_NO.match(opened) or self.lex.requests.lead.match(opened)
+                                                       or REPORTED_ASKING.search(opened))
 
     def says_nothing(self, sentence: Sentence, clause: str, stated: bool = False) -> bool:
         """A question, a request to the assistant, or small talk. ``stated``: the clause is a

@@ -29,6 +29,20 @@ EN_IS_MY_TASTE = re.compile(
     r"^(?P<value>.+?)\s+(?:is|are|'s)\s+(?:(?:still|now|definitely|probably|always)\s+)?(?P<owner>my|our)\s+(?P<attr>.+)$",
     re.IGNORECASE,
 )
+# "august 19 is my birthday", "March 3rd is our anniversary": a day of the year, then whose day it is
+EN_DAY_OF_YEAR = (r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?(?!\d)"
+                  r"|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*")
+# "turning 35 on Nov 3rd": the day after the age (shapes._en_age)
+EN_ON_DAY = re.compile(rf"\s+on\s+(?:the\s+)?(?P<date>{EN_DAY_OF_YEAR})\b", re.IGNORECASE)
+EN_DAY_IS_MINE = re.compile(
+    rf"^(?P<date>{EN_DAY_OF_YEAR})"
+    r"\s+is\s+(?P<owner>my|our|his|her|my\s+[a-z]+'s)\s+(?P<attr>birthday|bday|b-day|anniversary|wedding\s+anniversary)\s*[!.]*$",
+    re.IGNORECASE)
+# "Dr. Lindqvist (at the Elm St clinic) is my doctor now": a person named first, then the one role
+# of the speaker's they hold (en.py reads it as "my doctor is Dr. Lindqvist")
+EN_NAME_IS_MY_ROLE = re.compile(
+    r"^(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)(?:\s+(?:at|from)\s+(?:the\s+)?[\w\s.'&-]+?)?"
+    r"(?:\s+is|'s)\s+(?:now\s+)?my\s+(?:new\s+)?(?P<attr>[a-z]+|[A-Z]{2,4})(?:\s+now)?[\s.!]*$")
 ZH_IS_MY_TASTE = re.compile(r"^(?P<value>.+?)是(?P<owner>我|我们)的?(?P<attr>.+)$")
 EN_KIND_OF_PERSON = re.compile(
     r"^(?P<who>.+?)(?:'m|\s+am|'s|\s+is)\s+(?P<neg>not\s+(?:really\s+|exactly\s+)?)?(?:(?:more|much more|definitely|totally|such|kind|sort)\s+(?:of\s+)?)?"

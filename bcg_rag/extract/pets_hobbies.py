@@ -347,8 +347,12 @@ class PetHobbyRules:
         beagle called Rocket" after "we have a puppy too!!" (which kind, and its name)."""
         if turn.owned is None or turn.owned[1] not in self.lexicon.pets:
             return None
-        if (m := EN_KIND_CALLED.match(clause)) and (kind := collapse(m["kind"]).casefold()) in self.lexicon.pets:
+        if (m := EN_KIND_CALLED.match(clause)) and (kind := self._pet_kind(collapse(m["kind"]).casefold())):
             return [Found(turn.owned[0], "has", kind), Found(turn.owned[0], "pet_name", m["name"])]
         if not (m := EN_ITS_NAME.match(clause)):
             return None
         return Found(turn.owned[0], "pet_name", m["name"])
+
+    def _pet_kind(self, said: str) -> str | None:
+        """The animal of "beagle" or "rescue greyhound" (a word before the kind says which one)."""
+        return said if said in self.lexicon.pets else said.split()[-1] if said.split()[-1] in self.lexicon.pets else None

@@ -41,6 +41,12 @@ EN_GO_DOING = re.compile(r"^(?P<who>.*?)\bgo(?:es)?\s+(?P<doing>[a-z]+ing)\b(?P<
 # "been running in the park instead", "took up swimming": an activity kept up or begun
 EN_BEEN_DOING = re.compile(r"^(?P<who>.*?)\b(?:(?:have|'ve|has|'s)\s+)?been\s+(?P<doing>[a-z]+ing)\b(?P<rest>.*)$", re.IGNORECASE)
 EN_TOOK_UP = re.compile(r"^(?P<who>.*?)\b(?:took|take|taken|taking)\s+up\s+(?P<doing>[a-z]+ing)\b(?P<rest>.*)$", re.IGNORECASE)
+# "I'm just running outside now", "she's swimming again": a progressive of being, with nothing
+# after the activity but where and since when (not "I'm running late", "running a bakery")
+EN_AM_DOING = re.compile(r"^(?P<who>.*?)(?:\b(?:am|are|is)|'m|'re|'s)\s+(?:(?:just|mostly|only|also|back)\s+)?(?P<doing>[a-z]+ing)"
+                         r"(?P<rest>(?:\s+(?:outside|outdoors|indoors|again|now|instead|lately|recently|these\s+days|a\s+lot"
+                         r"|most\s+days|every\s+(?:day|morning|evening|weekend)))*)\s*$", re.IGNORECASE)
+EN_AM_DOING_OF_LATE = re.compile(r"\b(?:again|now|instead|lately|recently|these days|a lot|most days|every)\b", re.IGNORECASE)
 # what says a progressive is a habit of late, not one occasion ("been running late")
 EN_OF_LATE = re.compile(r"\b(?:instead|lately|recently|these days|a lot|for (?:a few|several|\d+|two|three|four|six) "
                         r"(?:weeks|months|years))\b", re.IGNORECASE)
@@ -102,6 +108,8 @@ class RoutineRules:
             if (m := shape.match(clause)) and m["doing"].casefold() in forms.values() and (
                     often or EN_OF_LATE.search(m["rest"]) or not needs and not m["rest"].strip()):
                 return self._habit(m["who"], "habit", m["doing"].casefold(), turn)
+        if (m := EN_AM_DOING.match(clause)) and m["doing"].casefold() in forms.values() and EN_AM_DOING_OF_LATE.search(m["rest"]):
+            return self._habit(m["who"], "habit", m["doing"].casefold(), turn)
         if (verb := verbs.search(clause)) is None:
             return None
         rest = clause[verb.end():].strip()

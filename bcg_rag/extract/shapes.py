@@ -19,9 +19,9 @@ import re
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
-from .en import EN_ON_DAY
+from .idioms import EN_ON_DAY
 from .in_passing import IN_PASSING_PREDICATES, PARTNER_PREDICATES, is_car
-from .shared import CLUB_WORDS, Found
+from .shared import CLUB_WORDS, ENDED, Found
 from .text import CJK, EN_MODEL, collapse, has_cjk
 
 if TYPE_CHECKING:
@@ -31,7 +31,9 @@ if TYPE_CHECKING:
 ZH_NUMBER = "[0-9一二三四五六七八九十两]{1,3}"
 ZH_AGE = re.compile(rf"^(?P<who>.*?)(?:(?:今年|现在|已经)?就?(?P<age>{ZH_NUMBER})(?:周)?岁(?:半)?了?|今年(?P<age2>{ZH_NUMBER})了)$")
 EN_TURNED = re.compile(r"^(?P<who>.*?)\s*(?:just\s+)?(?:turned|turning|turns|turn)\s+(?P<age>\d{1,3})\b", re.IGNORECASE)
-EN_IS_MY = re.compile(r"^(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s+(?:is|was)\s+my\s+(?:(?:new|current)\s+)?(?P<rel>.+)$")
+EN_IS_MY = re.compile(r"^(?P<name>[A-Z][\w'-]*?(?:\s+[A-Z][\w'-]*?)?)(?:\s+(?:is|was)|'s)\s+(?P<owner>my|our)\s+(?:(?:new|current)\s+)?(?P<rel>.+)$")
+# "he's our tortoise": the one just named ("Gerald's finally eating properly"), a pet kept
+EN_HE_IS_MY = re.compile(r"^(?:he|she|it)(?:\s+is|'s)\s+(?:my|our)\s+(?P<rel>[a-z]+)[\s.!]*$", re.IGNORECASE)
 # "my manager is Gregory Tan", "new manager is Priya Raman" (chat drops the "my" before "new"):
 # a person named for a relation ("my mom is a doctor" describes her: no name, no claim)
 EN_MY_KIN_IS = re.compile(r"^(?:(?:my|our)\s+(?:(?:new|current)\s+)?|new\s+)(?P<rel>[a-z][a-z-]*(?:\s+[a-z-]+)?)"
@@ -72,7 +74,7 @@ EN_MOVED_INTO = re.compile(
 )
 EN_CANCELLED = re.compile(
     r"^(?P<who>.*?)\b[Cc]ancel(?:l?ed|l?ing|s)?\s+(?:(?:my|our|the)\s+(?P<thing>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)?)\s+"
-    r"(?P<kind>membership|subscription|account)|(?P<thing2>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)?)(?=\s*$|\s*[,.!]))",
+    r"(?P<kind>membership|subscription|account|thing)|(?P<thing2>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)?)(?=\s*$|\s*[,.!]))",
 )
 # The same typed in lower case ("cancelled my ironworks membership"): one word, not a kind of plan.
 EN_CANCELLED_LOWER = re.compile(
@@ -99,7 +101,7 @@ EN_TRADED = re.compile(
 ZH_CLEFT = re.compile(r"^(?P<who>.*?)(?P<verb>开|喝|吃|用|学|养|玩|弹)的(?P<neg>不)?是(?:一)?(?:辆|台|部|只|条|个|杯|款|家)?(?P<value>.+)$")
 ZH_FAVORITE_IS = re.compile(r"^(?P<who>[^的]*?)(?:最[^最的]{1,3}也)?最(?:爱|喜欢)的(?:是|就是|还是)(?P<value>.+)$")
 ZH_CLEFT_PREDICATES = {"开": "owns", "用": "uses", "养": "has"}  # the car one drives is the one bought (买了, 换了台)
-EN_MY_JOB_AT = re.compile(r"\bmy\s+(?:office|job|work|desk|team)\s+at\s+(?P<org>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*)*)")
+EN_MY_JOB_AT = re.compile(r"\bmy\s+(?:(?:night|day|early|late|long|\d+-hour)\s+)?(?:office|job|work|desk|team|shifts?)\s+at\s+(?P<org>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*)*)")
 JOB_ENDED = re.compile(r"\b(?:quit|left|leav\w*|lost|los\w+|fired|resign\w*|retir\w*|former|old|previous|ex)\b", re.IGNORECASE)
 MARRIED = re.compile(r"\b(?:got|just got|finally got)\s+married\b|(?<![没不])(?:结婚|领证)了|(?:刚|已经|早就)(?:结婚|领证)", re.IGNORECASE)
 ZH_NOT_MARRIED = re.compile(r"(?:还)?没(?:有)?(?:结婚|领证)")
@@ -156,9 +158,18 @@ class ShapeRules:
     def _en_is_my(self, clause: str, turn: Turn) -> Found | None:
         """ "Anna is my roommate", "my manager is Gregory Tan": the user has a roommate called
         Anna, a boss called Gregory Tan ("new manager is Priya Raman": the slot says the change)."""
-        if not (m := EN_IS_MY.match(clause) or EN_MY_KIN_IS.match(clause)) or (name := self._name(m["name"], turn)) is None:
+        if (pet := EN_HE_IS_MY.match(clause)) and turn.other:  # "Gerald's finally eating properly, he's our tortoise"
+            m, name = pet, turn.other
+        elif not (m := EN_IS_MY.match(clause) or EN_MY_KIN_IS.match(clause)) or (name := self._name(m["name"], turn)) is None:
             return None
-        return self._relation_claim(name, m["rel"].strip(" .!"), turn)
+        said = m["rel"].strip(" .!")
+        if said.casefold() in self.lexicon.pets and m.re is not EN_MY_KIN_IS:
+            # "Pickle is my cat": one keeps a cat, and Pickle is its name
+            turn.owned = (turn.speaker_id, said)
+            return [Found(turn.speaker_id, "has", said), Found(turn.speaker_id, "pet_name", name)]
+        if m.re is EN_HE_IS_MY or m.groupdict().get("owner", "my").casefold() != "my":
+            return None  # "Sam is our neighbour" is whose? Only a pet is the household's as much as one's own
+        return self._relation_claim(name, said, turn)
 
     def _zh_is_my(self, clause: str, turn: Turn) -> Found | None:
         """ "Anna是我大学室友", "小王是我同事": the words before the kin word say which one."""
@@ -265,7 +276,9 @@ class ShapeRules:
             return None
         region, negated = self._clean_before_verb(m["who"])
         subject = self._subject(region, turn)
-        predicate = "member_of" if (m["kind"] or "").casefold() == "membership" else "subscribes_to"
+        kind = (m["kind"] or "").casefold()
+        # "cancelled the PureGym thing": what it was is not said; whatever holds it ends
+        predicate = "member_of" if kind == "membership" else ENDED if kind == "thing" else "subscribes_to"
         return Found(subject, predicate, m["thing"] or m["thing2"], not negated, True) if subject else None
 
     def _bought_or_sold(self, clause: str, turn: Turn) -> Found | list[Found] | None:

@@ -40,7 +40,9 @@ CLAUSE_BREAK = re.compile(
     r"|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])"  # a space between Chinese words is a pause, like a comma
     # and after a Chinese word's letters or digits ("换了台问界M7 空间大")
     r"|(?:(?<=[\u4e00-\u9fff][A-Za-z0-9])|(?<=[\u4e00-\u9fff][A-Za-z0-9]{2})|(?<=[\u4e00-\u9fff][A-Za-z0-9]{3}))\s+(?=[\u4e00-\u9fff])"
-    r"|(?<=[\u4e00-\u9fff])(?:…+|\.{2,}|[～~]+)(?=[\u4e00-\u9fff])",  # so is an ellipsis ("放弃了……五十音都快忘光了"), a tilde
+    r"|(?<=[\u4e00-\u9fff])(?:…+|\.{2,}|[～~]+)(?=[\u4e00-\u9fff])"  # so is an ellipsis ("放弃了……五十音都快忘光了"), a tilde
+    # and a laugh in chat ("the vegetarian era is over lol had a burger yesterday")
+    r"|\s+(?:lol|lmao|lmfao|rofl|ha(?:ha)+|he(?:he)+)\s+(?=\w)",
     re.IGNORECASE,
 )
 # "..., and I live in Paris": "and" starts a new clause only before a subject, or before a verb

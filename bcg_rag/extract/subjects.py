@@ -35,7 +35,7 @@ EN_LEAD_VERB = (r"(?:is|was|'s|has|had|got|just|now|still|finally|recently|also|
 # (after "my <relative>" any verb in -s leads too, "my mom keeps asking"; not after a bare name: "Pickles sheds")
 EN_LEAD = re.compile(
     r"^(?:(?:so|ok|okay|well|and|but|yeah|oh|omg|anyway|btw)\b[,!]?\s+)?(?:(?:[Mm]y|[Oo]ur)\s+(?:[a-z]+\s+){0,2}?(?P<rel>[a-z-]+)(?:\s+(?P<name>[A-Z][a-z]+))?"
-    rf"\s+(?:{EN_LEAD_VERB}|(?:always|never|(?=[a-z]{{2,}}s\b))\b)|(?P<lone>[A-Z][a-z]+)\s+{EN_LEAD_VERB})"
+    rf"\s+(?:{EN_LEAD_VERB}|(?:always|never|(?=[a-z]{{2,}}s\b))\b)|(?P<lone>[A-Z][a-z]+)(?:\s+|(?='s\s)){EN_LEAD_VERB})"
 )
 EN_LEAD_WORD = re.compile(r"^(?:(?:so|ok|okay|well|and|but|yeah|oh|omg|anyway|btw)\b[,!]?\s+)?(?P<word>[a-z][a-z'-]+)"
                           r"\s+(?:is|was|'s|has|had|got|just|now|still|finally|recently|also|(?=[a-z]+ed\b|sent\b|told\b|said\b))\b")

@@ -56,6 +56,10 @@ ZH_COMMUTE = re.compile(rf"^(?P<who>.*?)(?P<change>改成|换成|改|换)?(?P<mo
 # where it ends (both places jieba tags as such).
 ZH_COMMUTE_BETWEEN = re.compile(rf"^(?:话说|说起来|对了|说真的)?(?P<who>.*?)从?(?P<home>[{CJK}]{{2,4}}?)(?:到|去)(?P<work>[{CJK}]{{2,4}}?)"
                                 r"(?:的|这|这个|这段)?(?:通勤|的?上下班)")
+# A daily commute starts at home: "每天从回龙观挤地铁去国贸", "下班回宝山的地铁又故障了" (not "下班回家")
+ZH_COMMUTE_FROM = re.compile(rf"^(?P<who>.*?)(?:每天|天天|每早|每天早上)从(?P<home>[{CJK}]{{2,5}}?)"
+                             r"(?:挤|坐|搭|乘|倒|转|骑车|开车|打车|通勤)(?:地铁|公交|班车|车|高铁)?(?:去|到)")
+ZH_HOME_AFTER_WORK = re.compile(rf"^(?P<who>.*?)下班(?:后|以后)?(?:坐地铁|坐车|开车|骑车)?回(?P<home>[{CJK}]{{2,5}}?)(?:的|了|$)")
 ZH_HABITUAL = re.compile(r"(?:都是|就是|是)$")  # "平时都是坐公交上班": the 是 of a habit said
 # "跑三次步", "跑5公里", "游两次泳", "游1000米"
 ZH_NUM = r"[0-9一二三四五六七八九十两几半百千]+"
@@ -140,7 +144,7 @@ class ZhDailyRules:
     def _zh_daily(self, clause: str, turn: Turn) -> Found | list[Found] | None:
         if not re.search(f"[{CJK}]", clause) or ZH_SPECIFIC_TIME.search(clause):
             return None  # "今天又在国贸加班", "昨天骑车上班": one day, no routine
-        return (self._zh_commute(clause, turn) or self._zh_commute_between(clause, turn) or self._zh_counted(clause, turn) or self._zh_cared_for(clause, turn)
+        return (self._zh_commute(clause, turn) or self._zh_commute_between(clause, turn) or self._zh_commute_home(clause, turn) or self._zh_counted(clause, turn) or self._zh_cared_for(clause, turn)
                 or self._zh_learned(clause, turn) or self._zh_passed(clause, turn) or self._zh_intolerant(clause, turn))
 
     def _zh_who(self, region: str, turn: Turn, speaker_only: bool = False) -> tuple[str | None, bool]:
@@ -194,6 +198,18 @@ class ZhDailyRules:
         if subject is None or negated:
             return None
         return [Found(subject, "lives_in", m["home"]), Found(subject, "works_in", m["work"])]
+
+    def _zh_commute_home(self, clause: str, turn: Turn) -> Found | None:
+        """ "每天从回龙观挤地铁去国贸", "下班回宝山的地铁…": one lives where the daily commute starts or
+        where the way home from work goes; the frame says it is a place, so a name jieba takes for
+        another kind (宝山 and 昌平 as people's, 回龙观 as a proper noun) is one too, but not 公司 or 老家."""
+        if not (m := ZH_COMMUTE_FROM.match(clause) or ZH_HOME_AFTER_WORK.match(clause)):
+            return None
+        tokens = self._tokens(m["home"])
+        if not (self._zh_place(m["home"]) or len(tokens) == 1 and tokens[0][1] in ("nr", "nz", "j")) or m["home"] in ZH_GENERIC_PLACES:
+            return None
+        subject, negated = self._zh_who(m["who"], turn)
+        return Found(subject, "lives_in", m["home"]) if subject and not negated else None
 
     # ---- exercise counted
     def _zh_counted(self, clause: str, turn: Turn) -> Found | None:
