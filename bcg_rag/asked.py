@@ -35,6 +35,7 @@ from functools import lru_cache
 from typing import Any, Callable
 
 from .errors import InvalidInputError
+from .extract.endings import ENDED, SLOT_ENDINGS
 from .groups import held_in
 from .hop_words import CJK_RUN, normalise
 from .relevance import memory_lexicon, predicate_similarity
@@ -209,10 +210,12 @@ _ZH_ORGS = r"公司|单位|学校|大学|医院|银行|乐队|团队|队|俱乐�
 # "which gym do I go to?", "哪家健身房": a club one is a member of is an organisation asked for too
 # (not a way to a place: "what street is my gym on?" is asked of the gym, through no hop)
 _EN_CLUBS, _ZH_CLUBS = r"gym|gyms", r"健身房|健身馆|瑜伽馆|游泳馆"
+# An organisation's word before what is asked is no organisation asked for ("what team sport …?")
+_NOT_THE_ORG = r"(?!\s+(?:sports?|games?|members?|mates?|players?|colou?rs?|names?|events?|activit(?:y|ies)))"
 # The slots a "who is my <relation>?" question asks of the user (``ANSWER_KINDS``)
 ASKS_WHO_ONE_IS = frozenset({"has_boss"})
 ANSWER_KINDS = (
-    (re.compile(rf"\b(?:which|what)\s+(?:[a-z-]+\s+)?(?:{_EN_ORGS}|{_EN_CLUBS})s?\b|\bwho\s+(?:do|does|did)\s+.{{1,40}}?\bwork\s+for\b"
+    (re.compile(rf"\b(?:which|what)\s+(?:[a-z-]+\s+)?(?:{_EN_ORGS}|{_EN_CLUBS})s?\b{_NOT_THE_ORG}|\bwho\s+(?:do|does|did)\s+.{{1,40}}?\bwork\s+for\b"
                 rf"|(?:哪|什么|啥)(?:一|个|家|所|间)?(?:{_ZH_ORGS}|{_ZH_CLUBS})", re.IGNORECASE), ORG_PREDICATES),
     # "who is my manager?", "我领导是谁？": a person in a one-at-a-time role (not "what does my boss do?")
     (re.compile(r"\bwho(?:'s|\s+is|\s+was)\s+.{0,30}?\b(?:manager|boss|supervisor)\b|(?:领导|老板|上司)(?:现在)?(?:是谁|叫什么)",
@@ -255,6 +258,17 @@ _THROUGH_ORG = re.compile(rf"\b(?:{_EN_ORGS})(?:'s)?\b|{_ZH_ORGS}|\bhq\b|headqua
 
 
 @lru_cache(maxsize=4)  # a search asks it of its question three or four times
+def of_asked_kind(predicate: str, value: str, kind: frozenset[str]) -> bool | None:
+    """Whether a slot holds the kind of answer asked (None: the question asks no kind). An ending
+    said by its slot's word ("quit my job", "裸辞了" end a job) is of that slot's kind; one that
+    names a thing ("done with the Norway trips") is of no kind asked."""
+    if not kind:
+        return None
+    if predicate == ENDED:
+        return any(slot in kind for slot in SLOT_ENDINGS.get(value, ()))
+    return slot_name(predicate) in kind
+
+
 def answer_kind(query: str) -> frozenset[str]:
     """The slots whose values are the kind of answer the question asks for (none: any)."""
     kind = next((predicates for pattern, predicates in ANSWER_KINDS if pattern.search(query)), frozenset())

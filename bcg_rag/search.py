@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 
 from . import archive, lifecycle, revision
-from .asked import NAMED_WINDOW, answer_kind, asked_first, slot_name, slots_by_predicate
+from .asked import NAMED_WINDOW, answer_kind, asked_first, of_asked_kind, slots_by_predicate
 from .checks import check_agent, check_context, check_count, check_query, require_user
 from .errors import InvalidInputError, MissingUserError
 from .extract.restate import restatement_diff
@@ -155,7 +155,7 @@ def search(
     kind = answer_kind(query)
     for g in groups:
         g.predicate_fit = round(float(fits[g.predicate]), 6)
-        g.of_asked_kind = slot_name(g.predicate) in kind if kind else None
+        g.of_asked_kind = of_asked_kind(g.predicate, g.best.value, kind)
     unread = (float(settings.get("unread_similarity", 0.5)), float(settings.get("unread_relevance_margin", 0.2)),
               float(settings.get("unread_named_similarity", 0.3)))
     # Evidence among the hits whose claims point to a returned belief is that group's, whether

@@ -48,7 +48,11 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
     # the extractor did not read ("Priya drinks 3 matchas a day. meanwhile me on my 4th black
     # coffee"): it stays among the raw rows, as a plain retriever would have it.
     speaks = speaks_of_unanswered(memory, user_id, query, [g.best.subject_id for g in groups], reads) if groups else None
-    groups_own = _shown(groups) | set(stands_on)
+    # The best group asserts nothing and is of another kind than the one asked (her ended "Norway
+    # trips", asked where Aoife works): it is no "no answer"; its messages are raw text like any other.
+    mute = _shown(groups[:1]) if groups and groups[0].current is None and groups[0].of_asked_kind is False else set()
+    stands_on, claimed = set(stands_on) - mute, claimed - mute
+    groups_own = (_shown(groups) - mute) | stands_on
     others = groups_own if speaks is not None else set()  # shown, yet about someone else than asked
     rows = _unstructured(memory, hits, relevance, set() if speaks is not None else groups_own, user_id, agent_id, reads)
     # The nearest evidence of all is what plain retrieval would answer from. When the
@@ -73,7 +77,7 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
     # When the nearest raw text beats every belief, the best belief is no answer either: texts
     # newer than it (below) would be updates of the wrong thing, read before the nearest.
     nearest_first = first
-    first = first or (not groups and bool(rows))  # no belief at all: the raw evidence is all there is
+    first = first or (not groups and bool(rows)) or bool(mute and rows)  # no belief at all: the raw evidence is all there is
     # Beliefs whose every stated value the question names answer nothing: "乌龟" is not the
     # name asked for by "用户的乌龟叫什么名字？"; the raw "慢慢今天醒了" may be.
     stated = {g.best.id: g.current.value for g in groups if g.current is not None}

@@ -169,3 +169,23 @@ def test_a_sister_companys_short_name_takes_the_chain_to_its_headquarters(mem):
 
     assert org_forms("Halvorsen Seafoods", default_lexicon()) == ["Halvorsen"]
     assert "恒芯" in org_forms("恒芯电池", default_lexicon())
+
+
+def test_an_ending_of_another_kind_is_no_answer_and_hides_nothing(mem):
+    # "she's done with the Norway trips" ends a thing, not a job: asked where Aoife works, that
+    # ended thing is no "no answer", and the message that says where she is now is read first
+    say(mem, "Aoife's jumped ship! she's at Calder Wind now, so she's done with the Norway trips")
+    result = mem.search("Where does Aoife work?", user_id=U)
+    assert (result[0].predicate, result[0].current, result[0].of_asked_kind) == ("does", None, False)
+    assert result.unstructured_first
+    assert any("Calder Wind" in u["text"] for u in result.unstructured)
+
+
+@pytest.mark.parametrize("said, asked, kind", [("I quit my job", "Which company does the user work for?", True),
+                                               ("had to quit the football", "What team sport does the user play?", None)])
+def test_an_ending_of_the_kind_asked_still_answers_no_more(mem, said, asked, kind):
+    # an ending said by the slot's own word ends a job, of the kind asked; "team" before "sport"
+    # asks for no organisation: neither ending is muted, and "no answer" stays on top
+    say(mem, said)
+    result = mem.search(asked, user_id=U)
+    assert (result[0].predicate, result[0].current, result[0].of_asked_kind) == ("does", None, kind)
