@@ -212,6 +212,10 @@ _ZH_ORGS = r"公司|单位|学校|大学|医院|银行|乐队|团队|队|俱乐�
 _EN_CLUBS, _ZH_CLUBS = r"gym|gyms", r"健身房|健身馆|瑜伽馆|游泳馆"
 # An organisation's word before what is asked is no organisation asked for ("what team sport …?")
 _NOT_THE_ORG = r"(?!\s+(?:sports?|games?|members?|mates?|players?|colou?rs?|names?|events?|activit(?:y|ies)))"
+BIRTHDAY_ASKED = re.compile(r"\bwhen(?:'s|\s+is|\s+was|\s+does|\s+do)\b.{0,40}\b(?:birthday|bday)|\b(?:birthday|bday)\b.{0,20}\b(?:date|when)\b"
+                            r"|\bwhat\s+(?:day|date)\b.{0,40}\b(?:birthday|bday)|生日.{0,6}(?:几号|哪天|什么时候|几月|多少号|哪一天)"
+                            r"|(?:几号|哪天|什么时候|哪一天).{0,6}生日", re.IGNORECASE)
+BIRTHDAY_KIND = frozenset({"birthday"})
 # The slots a "who is my <relation>?" question asks of the user (``ANSWER_KINDS``)
 ASKS_WHO_ONE_IS = frozenset({"has_boss"})
 ANSWER_KINDS = (
@@ -220,6 +224,7 @@ ANSWER_KINDS = (
     # "who is my manager?", "我领导是谁？": a person in a one-at-a-time role (not "what does my boss do?")
     (re.compile(r"\bwho(?:'s|\s+is|\s+was)\s+.{0,30}?\b(?:manager|boss|supervisor)\b|(?:领导|老板|上司)(?:现在)?(?:是谁|叫什么)",
                 re.IGNORECASE), ASKS_WHO_ONE_IS),
+    (BIRTHDAY_ASKED, BIRTHDAY_KIND),  # "when is Theo's birthday?": a day, whatever else one knows of Theo
     (re.compile(r"\bbreeds?\b|品种", re.IGNORECASE), frozenset({"breed"})),  # "what breed is my dog?": no name, no "has dog"
     # "what kind of dog does Jess have?": the breed, or the animal kept (a corgi), not its name
     (re.compile(r"\b(?:what|which)\s+(?:kind|type|sort)s?\s+of\s+(?:dog|cat|pet|bird|fish|snake|lizard|rabbit|horse)s?\b"
@@ -240,6 +245,11 @@ ANSWER_KINDS = (
 # A question about what is new ("what has she been into lately?", "用户最近迷上的爱好是什么？"):
 # of the slots of the asked kind, the one stated last answers it.
 _RECENT = re.compile(r"\b(?:recently|lately|latest|newest|most recent)\b|最近|近来|最新|新近|这阵子", re.IGNORECASE)
+
+
+def asks_a_day(query: str) -> bool:
+    """The question asks for a day that no other slot's value can be: a birthday."""
+    return answer_kind(query) == BIRTHDAY_KIND
 
 
 def asks_recent(query: str) -> bool:

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from .asked import asked_subjects, asks_recent, relatives_asked, speaks_of_relation, speaks_of_unanswered
+from .asked import asked_subjects, asks_a_day, asks_recent, relatives_asked, speaks_of_relation, speaks_of_unanswered
 from .extract.races import PB_SUFFIX
 from .extract.text import has_cjk, writes_in_lower_case
 from .groups import held_in
@@ -78,6 +78,8 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
     # newer than it (below) would be updates of the wrong thing, read before the nearest.
     nearest_first = first
     first = first or (not groups and bool(rows)) or bool(mute and rows)  # no belief at all: the raw evidence is all there is
+    # Asked for a birthday, the best belief holds no day (a daycare, an age): what was said is read first.
+    first = first or bool(groups and rows and groups[0].of_asked_kind is False and asks_a_day(query))
     # Beliefs whose every stated value the question names answer nothing: "乌龟" is not the
     # name asked for by "用户的乌龟叫什么名字？"; the raw "慢慢今天醒了" may be.
     stated = {g.best.id: g.current.value for g in groups if g.current is not None}

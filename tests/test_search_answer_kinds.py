@@ -189,3 +189,21 @@ def test_an_ending_of_the_kind_asked_still_answers_no_more(mem, said, asked, kin
     say(mem, said)
     result = mem.search(asked, user_id=U)
     assert (result[0].predicate, result[0].current, result[0].of_asked_kind) == ("does", None, kind)
+
+
+def test_a_birthday_asked_is_no_other_slots_value(mem):
+    # Theo's daycare is all the beliefs hold of him; asked his birthday, the message that says the
+    # day is read first (the date said as "arrived November 3rd" is not read as a birthday)
+    say(mem, "Our son Theo arrived November 3rd, 7 pounds exactly", "Theo starts at Little Acorns daycare next week")
+    result = mem.search("When is Theo's birthday?", user_id=U)
+    assert result.unstructured_first
+    assert "November 3rd" in result.unstructured[0]["text"]
+
+
+
+@pytest.mark.parametrize("question, day", [("When is Theo's birthday?", True), ("用户的生日是哪天？", True),
+                                           ("What did the user get for their birthday?", False)])
+def test_a_birthday_is_asked_for_as_a_day_only_when_the_question_asks_when(question, day):
+    from bcg_rag.asked import asks_a_day
+
+    assert asks_a_day(question) is day
