@@ -15,9 +15,11 @@ phone texting) showed unread, each a general mechanism rather than one sentence:
 * "omw to my shift at Mercy": one's shift is at one's workplace;
 * "a rescue greyhound called Pepper" after "we adopted a dog": a word before the kind says which one;
 * "Dr. Lindqvist (at the Elm St clinic) is my GP now" is "my GP is Dr. Lindqvist";
-* a daily commute starts at home ("每天从回龙观挤地铁去国贸", "the commute from Didsbury"), and the way
+* a daily commute starts at home ("每天从回龙观挤地铁去国贸", "commuting in from Reading"), and the way
   home after work goes there ("下班回宝山的地铁"); "哎你知道吗" only calls for attention, so what follows
   it is said, not asked;
+* in a message typed in lower case, an employer or club is named in lower case too, as its towns
+  are ("i just started at rivian", "finally joined planet fitness"; not "at noon", "at it");
 * "我羽毛球不打了": the speaker first, then the pastime ended (as "羽毛球不打了"); "照例" (as usual) says a habit.
 """
 
@@ -49,9 +51,12 @@ ENDED = "does"
     ("哎你知道吗，每天从回龙观挤地铁去国贸真要命", [(USER, "lives_in", "回龙观", 1.0)]),
     ("下班回宝山的地铁又故障了，多绕了四十分钟", [(USER, "lives_in", "宝山", 1.0)]),
     ("我妈每天从昌平坐车去西城上班", [(f"{USER}'s mother", "lives_in", "昌平", 1.0)]),
-    ("the commute from Didsbury is killing me", [(USER, "lives_in", "Didsbury", 1.0)]),
+    ("commuting in from Reading every day", [(USER, "lives_in", "Reading", 1.0)]),
     ("我羽毛球不打了", [(USER, ENDED, "羽毛球", -0.8)]),
     ("周三晚上照例去打羽毛球，然后那个球馆又涨价了", [(USER, "plays", "羽毛球", 1.0)]),
+    ("i just started at rivian", [(USER, "works_at", "Rivian", 1.0)]),
+    ("finally joined planet fitness", [(USER, "member_of", "Planet Fitness", 1.0)]),
+    ("i work at a bakery", [(USER, "works_at", "bakery", 1.0)]),
     ("Dr. Lindqvist at the Elm St clinic is my GP now", [(USER, "attr:gp", "Dr. Lindqvist", 1.0)]),
     ("we adopted a dog!! a rescue greyhound called Pepper.",
      [(USER, "has", "dog", 1.0), (USER, "has", "greyhound", 1.0), (USER, "pet_name", "Pepper", 1.0)]),
@@ -69,9 +74,12 @@ def test_everyday_shapes_of_rambling_and_texting(extractor, text, expected):
     "下班回家好累",  # home, no place named
     "每天从家坐地铁去公司",
     "the commute from the station is short",
+    "my commute from Monday to Friday is long",
+    "i started at noon",  # a time, no employer (in a message typed in lower case)
+    "working at it",
 ])
 def test_what_stays_unsaid(extractor, text):
-    assert not [t for t in triples(extractor, text) if t[1] in ("lives_in", "habit", "has_sister", "pet_name")]
+    assert not [t for t in triples(extractor, text) if t[1] in ("lives_in", "habit", "has_sister", "pet_name", "works_at")]
 
 
 def test_a_statement_before_the_question_is_raw_evidence_worth_showing(extractor):

@@ -104,8 +104,10 @@ EN_SCHOOL_YEAR_AT = re.compile(
     r"(?:reception|nursery|kindergarten|pre-?k|preschool|year\s+\d{1,2}|grade\s+\d{1,2}|\d{1,2}(?:st|nd|rd|th)\s+grade|"
     r"a-?levels|gcses|sixth\s+form|(?:freshman|sophomore|junior|senior)\s+year)\s+at\s+"
     r"(?P<school>(?-i:[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3}))", re.IGNORECASE)
-# "the commute from Oakland is brutal": where one lives is where the way to work starts.
-EN_COMMUTE_FROM = re.compile(rf"^(?i:(?:but|and|so|though|tho|although)\s+)?(?i:my|the)\s+(?:daily\s+)?commute\s+(?:in\s+)?from\s+"
+# "the commute from Oakland is brutal", "commuting in from Reading every day": where one lives is
+# where the way to work starts.
+EN_COMMUTE_FROM = re.compile(rf"^(?i:(?:but|and|so|though|tho|although)\s+)?(?:(?i:my|the)\s+(?:daily\s+)?commute\s+(?:in\s+)?"
+                             rf"|(?i:(?:i'm|i\s+am|been)\s+)?(?i:commuting)\s+(?:in\s+)?)from\s+(?!(?i:mon|tues|wednes|thurs|fri|satur|sun)day\b)"
                              rf"{PLACE_NAME}(?![\w'])")
 EN_COMMUTE = re.compile(
     r"^(?P<who>.*?)\b(?:my|the)\s+(?:commute|drive|ride|walk|bike\s+ride)\s+to\s+(?:the\s+)?"

@@ -239,6 +239,12 @@ class GateRules(SubjectGateRules):
             found = replace(found, predicate="owns", changed=True)  # "(卖了思域，)换成了比亚迪海豹": a make first, the car kept now
         if turn.lower_case and found.predicate in LOWER_CASE_PLACE_SLOTS and (town := self._lower_case_place(said)):
             found = replace(found, value=town)  # "bristol" is Bristol
+        if turn.lower_case and found.predicate in ("works_at", "member_of") and said.strip().casefold() not in NOT_EMPLOYER_WORDS \
+                and not WORKPLACE.search(said) and not GROUP_KIND.search(said) and not re.search(
+                    rf"\b(?:the|my|our|a|an|his|her|their)\s+{re.escape(said.strip())}", clause, re.IGNORECASE) \
+                and (org := self._lower_case_place(said)):
+            # "i just started at rivian": Rivian, named as the message names towns ("the orchestra" is none)
+            found = replace(found, value=org)
         if found.predicate == "teaches" and (own := EN_REFLEXIVE.match(found.value)):
             found = replace(found, predicate="studies", value=found.value[own.end():])  # "teaching myself guitar": learning it
         if found.predicate in ("works_at", "job_title") and ZH_VOLUNTEERING.search(clause):
@@ -345,6 +351,11 @@ NOT_PLACE_WORDS = frozenset("""fear hope denial peace sin harmony luxury poverty
     downtown uptown centre center area neighborhood neighbourhood here there home house flat apartment place room
     dorm dorms campus van car tent hotel hostel bed studio condo basement attic garage part full remote night nights
     days weeks months years morning mornings evening evenings weekend weekends shifts shift""".split())
+# Where one works or belongs, said in lower case, that is no name: "working at it", "at home", "at uni"
+NOT_EMPLOYER_WORDS = frozenset("it this that them all least most first last once work school uni college night nights noon midnight"
+                               " dawn lunch lunchtime breakfast dinner".split())
+# "joined a running group", "book club": a kind of group, not its name
+GROUP_KIND = re.compile(r"\b(?:group|club|team|choir|band|league|society|community|program|class)$", re.IGNORECASE)
 NAME_PREDICATES = frozenset({"name", "pet_name", "nickname", "english_name"})
 DATE_PREDICATES = frozenset({"birthday", "age", "birth_date", "anniversary", "wake_time"})
 MEASURE_PREDICATES = frozenset({"height", "weight"})  # a number with a unit is the value itself

@@ -53,9 +53,6 @@ EN_MOVED_SOMEONE = re.compile(
     r"(?:in(?:to)?|to|over\s+to)\s+(?:(?:a|an|the|her|his|their)\s+(?:[a-z-]+\s+){0,3}?(?:in|at)\s+)?"
     r"(?P<place>(?-i:[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3}))", re.IGNORECASE)
 # "we live on a houseboat in Amsterdam" (a home one lives "in" is the lexicon's "live in", grammar.EN_DWELLING_IN)
-# "the commute from Didsbury is killing me", "commuting in from Reading": one's home is where it starts
-EN_COMMUTE_FROM = re.compile(r"\b(?P<whose>my|our|his|her|the)?\s*(?:daily\s+|morning\s+)?commut(?:e|es|ing)\s+(?:(?:in|up|down|over)\s+)?"
-                             r"from\s+(?P<home>(?-i:[A-Z][\w'-]+)(?:\s+(?-i:[A-Z][\w'-]+))?)", re.IGNORECASE)
 EN_LIVE_ON = re.compile(r"^(?P<who>.*?)\b(?:live|lives|living)\s+on\s+(?P<home>(?:a|an|the|our|my)\s.+)$", re.IGNORECASE)
 # "我妈退休后回老家温州住了", "回成都住了": where one went back to live
 ZH_BACK_TO_LIVE = re.compile(r"^(?P<who>.*?)(?:回|搬回)了?(?:老家)?(?P<place>[\u4e00-\u9fff]{2,4}?)(?:住|生活|定居|养老)(?:下来)?了?$")
@@ -249,11 +246,6 @@ class WhereaboutsRules:
                 and (whom := turn.entities.get(moved["whom"].casefold()) or self._relative(moved["whom"], turn)) \
                 and whom != turn.speaker_id and moved["place"].split()[0].casefold() not in self.lexicon.not_names:
             return Found(whom, "lives_in", self._clean_value(moved["place"]), False, True)
-        if (commute := EN_COMMUTE_FROM.search(clause)) and turn.user_is_speaker and \
-                commute["home"].split()[0].casefold() not in self.lexicon.not_names and not EN_CALENDAR.match(commute["home"]):
-            whose = (commute["whose"] or "my").casefold()
-            subject = turn.speaker_id if whose in ("my", "our", "the") else turn.other
-            return Found(subject, "lives_in", commute["home"]) if subject else None
         if (on := EN_LIVE_ON.match(clause)) and (home := EN_DWELLING_IN.match(on["home"])) and (subject := self._who(on["who"], turn)):
             place = re.split(r"[,.!?]", home["place"])[0]  # a houseboat's town is read as a town is, whatever follows
             return Found(subject, "lives_in", self._clean_value(place)) if place[:1].isupper() else None
