@@ -13,6 +13,8 @@ phone texting) showed unread, each a general mechanism rather than one sentence:
   is a habit (not "I'm running late now");
 * "the vegetarian era is over lol had a burger": a laugh in chat is a pause between clauses;
 * "omw to my shift at Mercy": one's shift is at one's workplace;
+* "update on the Dev saga, he's sold the Tesla", "heard from Priya, she moved…": whom news is of is
+  whom "he" / "she" means next;
 * "a rescue greyhound called Pepper" after "we adopted a dog": a word before the kind says which one;
 * "Dr. Lindqvist (at the Elm St clinic) is my GP now" is "my GP is Dr. Lindqvist";
 * a daily commute starts at home ("每天从回龙观挤地铁去国贸", "commuting in from Reading"), and the way
@@ -54,6 +56,8 @@ ENDED = "does"
     ("commuting in from Reading every day", [(USER, "lives_in", "Reading", 1.0)]),
     ("我羽毛球不打了", [(USER, ENDED, "羽毛球", -0.8)]),
     ("周三晚上照例去打羽毛球，然后那个球馆又涨价了", [(USER, "plays", "羽毛球", 1.0)]),
+    ("update on the Dev saga, he's sold the Tesla, got fed up with the insurance", [("Dev", "owns", "Tesla", -0.8)]),
+    ("heard from Priya, she moved to Lisbon", [("Priya", "lives_in", "Lisbon", 1.0)]),
     ("i just started at rivian", [(USER, "works_at", "Rivian", 1.0)]),
     ("finally joined planet fitness", [(USER, "member_of", "Planet Fitness", 1.0)]),
     ("i work at a bakery", [(USER, "works_at", "bakery", 1.0)]),

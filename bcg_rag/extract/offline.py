@@ -75,9 +75,9 @@ NAMING_PREDICATES = frozenset({"pet_name", *PARTNER_PREDICATES.values()})
 
 EN_BEEN_LEFT_OUT = re.compile(r"^been\s+(?!to\b)[a-z]", re.IGNORECASE)
 ZH_PRONOUN_LEAD = re.compile(r"^(?:他|她)(?:们)?(?!们)")
-# One person met or spoken with, by a name alone: whom a following "she" or "he" means.
-EN_MET = re.compile(r"\b(?:with|met|saw|visited|called|texted|messaged|ran\s+into|bumped\s+into)\s+"
-                    r"(?P<name>(?-i:[A-Z][a-z]+))(?![\w'-]|\s+(?-i:[A-Z])|\s+and\s)", re.IGNORECASE)
+# One person met, spoken with or given news of, by a name alone: whom a following "she" or "he" means.
+EN_MET = re.compile(r"\b(?:with|met|saw|visited|called|texted|messaged|ran\s+into|bumped\s+into|heard\s+from|update\s+on(?:\s+the)?"
+                    r"|news\s+(?:on|about|from)(?:\s+the)?)\s+(?P<name>(?-i:[A-Z][a-z]+))(?![\w'-]|\s+(?-i:[A-Z])|\s+and\s)", re.IGNORECASE)
 # Or a relative: "catching up w my mom on the phone: she's a nurse" (hers, not the speaker's)
 EN_MET_KIN = re.compile(r"\b(?:with|w/?|met|saw|visited|called|phoned|texted|messaged|talked\s+to|spoke\s+(?:to|with))\s+"
                         r"(?P<kin>my\s+[a-z]+)(?![\w'-]|\s+and\s)", re.IGNORECASE)
