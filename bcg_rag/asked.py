@@ -242,6 +242,8 @@ ANSWER_KINDS = (
 )
 
 
+_KNOWN_SLOTS = frozenset().union(*(slots for _, slots in ANSWER_KINDS))
+
 # A question about what is new ("what has she been into lately?", "用户最近迷上的爱好是什么？"):
 # of the slots of the asked kind, the one stated last answers it.
 _RECENT = re.compile(r"\b(?:recently|lately|latest|newest|most recent)\b|最近|近来|最新|新近|这阵子", re.IGNORECASE)
@@ -268,6 +270,12 @@ _THROUGH_ORG = re.compile(rf"\b(?:{_EN_ORGS})(?:'s)?\b|{_ZH_ORGS}|\bhq\b|headqua
 
 
 @lru_cache(maxsize=4)  # a search asks it of its question three or four times
+def of_a_known_kind(predicate: str) -> bool:
+    """A slot the kinds of answer above know (``ANSWER_KINDS``), or an ending: whether it is of the
+    kind asked can be told. An extractor's other predicates ("has_pet", "diet") may be of any kind."""
+    return predicate == ENDED or slot_name(predicate) in _KNOWN_SLOTS
+
+
 def of_asked_kind(predicate: str, value: str, kind: frozenset[str]) -> bool | None:
     """Whether a slot holds the kind of answer asked (None: the question asks no kind). An ending
     said by its slot's word ("quit my job", "裸辞了" end a job) is of that slot's kind; one that

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from .asked import asked_subjects, asks_a_day, asks_recent, relatives_asked, speaks_of_relation, speaks_of_unanswered
+from .asked import asked_subjects, asks_a_day, asks_recent, of_a_known_kind, relatives_asked, speaks_of_relation, speaks_of_unanswered
 from .extract.races import PB_SUFFIX
 from .extract.text import has_cjk, writes_in_lower_case
 from .groups import held_in
@@ -50,7 +50,8 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
     speaks = speaks_of_unanswered(memory, user_id, query, [g.best.subject_id for g in groups], reads) if groups else None
     # The best group asserts nothing and is of another kind than the one asked (her ended "Norway
     # trips", asked where Aoife works): it is no "no answer"; its messages are raw text like any other.
-    mute = _shown(groups[:1]) if groups and groups[0].current is None and groups[0].of_asked_kind is False else set()
+    mute = (_shown(groups[:1]) if groups and groups[0].current is None and groups[0].of_asked_kind is False
+            and of_a_known_kind(groups[0].predicate) else set())
     stands_on, claimed = set(stands_on) - mute, claimed - mute
     groups_own = (_shown(groups) - mute) | stands_on
     others = groups_own if speaks is not None else set()  # shown, yet about someone else than asked

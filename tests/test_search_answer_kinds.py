@@ -207,3 +207,16 @@ def test_a_birthday_is_asked_for_as_a_day_only_when_the_question_asks_when(quest
     from bcg_rag.asked import asks_a_day
 
     assert asks_a_day(question) is day
+
+
+def test_a_slot_of_a_kind_unknown_to_the_search_still_answers_no_more(mem):
+    # An extractor's own predicate ("has_pet", as annotated claims or an LLM may write it) is of no
+    # kind the search can tell: its ended value still answers "no more", whatever the question asks.
+    from bcg_rag.models import Claim
+
+    mem.observe(text="we adopted a cat", user_id=U, timestamp="2025-01-01T00:00:00", claim=Claim(U, "has_pet", "cat"))
+    mem.observe(text="we had to rehome the cat", user_id=U, timestamp="2025-02-01T00:00:00",
+                claim=Claim(U, "has_pet", "cat", -0.8))
+    result = mem.search("What pets does the user have?", user_id=U)
+    assert (result[0].predicate, result[0].current, result[0].of_asked_kind) == ("has_pet", None, False)
+    assert not result.unstructured_first
