@@ -59,7 +59,7 @@ def test_a_closing_particle_of_tone_is_cut(sentence, expected):
     # a doctor's title with its full stop
     ("my dentist is Dr. Patel", [(USER, "attr:dentist", "Dr. Patel", 1.0)]),
     # one who serves the speaker, switched; then who it is now (the slot "my GP is ..." names)
-    ("ok switched GPs bc okafor retired 😢 now seeing Dr. Lindqvist", [(USER, "attr:gp", "Dr. Lindqvist", 1.0)]),
+    ("ok switched GPs bc okafor retired 😢 now seeing Dr. Lindqvist", [(USER, "attr:doctor", "Dr. Lindqvist", 1.0)]),
     ("switched banks, now with Monzo", [(USER, "attr:bank", "Monzo", 1.0)]),
     ("switched gyms", []),  # who it is now is not said
     ("switched shifts, now with Dana", []),  # no one who serves

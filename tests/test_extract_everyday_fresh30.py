@@ -61,7 +61,8 @@ ENDED = "does"
     ("i just started at rivian", [(USER, "works_at", "Rivian", 1.0)]),
     ("finally joined planet fitness", [(USER, "member_of", "Planet Fitness", 1.0)]),
     ("i work at a bakery", [(USER, "works_at", "bakery", 1.0)]),
-    ("Dr. Lindqvist at the Elm St clinic is my GP now", [(USER, "attr:gp", "Dr. Lindqvist", 1.0)]),
+    ("Dr. Lindqvist at the Elm St clinic is my GP now", [(USER, "attr:doctor", "Dr. Lindqvist", 1.0)]),
+    ("my GP is Dr. Okafor", [(USER, "attr:doctor", "Dr. Okafor", 1.0)]),  # GP, family doctor, doctor: one slot
     ("we adopted a dog!! a rescue greyhound called Pepper.",
      [(USER, "has", "dog", 1.0), (USER, "has", "greyhound", 1.0), (USER, "pet_name", "Pepper", 1.0)]),
 ])

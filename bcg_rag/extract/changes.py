@@ -173,7 +173,7 @@ class ChangeRules(HeadquartersRules):
 
     def _en_switched_kind(self, clause: str, turn: Turn) -> Found | None:
         """ "switched GPs" (nothing yet: who it was is not said), then "now seeing Dr. Lindqvist"
-        (attr:gp, said as a change), as "my GP is Dr. Okafor" names the slot; "got a new manager
+        (attr:doctor, said as a change), as "my GP is Dr. Okafor" names the slot; "got a new manager
         now", then "Tom Reyes" (has_boss)."""
         if (m := EN_SWITCHED_KIND.match(clause)) and m["kind"].casefold() in PROVIDER_KINDS and self._who(m["who"], turn) == turn.speaker_id:
             turn.switched_kind = m["kind"]
