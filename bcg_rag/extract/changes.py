@@ -79,7 +79,8 @@ AWAY = re.compile(r"\bafter\s+(?:\w+\s+){1,2}(?:years?|months?)\s+(?:away|off|el
 ORG_NAME = re.compile(
     r"^(?:[A-Z]{2,6}|.+\s(?:Inc|Corp|Corporation|Co|Company|Group|Labs?|Bank|Technologies|Systems|Partners|Capital|Health|Software|Studios?))\.?$"
 )
-EN_LEFT_FOR = re.compile(r"^(?P<who>.*?)\b(?:left|quit|leaving|leaves)\s+" + ORG + r"\s+(?:to\s+join|for)\s+(?P<new>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,3})")
+EN_LEFT_FOR = re.compile(r"^(?P<who>.*?)\b(?:left|quit|leaving|leaves)\s+" + ORG + r"\s+(?:to\s+join|for)\s+"
+                         r"(?:(?:a|the)\s+(?:new\s+)?(?:job|role|position|gig)\s+(?:at|with)\s+)?(?P<new>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,3})")
 # "got bumped up to team lead", "was made head of sales", "got promoted to senior".
 EN_PROMOTED = re.compile(
     r"^(?P<who>.*?)\b(?:got|get|was|been|just\s+got)\s+(?:bumped(?:\s+up)?|moved\s+up|made|named|appointed)\s+(?:to\s+)?(?:the\s+)?(?:new\s+)?(?P<title>.+)$",

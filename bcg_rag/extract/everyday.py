@@ -124,8 +124,9 @@ EN_TOGETHER = re.compile(
 # Two relatives as one subject: "my mom and dad live in Tampa", "he and mom moved to Málaga" (a
 # pronoun is the one the message spoke of). Each one's own clause is read; names are left out
 # ("Paris and Rome are lovely" is no pair of people).
-EN_PAIR = re.compile(r"^(?P<one>(?:(?i:my|our)\s+)?[a-z-]+)\s+and\s+(?P<other>(?:(?i:my|our)\s+)?[a-z-]+)\s+(?P<rest>(?!and\b)[a-z].*)$",
-                     re.IGNORECASE)
+# "she and her boyfriend Tom moved to York": the one the message spoke of, and someone of theirs by name.
+EN_PAIR = re.compile(r"^(?P<one>(?:(?i:my|our)\s+)?[a-z-]+)\s+and\s+(?P<other>(?P<theirs>(?:his|her|their)\s+[a-z-]+\s+(?-i:[A-Z][a-z]+))"
+                     r"|(?:(?i:my|our)\s+)?[a-z-]+)\s+(?P<rest>(?!and\b)[a-z].*)$", re.IGNORECASE)
 ZH_TOGETHER = re.compile(r"^我(?:和|跟|与)(?:我的?)?(?P<who>[\u4e00-\u9fff]{1,3}?)(?:都|俩|两个|一起|也)")
 # What two people do not share by being named together: a name, an age, whom one dates.
 UNSHARED = frozenset({"name", "age", "dating", "married_to", "engaged_to", "pet_name"})
@@ -240,7 +241,11 @@ class EverydayRules:
         owner = re.match(r"(?i:my|our)\s+", m["one"])  # "my mom and dad": dad is the speaker's too
         one, other = (self._subject(said if said.startswith(("my ", "our ")) or said in ("he", "she") or not owner
                                     else owner.group() + said, turn) for said in (m["one"].casefold(), m["other"].casefold()))
-        if not (one and other and "'s " in one + other and one != other and turn.speaker_id not in (one, other)):
+        if m["theirs"] and m["one"].casefold() in ("he", "she"):  # named, so a person: "she and her boyfriend Tom"
+            other = self._subject(m["theirs"], turn)
+        elif "'s " not in f"{one} {other}":
+            return []
+        if not (one and other and one != other and turn.speaker_id not in (one, other)):
             return []
         return self._both_say(f"{m['one']} {m['rest']}", one, other, turn)
 

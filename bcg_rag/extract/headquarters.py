@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from .turn import Turn
 
 EN_MOVED_HQ = re.compile(
-    r"^(?:(?P<ref>(?:our|my|the)\s+(?:company|employer|firm)|we)|(?P<org>(?-i:[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,3})))\s+"
+    r"^(?:(?P<ref>(?:our|my|the)\s+(?:company|employer|firm)|we)|(?P<org>(?-i:[A-Z][\w&'.-]*(?:(?:\s+&)?\s+[A-Z][\w&'.-]*){0,3})))\s+"
     r"(?:(?:just|has|have|officially|finally|recently|already|quietly)\s+){0,2}"
     # "Corvane just announced they're relocating HQ to Nashville": news of the move, said by the company
     r"(?:announced\s+(?:that\s+)?(?:they(?:'re|\s+are)|it(?:'s|\s+is))\s+(?:relocating|moving)|moved|relocated|moves|is\s+moving"
@@ -29,7 +29,7 @@ EN_MOVED_HQ = re.compile(
 )
 # The office as the subject: "the company's head office officially moved to Amsterdam", "our HQ is moving to Leeds"
 EN_HQ_MOVED = re.compile(
-    r"^(?:(?P<ref>(?:our|my|the)\s+(?:company's|employer's|firm's)|our)|(?P<org>(?-i:[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,3}))'s)\s+"
+    r"^(?:(?P<ref>(?:our|my|the)\s+(?:company's|employer's|firm's)|our)|(?P<org>(?-i:[A-Z][\w&'.-]*(?:(?:\s+&)?\s+[A-Z][\w&'.-]*){0,3}))'s)\s+"
     r"(?:headquarters|hq|head\s+office|main\s+office)\s+(?:(?:has|have|just|officially|finally|recently|already|is|are)\s+){0,3}"
     r"(?:moved|relocated|moving|relocating)\s+(?:from\s+\S.*?\s+)?(?:(?:out|over|down|up)\s+)?to\s+"
     r"(?P<place>(?-i:[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}))",
@@ -50,7 +50,8 @@ class HeadquartersRules:
         "our company moved its HQ to Denver": the speaker's employer's."""
         if not (m := EN_MOVED_HQ.match(clause) or EN_HQ_MOVED.match(clause)):
             return None
-        org = employer_of(turn.user_id) if m["ref"] else self._name(m["org"], turn)
+        # a firm named by two names joined by & ("Halden & Voss") is a name the name rules do not read
+        org = employer_of(turn.user_id) if m["ref"] else self._name(m["org"], turn) or (m["org"] if " & " in m["org"] else None)
         if org is None:
             return None
         place = self._clean_value(m["place"])

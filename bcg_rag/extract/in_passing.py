@@ -58,6 +58,8 @@ ZH_CAR_GONE = re.compile(r"卖了|卖掉|报废|被偷|以前|之前|原来|租�
 # The household's animal by its kind; gone, allergic to, wished for or just taken in, it is
 # none said in passing (taking one in is the shapes rule's).
 ZH_OURS_BEFORE_PET = re.compile(rf"(?:{ZH_OURS.pattern}|咱家的?|我的)(?:那只|这只|那条|这条)?")
+# Someone else's animal by its kind: "楼下王阿姨家那只泰迪", "小林家的狗" (the owner by a name)
+ZH_THEIRS_BEFORE_PET = re.compile(r"(?P<who>[\u4e00-\u9fff]{2,3}?)家的?(?:那只|这只|那条|这条)?")
 ZH_PET_GONE = re.compile(r"以前|之前|原来|去世|走了|没了|丢了|死了|送人|送走|过敏|想养|要养|领养|收养")
 # Kin whose name is a partner's: married to a spouse, dating a girlfriend or boyfriend.
 PARTNER_PREDICATES = {"wife": "married_to", "husband": "married_to", "girlfriend": "dating", "boyfriend": "dating"}
@@ -269,13 +271,15 @@ class InPassingRules:
         name a pet of the lexicon (not "狗粮" or "猫砂", which the segmenter cuts after 狗 / 猫)."""
         tokens = self._tokens(clause)
         found = []
-        for ours in ZH_OURS_BEFORE_PET.finditer(clause):
+        owners = [(ours, me) for ours in ZH_OURS_BEFORE_PET.finditer(clause)] + [
+            (theirs, theirs["who"]) for theirs in ZH_THEIRS_BEFORE_PET.finditer(clause) if self._zh_named(theirs["who"])]
+        for ours, owner in owners:
             if not any(at == ours.end() for _, _, at in tokens):
                 continue  # the possessive ends inside a word
             after = [(word, flag) for word, flag, at in tokens if at >= ours.end()]
             nouns = [word for word, _ in itertools.takewhile(lambda t: t[1].startswith("n"), after)]
             if 0 < len(nouns) <= 3 and is_pet(self.lexicon, pet := "".join(nouns)):
-                found.append(Found(me, "has", pet))
+                found.append(Found(owner, "has", pet))
         return found
 
     def _said_in_passing(self, clause: str, turn: Turn) -> Found | None:

@@ -30,6 +30,7 @@ from ..errors import InvalidInputError
 from ..models import Claim
 from .changes import ChangeRules, offers_taken
 from .coordination import share_subjects
+from .corrections import corrections_applied
 from .devices import DeviceRules
 from .diets import DietRules
 from .endings import ENDED, JOB, EndingRules, ended_by_kind
@@ -159,7 +160,8 @@ class OfflineExtractor(
             # Chinese keeps its topic across a sentence end ("老公跳槽了！现在在安泰保险"), not past a question
             turn.topic = turn.topic and has_cjk(sentence.text) and not sentence.question
             turn.town = turn.venue = turn.place_topic = None
-            parts = dates_joined(share_subjects(self.lexicon, clause_texts(sentence.text, EDGE_PUNCTUATION)))
+            parts = corrections_applied(dates_joined(share_subjects(self.lexicon, clause_texts(sentence.text, EDGE_PUNCTUATION))),
+                                        self._tokens)  # "住望京——哦不对，严格说是酒仙桥": the name meant
             # "his new school, Maple Grove Elementary": read on the sentence, the comma cuts clauses
             silent_parts = self.grammar.silent(sentence, parts)
             # read unless every clause asks: "Biscuit (our spaniel) ate a sock again, should I be worried??"

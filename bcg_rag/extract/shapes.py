@@ -105,6 +105,8 @@ EN_MY_JOB_AT = re.compile(r"\bmy\s+(?:(?:night|day|early|late|long|\d+-hour)\s+)
 JOB_ENDED = re.compile(r"\b(?:quit|left|leav\w*|lost|los\w+|fired|resign\w*|retir\w*|former|old|previous|ex)\b", re.IGNORECASE)
 MARRIED = re.compile(r"\b(?:got|just got|finally got)\s+married\b|(?<![没不])(?:结婚|领证)了|(?:刚|已经|早就)(?:结婚|领证)", re.IGNORECASE)
 ZH_NOT_MARRIED = re.compile(r"(?:还)?没(?:有)?(?:结婚|领证)")
+# "我姐和她男朋友阿杰领证了": who married whom, the partner named after the kin word
+ZH_WED_PAIR = re.compile(r"^(?P<who>.+?)(?:和|跟|与)(?:她|他)?的?(?:男朋友|女朋友|男友|女友|对象|未婚夫|未婚妻)?(?P<whom>[\u4e00-\u9fff]{2,3})$")
 # "28了还单身", "我姐一直单身": single; "我脱单了", "谈恋爱了": no longer (in a relationship).
 ZH_SINGLE = re.compile(r"^(?P<who>.*?)(?:还是|还|依然|仍然|一直|目前|现在)?(?:是)?单身(?:狗)?(?:一个)?(?:了|呢|中|着|啊)?$")
 ZH_TAKEN = re.compile(r"^(?P<who>.*?)(?:终于|总算|也|已经)?(?:脱单|谈恋爱|恋爱)了?$")  # "有女朋友了" is has 女朋友 (and the name after it, dating)
@@ -125,6 +127,10 @@ class ShapeRules:
     def _shape(self, clause: str, turn: Turn) -> Found | list[Found] | None:
         if wed := MARRIED.search(clause):  # "Got married last Saturday!", "我上个月结婚了"
             region, negated = self._clean_before_verb(clause[: wed.start()])
+            said = self._clean_attribute(clause[: wed.start()])[0]  # "…阿杰上周": the time after the pair
+            if (pair := ZH_WED_PAIR.match(said)) and (who := self._subject(self._clean_before_verb(pair["who"])[0], turn)) \
+                    and not self.lexicon.relative_regex.fullmatch(pair["whom"]) and (whom := self._name(pair["whom"], turn)):
+                return Found(who, "married_to", whom, False, True)
             if not negated and self._subject(region, turn) == turn.speaker_id:
                 return Found(turn.speaker_id, "relationship_status", "已婚" if has_cjk(clause) else "married", False, True)
         if wed := ZH_NOT_MARRIED.search(clause):  # "我还没有结婚": not married (yet)

@@ -141,7 +141,7 @@ class SubjectRules:
         """ "my sister Anna" -> Anna; "my mom" / "我妈" -> "<user>'s mother" (English relation word)."""
         lex = self.lexicon
         text = collapse(region)
-        owner = re.match(rf"^(my|our|your)\s+|^({ZH_OWNER})", text, re.IGNORECASE)
+        owner = re.match(rf"^(my|our|your|his|her|their)\s+|^({ZH_OWNER})", text, re.IGNORECASE)
         if owner is None:  # a bare kin word: "Mom is a nurse", "老公是山东人", "室友小陈"
             owner = re.match(r"", text)
         who = owner.group().strip().casefold()
@@ -165,6 +165,8 @@ class SubjectRules:
         if former and not name:
             return None  # "my former boss" is not "my boss": without a name, no one to file it under
         relation = lex.relatives[collapse(m.group()).casefold()]
+        if not name and who in ("his", "her", "their"):
+            return None  # "his sister": someone's, and whose is not said here; "his sister Jane" is Jane
         if not name:
             return f"{turn.user_id}'s {relation}"
         if has_cjk(name):

@@ -46,8 +46,8 @@ ZH_TO_SCHOOL = re.compile(rf"^(?P<before>.*?)(?:转学到|转学去|转到|转�
 ZH_INSTITUTION_IN = re.compile(rf"^(?P<what>.{{2,10}}?(?:{ZH_SCHOOL_END}|医院|公司|总部|分公司|店|餐厅|健身房))"
                                r"(?:就|也)?(?:在|位于)(?P<place>.{2,10})$")
 # 公司把我调到长沙分公司了 / 我被外派去深圳了 / 把我调济南了: posted to a city (with 从, ZH_FROM_TO reads it)
-ZH_POSTED = re.compile(r"^(?P<before>.*?)(?:(?P<ba>把我|被)(?:调|派|外派|借调|调派)(?:到|去)?|(?:调|外派|借调|派驻)(?:到|去))了?(?P<place>.+?)"
-                       r"(?:分公司|分部|分行|分店|办事处|总部|办公室)?(?:工作|上班)?了?$")
+ZH_POSTED = re.compile(r"^(?P<before>.*?)(?:(?P<ba>把我|被(?:公司|单位|领导|老板)?)(?:调|派|外派|借调|调派)(?:到|去|回)?|(?:调|外派|借调|派驻)(?:到|去|回))了?"
+                       r"(?P<place>.+?)(?:分公司|分部|分行|分店|办事处|总部|办公室)?(?:工作|上班)?(?:去|来)?了?$")  # "被公司调到深圳去了"
 ZH_THERE = ("那", "那边", "那儿", "那里", "这边", "这儿", "这里")
 ZH_PLACE_END = ("省", "市", "区", "县", "镇")  # administrative places jieba may not tag as places (岳麓区: "nr")
 ZH_COPULA = re.compile(r"^(?P<before>.*?)(?P<neg>不是|是)(?P<value>.+)$")
