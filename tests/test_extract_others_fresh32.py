@@ -38,6 +38,11 @@ def _claims(extractor, text):
         ("Her husband Mark works at Tesco.", ("Mark", "works_at", "Tesco", True)),
         ("Update on Hannah: she and her boyfriend Tom moved to York.", ("Hannah", "lives_in", "York", True)),
         ("Update on Hannah: she and her boyfriend Tom moved to York.", ("Tom", "lives_in", "York", True)),
+        # a move said, then where to in the next clause
+        ("我姐又搬家了，这回是去了南京，姐夫在那边找了份新工作", ("u1's sister", "lives_in", "南京", True)),
+        # the home left, named by its town; where one sleeps now at someone's place
+        ("I moved out of the Bristol flat", ("u1", "lives_in", "Bristol", False)),
+        ("I'm crashing at my brother's place in Bath for now", ("u1", "lives_in", "Bath", True)),
         # "just after Christmas" is when, not where
         ("Update on Hannah: she moved to York just after Christmas.", ("Hannah", "lives_in", "York", True)),
     ],
@@ -52,6 +57,8 @@ def test_facts_about_others(extractor, text, claim):
         ("我和老公结婚了", ("u1", "married_to", "老公", True)),  # a kin word is no partner's name
         ("天天加班好累", ("天天", "works_at", "加班", True)),  # 天天 is "every day"
         ("His sister lives in Leeds.", ("u1's sister", "lives_in", "Leeds", True)),  # his, not the user's
+        ("我搬家了，去了宜家买东西", ("u1", "lives_in", "宜家买东西", True)),  # an errand after a move is no home
+        ("crashing at Tom's flat in Leeds tonight", ("u1", "lives_in", "Leeds", True)),  # one night is a stay
     ],
 )
 def test_no_name_where_there_is_none(extractor, text, absent):

@@ -36,6 +36,11 @@ EN_HOME_IN = re.compile(
     r"|(?P<left>g[ai]ve\s+up|giving\s+up|moved\s+out\s+of|moving\s+out\s+of))\s+"
     rf"(?:a|an|the|our|my)\s+(?:(?:new|little|small|tiny|big|cute|two-bedroom|one-bedroom)\s+)*{HOME_WORDS}\s+in\s+{PLACE_NAME}"
 )
+# "moved out of the Bristol flat": the home named by its town, left; "crashing at his brother's place
+# in Bath (for now)": where one sleeps now, someone else's home (a hotel or a trip is "staying").
+EN_OUT_OF_TOWN_HOME = re.compile(rf"^(?P<who>.*?)\b(?:moved|moving)\s+out\s+of\s+(?:the|our|my)\s+{PLACE_NAME}\s+{HOME_WORDS}\b")
+EN_CRASHING_IN = re.compile(rf"^(?P<who>.*?)\bcrashing\s+at\s+(?:my|his|her|their|our|a\s+friend's|[A-Z]\w+'s)\s+(?:[\w-]+'s\s+)?"
+                            rf"(?:place|house|flat|apartment|sofa|couch)\s+in\s+{PLACE_NAME}(?!.*\b(?:tonight|this\s+week(?:end)?|for\s+the\s+weekend)\b)")
 # "the radiator in my Leeds flat", "our Brooklyn apartment has no AC": the home named by its
 # town is where one lives (not a former one's, a parent's, a holiday let's).
 EN_TOWN_HOME = re.compile(
@@ -167,6 +172,9 @@ class EverydayRules:
             if m["verb"].casefold().startswith(("bought", "buy", "closed")):
                 found.append(Found(subject, "owns", re.search(HOME_WORDS, m.group()).group()))
             return found
+        for m, left in ((EN_OUT_OF_TOWN_HOME.match(clause), True), (EN_CRASHING_IN.match(clause), False)):
+            if m and (subject := self._subject(self._clean_before_verb(m["who"])[0], turn)):
+                return Found(subject, "lives_in", self._clean_value(m["place"]), left, True)
         if (m := ZH_TOGETHER_FOR.match(clause)) and (m["span"] or m["le"]) and self._zh_named(m["name"]):
             region, negated = self._clean_before_verb(m["who"])
             if negated or self._subject(region, turn) != turn.speaker_id:

@@ -57,7 +57,7 @@ from .shared import Found, SharedRules
 from .splitting import clause_texts, dates_joined, sentences
 from .subjects import SubjectRules
 from .subscriptions import SubscriptionRules
-from .whereabouts import PLACING_PREDICATES, TOWN_PREDICATES, VENUE_PREDICATES, ZH_JOB_CHANGED, WhereaboutsRules
+from .whereabouts import PLACING_PREDICATES, TOWN_PREDICATES, VENUE_PREDICATES, ZH_HOME_MOVED, ZH_JOB_CHANGED, WhereaboutsRules
 from .text import EDGE_PUNCTUATION, chat_text, collapse, has_cjk, writes_in_lower_case
 from .tongues import TongueRules
 from .turn import Turn
@@ -219,12 +219,13 @@ class OfflineExtractor(
                 turn.owned = next(((f.subject, f.value) for f in found if f.predicate in ("has", "owns") and not f.negated),
                                   turn.owned if named_one else None if found else self._employer_unnamed(mood.clause, turn) or turn.owned)
                 turn.job_moved = not found and bool(ZH_JOB_CHANGED.search(mood.clause))
+                turn.home_moved = not found and bool(ZH_HOME_MOVED.search(mood.clause))
                 turn.club_left = turn.club_left or any(f.negated and f.predicate == "member_of" and f.subject == turn.speaker_id
                                                        for f in found)
                 turn.job_left = turn.job_left or any(f.negated and (f.predicate == "works_at" or f.predicate == ENDED and (
                     f.value == JOB or f.value[:1].isupper())) for f in found) or bool(ZH_QUIT_WORDS.search(mood.clause))
                 turn.placed = next((f.predicate for f in found if f.predicate in PLACING_PREDICATES),
-                                   "works_at" if turn.job_moved else turn.placed)
+                                   "works_at" if turn.job_moved else "lives_in" if turn.home_moved else turn.placed)
                 # The clause was about someone else (for Chinese topic continuation): every claim
                 # is theirs, or names them ("Anna是我室友": the user has a roommate, Anna; "我的狗叫
                 # 豆豆，五岁了": the next clause is about 豆豆).

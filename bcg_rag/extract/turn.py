@@ -29,6 +29,7 @@ class Turn:
     listed: bool = False  # the clause is an item of a list of names: "..., New York Knicks, Los angeles Lakers, ..."
     named: int | None = None  # the claim whose value, a name, ended the last clause: "is Oban" (", New Zealand")
     job_moved: bool = False  # the last clause said a job change without saying where to: "老公跳槽了！"
+    home_moved: bool = False  # the last clause said a move without saying where to: "我姐又搬家了，这回是去了南京"
     club_left: bool = False  # a clause gave up a membership ("乐动那张卡我退了", "cancelled my Brickhouse membership"):
     # "现在改去超级猩猩", "went with Pulse Lab instead" names the new one
     job_left: bool = False  # a clause left an employer or a job ("left Lumora"): "I'm at Halvard now" is the next one

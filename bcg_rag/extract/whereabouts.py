@@ -75,10 +75,11 @@ ORIGIN_PREDICATES = frozenset({"hometown", "born_in"})  # where one comes from: 
 # A job change that does not say where to ("老公跳槽了！现在在安泰保险"): the next "在X" is the
 # employer, and so is "去了X" ("老公跳槽了！去了字节").
 ZH_JOB_CHANGED = re.compile(r"跳槽|换(?:了(?:份|个)?)?工作|找到(?:了)?(?:新)?工作|^(?:又|我又|我)?升(?:职)?了")
+ZH_HOME_MOVED = re.compile(r"搬(?:了)?(?:个)?家了?$|搬走了$")  # a move, and where to in the next clause
 # A home rented in a town: "在武汉租了个单间", "我在杭州租了套两居室" (lives_in the town).
 ZH_RENTED = re.compile(r"^(?P<who>.*?)(?<!现)在(?P<place>[^在]+?)租了?(?:一|个|间|套|一个|一间|一套)?"
                        r"(?:房子?|单间|公寓|[一两三]居室?|[一两三]室一厅|小区)")
-ZH_WENT_TO = re.compile(r"^(?P<who>.*?)(?:去了|跳到了?|跳去了|进了)(?P<place>[^在]+?)(?:了|呢|啦)?$")
+ZH_WENT_TO = re.compile(r"^(?P<who>.*?)(?:(?:这回|这次|这一次)是?)?(?:去了|跳到了?|跳去了|进了)(?P<place>[^在]+?)(?:了|呢|啦)?$")
 # Slots whose value is a town a region may follow: "live in Porto, Portugal", "总部在杭州，浙江".
 TOWN_PREDICATES = ("lives_in", "born_in", "hometown", "headquarters", "works_in")
 EN_REGION = re.compile(r"[A-Z][\w'.-]*(?:\s+(?:of\s+)?[A-Z][\w'.-]*){0,2}")
@@ -286,7 +287,7 @@ class WhereaboutsRules:
                 and (subject := self._who(re.sub(r"[\u4e00-\u9fff]{2}(?:以后|之后|后)$", "", back["who"]), turn)):
             return Found(subject, "lives_in", back["place"], False, True)
         rented = ZH_RENTED.match(clause)
-        m = rented or ZH_PLACED.match(clause) or (ZH_WENT_TO.match(clause) if turn.job_moved else None)
+        m = rented or ZH_PLACED.match(clause) or (ZH_WENT_TO.match(clause) if turn.job_moved or turn.home_moved else None)
         if m is None or not self._on_tokens(clause, m.start("place") - 1, m.start("place")):
             return None
         tokens = self._tokens(m["place"])
@@ -314,4 +315,5 @@ class WhereaboutsRules:
         subject = self._subject(region, turn)
         place = self._clean_value(m["place"])
         # after "跳槽了" the new employer replaces the old one, even a brother's (not "also")
-        return Found(subject, predicate, place, negated, turn.job_moved and predicate == "works_at") if subject and place else None
+        moved = turn.job_moved and predicate == "works_at" or turn.home_moved and predicate == "lives_in"
+        return Found(subject, predicate, place, negated, moved) if subject and place else None
