@@ -2,13 +2,7 @@
 
 import pytest
 
-from bcg_rag.extract import OfflineExtractor
 from bcg_rag.extract.corrections import corrections_applied
-
-
-@pytest.fixture(scope="module")
-def extractor():
-    return OfflineExtractor()
 
 
 def _values(extractor, text):

@@ -3,13 +3,7 @@ same Chinese written without the spaces; an English message quoting a Chinese wo
 
 import pytest
 
-from bcg_rag.extract import OfflineExtractor
 from bcg_rag.extract.text import chat_text
-
-
-@pytest.fixture(scope="module")
-def extractor():
-    return OfflineExtractor()
 
 
 def _claims(extractor, text):
@@ -29,8 +23,8 @@ def test_spaces_around_english_words_in_chinese_change_nothing(extractor, spaced
     assert _claims(extractor, spaced)
 
 
-def test_the_spaces_go_only_in_a_chinese_message():
+def test_the_spaces_go_only_in_a_chinese_message(extractor):
     assert chat_text("title 变成 EM 了") == "title变成EM了"
     assert chat_text("帮我把这份 design doc 缩成一页") == "帮我把这份design doc缩成一页"  # English keeps its own spaces
     assert chat_text("I love 火锅 a lot") == "I love 火锅 a lot"  # an English message
-    assert ("u1", "job_title", "EM", True) in _claims(OfflineExtractor(), "title 变成 EM 了")
+    assert ("u1", "job_title", "EM", True) in _claims(extractor, "title 变成 EM 了")

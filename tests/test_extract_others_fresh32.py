@@ -4,12 +4,6 @@ a couple that married, a job left for a job elsewhere."""
 
 import pytest
 
-from bcg_rag.extract import OfflineExtractor
-
-
-@pytest.fixture(scope="module")
-def extractor():
-    return OfflineExtractor()
 
 
 def _claims(extractor, text):
