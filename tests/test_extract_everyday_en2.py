@@ -71,7 +71,6 @@ def test_reads_in_passing(extractor, text, expected):
         "do you think I should quit coffee?",
         "I'm dog sitting my neighbor's puppy this week",
         "what if I moved to Seattle",
-        "sold my civic last week",  # a car no longer kept
         "my old civic was better",
         "my dad's civic",
         "my golf swing is off",  # a word that is also a model's
@@ -194,3 +193,11 @@ def test_right_now_after_a_title_and_an_unnamed_company(extractor, text, expecte
 ])
 def test_a_past_state_over_a_span_no_longer_holds(extractor, text, expected):
     assert triples(extractor, text) == expected
+
+
+def test_a_car_sold_ends_whatever_its_case(extractor):
+    """"sold my civic last week": a car named by its model in lower case is no longer kept, as
+    "I sold my Civic" (an ending, never an "owns")."""
+    claims = triples(extractor, "sold my civic last week")
+    assert claims and all(stance < 0 for *_, stance in claims)
+    assert any(value == "civic" for _, _, value, _ in claims)

@@ -14,6 +14,7 @@ import dataclasses
 import re
 from typing import TYPE_CHECKING
 
+from .in_passing import is_car
 from .shared import ENDED, Found
 from .text import CJK, EN_MODEL, has_cjk
 from .tongues import ANY_CASE_LANGUAGE
@@ -227,7 +228,8 @@ class EndingRules:
         what = self._clean_value(EN_OWNER.sub("", what))  # "sold my Civic": the Civic is what ended
         # "had to quit the football": a sport or a course quit needs no name ("quit it" does)
         quit_pastime = verb in ("quit", "quitting") and (what.casefold() in self.lexicon.pastimes or self._learnt(what.casefold()))
-        if verb in NAMED_ONLY and not what[:1].isupper() and not quit_pastime:
+        # a car is named by its model in any case ("sold my corolla for parts")
+        if verb in NAMED_ONLY and not what[:1].isupper() and not quit_pastime and not (verb == "sold" and is_car(self.lexicon, what)):
             return None
         if verb in ("dropped", "dropping") and not self._learnt(what.casefold()):
             return None  # "dropped my phone", "dropped the kids off": only a language or a course is dropped as an ending

@@ -90,8 +90,8 @@ class SubjectGateRules:
         flags = [flag for _, flag, _ in tokens]
         if re.fullmatch("[A-Za-z]+", text):
             return text[0].isupper()
-        if flags == ["nr", "nr"] and text[0] == text[1] or self._doubled_name(text):
-            return True  # a doubled given name the segmenter cuts in two (嘉嘉, 婷婷) or reads as a measure (朵朵)
+        if flags == ["nr", "nr"] and text[0] == text[1] or self._doubled_name(text) and not any(f.startswith(("v", "a")) for f in flags):
+            return True  # a doubled given name the segmenter cuts in two (嘉嘉) or reads as a measure (朵朵); not 试试, 看看
         if len(tokens) == 1:
             if flags[0].startswith("nr"):
                 return True
