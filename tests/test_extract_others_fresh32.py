@@ -37,6 +37,9 @@ def _claims(extractor, text):
         # the home left, named by its town; where one sleeps now at someone's place
         ("I moved out of the Bristol flat", ("u1", "lives_in", "Bristol", False)),
         ("I'm crashing at my brother's place in Bath for now", ("u1", "lives_in", "Bath", True)),
+        # who the one just named is to the user, said by a pronoun
+        ("Tom's here. he's my brother", ("u1", "has_brother", "Tom", True)),
+        ("caught up with Priya today, she's my cousin", ("u1", "has_cousin", "Priya", True)),
         # "just after Christmas" is when, not where
         ("Update on Hannah: she moved to York just after Christmas.", ("Hannah", "lives_in", "York", True)),
     ],
@@ -51,6 +54,7 @@ def test_facts_about_others(extractor, text, claim):
         ("我和老公结婚了", ("u1", "married_to", "老公", True)),  # a kin word is no partner's name
         ("天天加班好累", ("天天", "works_at", "加班", True)),  # 天天 is "every day"
         ("His sister lives in Leeds.", ("u1's sister", "lives_in", "Leeds", True)),  # his, not the user's
+        ("met Sam, he's our neighbour", ("u1", "has_neighbor", "Sam", True)),  # "our": whose is not said
         ("我搬家了，去了宜家买东西", ("u1", "lives_in", "宜家买东西", True)),  # an errand after a move is no home
         ("crashing at Tom's flat in Leeds tonight", ("u1", "lives_in", "Leeds", True)),  # one night is a stay
     ],

@@ -173,7 +173,8 @@ class ShapeRules:
             # "Pickle is my cat": one keeps a cat, and Pickle is its name
             turn.owned = (turn.speaker_id, said)
             return [Found(turn.speaker_id, "has", said), Found(turn.speaker_id, "pet_name", name)]
-        if m.re is EN_HE_IS_MY or m.groupdict().get("owner", "my").casefold() != "my":
+        if m.re is EN_HE_IS_MY and not re.search(r"\bmy\b", m.group(), re.IGNORECASE) \
+                or m.groupdict().get("owner", "my").casefold() != "my":
             return None  # "Sam is our neighbour" is whose? Only a pet is the household's as much as one's own
         return self._relation_claim(name, said, turn)
 
