@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from typing import Callable, Sequence
 
+from .text import has_cjk
+
 Tokens = Callable[[str], Sequence[tuple[str, str, int]]]  # jieba words: (word, flag, offset)
 
 # A marker that takes back what was just said, at the end of a clause or as one of its own
@@ -56,7 +58,7 @@ def _en_corrected(before: str, name: str) -> str | None:
 
 
 def _corrected(before: str, clause: str, marked: bool, tokens: Tokens) -> str | None:
-    if re.search(r"[\u4e00-\u9fff]", clause):
+    if has_cjk(clause):
         lead = ZH_LEAD.match(clause)
         if not (marked or lead["strict"]):
             return None

@@ -233,9 +233,9 @@ _STRETCHED = re.compile(r"([a-z])\1{2,}")
 # The space mixed Chinese puts around an English word ("title 变成 EM 了", "下周要去 onsite"): Chinese
 # has no spaces, and the rules read "title变成EM了" as they read "职位变成经理了". Unless the writer
 # uses spaces to end clauses ("海豚给老婆开了 我换了台问界M7 空间大"): then one after a word may be a break.
-_CJK_LATIN_GAP = re.compile(r"(?<=[\u4e00-\u9fff])[ \t]+(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])[ \t]+(?=[\u4e00-\u9fff])")
-_CJK_BEFORE_LATIN = re.compile(r"(?<=[\u4e00-\u9fff])[ \t]+(?=[A-Za-z0-9])")
-_CJK_GAP = re.compile(r"[\u4e00-\u9fff][ \t]+[\u4e00-\u9fff]")
+_CJK_BEFORE_LATIN = re.compile(rf"(?<=[{CJK}])[ \t]+(?=[A-Za-z0-9])")
+_CJK_LATIN_GAP = re.compile(rf"{_CJK_BEFORE_LATIN.pattern}|(?<=[A-Za-z0-9])[ \t]+(?=[{CJK}])")
+_CJK_GAP = re.compile(rf"[{CJK}][ \t]+[{CJK}]")
 
 
 def chat_text(text: str) -> str:
@@ -243,7 +243,7 @@ def chat_text(text: str) -> str:
     and a Chinese message's English words written without the spaces around them (an English
     message quoting a Chinese word keeps its spaces)."""
     text = restore_apostrophes(_STRETCHED.sub(r"\1", text))
-    if len(re.findall(r"[\u4e00-\u9fff]", text)) > len(re.findall(r"[A-Za-z]+", text)):
+    if len(CJK_CHAR.findall(text)) > len(re.findall(r"[A-Za-z]+", text)):
         text = (_CJK_BEFORE_LATIN if _CJK_GAP.search(text) else _CJK_LATIN_GAP).sub("", text)
     return text
 
