@@ -21,7 +21,9 @@ from .store_rows import RELATION_CHECK, entry_rows
 SCHEMA_VERSION = 2
 # Created on open where missing (see above): the per-message reads of ingestion
 # (known_predicates, supporter_types) seek them instead of reading a user's every row.
-ADDED_INDEXES = ("claim_user_predicate", "edge_support_type")
+# edges_from / edges_between read a source's edges from index pages alone (an index-only
+# scan), not one heap page per edge.
+ADDED_INDEXES = ("claim_user_predicate", "edge_support_type", "edge_src_rows")
 ADDED_INDEXES_SQL = "SELECT count(*) AS n FROM pg_indexes WHERE schemaname = %s AND indexname = ANY(%s)"
 TABLES = ("meta", "entity", "alias", "event", "context", "evidence", "claim", "belief", "belief_history", "edge",
           "claim_vector", "audit")
@@ -81,6 +83,10 @@ def ddl(s: str) -> list[str]:
             belief_id {TXT} NOT NULL, seq INTEGER NOT NULL, at {TXT} NOT NULL, entry TEXT NOT NULL,
             PRIMARY KEY (belief_id, seq))""",
         f"CREATE INDEX IF NOT EXISTS belief_slot ON {s}.belief(user_id, subject_id, predicate, context_key)",
+        # Not SQLite's belief_id_slot / belief_slot_rows (slot_rows from index pages): an index
+        # entry holds at most 2,704 bytes here, and a value of 1,000 Chinese characters (within
+        # the default max_field_chars) or a predicate of 880 (which the indexes above take)
+        # would make its belief one that cannot be written.
         f"""CREATE TABLE IF NOT EXISTS {s}.edge (
             src {TXT} NOT NULL, dst {TXT} NOT NULL,
             relation {TXT} NOT NULL CHECK (relation IN ({RELATION_CHECK})),
@@ -90,6 +96,9 @@ def ddl(s: str) -> list[str]:
         # supporter_types: a belief's earliest supporter of each source type in a few seeks
         f"CREATE INDEX IF NOT EXISTS edge_support_type ON {s}.edge(dst, source_type, valid_from)"
         " WHERE relation = 'SUPPORTS'",
+        # edges_from / edges_between: a source's edges whole
+        (f"CREATE INDEX IF NOT EXISTS edge_src_rows ON {s}.edge(src, dst, relation)"
+         " INCLUDE (weight, value, valid_from, valid_until, reason, source_type)"),
         f"""CREATE TABLE IF NOT EXISTS {s}.claim_vector (
             evidence_id {TXT} NOT NULL, belief_id {TXT} NOT NULL, user_id {TXT} NOT NULL, vector BYTEA NOT NULL,
             PRIMARY KEY (evidence_id, belief_id))""",

@@ -23,7 +23,7 @@ from .store_rows import chunks as _chunks
 from .store_rows import decode as _decode
 from .store_rows import table as _table
 from .store_sqlite_aliases import SQLiteAliases
-from .store_sqlite_facts import SQLiteFacts
+from .store_sqlite_facts import EDGE_KEY_INDEX, EDGE_ROWS_INDEX, SQLiteFacts
 from .store_sqlite_schema import SCHEMA, SCHEMA_VERSION, create_or_migrate, has_history_column
 
 __all__ = ["SCHEMA", "SCHEMA_VERSION", "SQLiteStore"]
@@ -33,12 +33,12 @@ T = TypeVar("T")
 _SLOT_SQL = (
     # The slots first (by primary key), each once: a DISTINCT over the slots' rows sorted
     # every row whole, twice the time of the join at 100,000 events.
-    "WITH s AS MATERIALIZED (SELECT DISTINCT user_id, subject_id, predicate, context_key FROM belief"
+    "WITH s AS MATERIALIZED (SELECT DISTINCT user_id, subject_id, predicate, context_key FROM belief{by_id}"
     # No user filter here: with one, SQLite walks the user's whole slot index instead of
     # the primary key (8 ms instead of 0.5 ms at 10k beliefs). The ids come from one user.
     " WHERE id IN ({marks}))"
     " SELECT b.id, b.user_id, b.subject_id, b.predicate, b.value, b.context_key, b.contexts, b.confidence,"
-    " b.last_updated, b.status FROM s CROSS JOIN belief AS b ON b.user_id = s.user_id"
+    " b.last_updated, b.status FROM s CROSS JOIN belief AS b{by_slot} ON b.user_id = s.user_id"
     " AND b.subject_id = s.subject_id AND b.predicate = s.predicate AND b.context_key = s.context_key"
 )
 
@@ -117,9 +117,10 @@ class SQLiteStore(SQLiteFacts, SQLiteAliases):
                     raise StoreError(f"{self.path} is not a bcg-rag memory (and is read-only)")
                 # Schema 1 (histories in a JSON column) cannot be migrated here: read as it is.
                 self._json_history = has_history_column(self._conn)
-                return
-            with self.transaction():
-                create_or_migrate(self._conn)
+            else:
+                with self.transaction():
+                    create_or_migrate(self._conn)
+            self._use_indexes()
         except sqlite3.Error as exc:  # a damaged or foreign file: typed, and the handle closed
             conn = getattr(self, "_conn", None)
             if conn is not None:
@@ -128,6 +129,16 @@ class SQLiteStore(SQLiteFacts, SQLiteAliases):
         except StoreError:
             self._conn.close()
             raise
+
+    def _use_indexes(self) -> None:
+        """The statements that read from the covering indexes name them (the planner would
+        take the primary key's): only where the file has them, which a read-only file
+        written by an earlier bcg-rag may not."""
+        have = {r[0] for r in self._conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+        slot = {"belief_id_slot", "belief_slot_rows"} <= have
+        self._slot_sql = _SLOT_SQL.format(by_id=" INDEXED BY belief_id_slot" if slot else "",
+                                          by_slot=" INDEXED BY belief_slot_rows" if slot else "", marks="{marks}")
+        self._edge_key_index = EDGE_ROWS_INDEX if EDGE_ROWS_INDEX in have else EDGE_KEY_INDEX
 
     # --- transactions ---------------------------------------------------------------
     @contextmanager
@@ -328,7 +339,7 @@ class SQLiteStore(SQLiteFacts, SQLiteAliases):
         a decoded ``slot_beliefs`` call per slot, which cost most of a search's time."""
         slots: dict[tuple[str, str, str, str], list[dict]] = {}
         for chunk in _chunks(list(dict.fromkeys(belief_ids))):
-            for r in self.execute(_SLOT_SQL.format(marks=",".join("?" * len(chunk))), chunk):
+            for r in self.execute(self._slot_sql.format(marks=",".join("?" * len(chunk))), chunk):
                 row = dict(r, contexts=rows_.contexts(r["contexts"]))
                 slots.setdefault((row["user_id"], row["subject_id"], row["predicate"], row["context_key"]), []).append(row)
         for rows in slots.values():

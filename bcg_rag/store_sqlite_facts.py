@@ -23,6 +23,7 @@ from .store_rows import table as _table
 MAX_DST_FILTER = 400
 PAIRS_PER_STATEMENT = 400  # 800 bound values, well under SQLite's limit
 EDGE_KEY_INDEX = "sqlite_autoindex_edge_1"  # the edge table's PRIMARY KEY (src, dst, relation)
+EDGE_ROWS_INDEX = "edge_src_rows"  # the same key and every other column: no table row read
 UPSERT_EDGE = (
     "INSERT INTO edge (src, dst, relation, weight, value, valid_from, valid_until, reason, source_type)"
     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (src, dst, relation) DO UPDATE SET weight = excluded.weight,"
@@ -218,7 +219,7 @@ class SQLiteFacts:
             # and left to itself the planner sometimes built an automatic index over all of them.
             rows = self.execute(
                 f"WITH p(s, d) AS (VALUES {','.join(['(?,?)'] * len(chunk))}) SELECT edge.* FROM p CROSS JOIN edge"
-                f" INDEXED BY {EDGE_KEY_INDEX} ON edge.src = p.s AND edge.dst = p.d"
+                f" INDEXED BY {self._edge_key_index} ON edge.src = p.s AND edge.dst = p.d"
                 f" WHERE edge.relation IN ({','.join('?' * len(rels))})"
                 " ORDER BY edge.src, edge.dst, edge.relation",
                 [x for pair in chunk for x in pair] + rels,
