@@ -249,9 +249,9 @@ _KNOWN_SLOTS = frozenset().union(*(slots for _, slots in ANSWER_KINDS))
 _RECENT = re.compile(r"\b(?:recently|lately|latest|newest|most recent)\b|最近|近来|最新|新近|这阵子", re.IGNORECASE)
 
 
-def asks_a_day(query: str) -> bool:
-    """The question asks for a day that no other slot's value can be: a birthday."""
-    return answer_kind(query) == BIRTHDAY_KIND
+def asks_a_day(kind: frozenset[str]) -> bool:
+    """A question of this kind (``answer_kind``) asks for a day that no other slot's value can be: a birthday."""
+    return kind == BIRTHDAY_KIND
 
 
 def asks_recent(query: str) -> bool:

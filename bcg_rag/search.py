@@ -163,7 +163,7 @@ def search(
     returned = {g.best.id for g in groups} | {a["belief_id"] for g in groups for a in g.alternatives}
     stands_on = {eid for eid, bid in pairs if bid in returned}
     unstructured, first = unstructured_memory(memory, query, hits[: max(0, top_k)], relevance, claimed, groups, user_id,
-                                              agent_id, unread, stands_on, context, reads)
+                                              agent_id, unread, stands_on, context, reads, asked_kind=kind)
     groups = hide_private_values(groups, agent_id)  # before trimming: it reads every supporter
     add_said_forms(groups, memory_lexicon(memory).surfaces_of_values())  # after hiding: a hidden quote says nothing
     if max_tokens is not None:

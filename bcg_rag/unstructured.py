@@ -31,7 +31,8 @@ from .threads import asks_through, chain_rows, en_names, named
 def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str, float], claimed: set[str],
                         groups: list, user_id: str, agent_id: str | None,
                         unread: tuple[float, ...], stands_on: set[str] = frozenset(),
-                        context: str | None = None, reads: Any = None) -> tuple[list[dict], bool]:
+                        context: str | None = None, reads: Any = None,
+                        asked_kind: frozenset[str] = frozenset()) -> tuple[list[dict], bool]:
     """The unstructured rows (newest first) and whether they are to be read first. Rows
     that no claim was read from and that may update the best group's stated value
     (``_newer_unread``; ``unread`` is its similarity threshold and relevance margin) are
@@ -39,7 +40,8 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
     when no group is about it (``asked.speaks_of_unanswered``), ``about_asked``; rows that
     take a question asked through an organisation one step further (``threads.chain_rows``),
     ``continues_chain``; rows said in the question's ``context`` when the best group is not
-    held there, ``in_asked_context``.
+    held there, ``in_asked_context``. ``asked_kind`` is the question's ``answer_kind``, which
+    ``search`` has computed.
     Rows in ``stands_on`` (claims on a returned belief) are the groups' and are left out, unless
     no group is about whom the question asks (then they are rows like any other).
     ``reads``: the search's ``SearchReads`` (rows and names it has read)."""
@@ -80,7 +82,7 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
     nearest_first = first
     first = first or (not groups and bool(rows)) or bool(mute and rows)  # no belief at all: the raw evidence is all there is
     # Asked for a birthday, the best belief holds no day (a daycare, an age): what was said is read first.
-    first = first or bool(groups and rows and groups[0].of_asked_kind is False and asks_a_day(query))
+    first = first or bool(groups and rows and groups[0].of_asked_kind is False and asks_a_day(asked_kind))
     # Beliefs whose every stated value the question names answer nothing: "乌龟" is not the
     # name asked for by "用户的乌龟叫什么名字？"; the raw "慢慢今天醒了" may be.
     stated = {g.best.id: g.current.value for g in groups if g.current is not None}
