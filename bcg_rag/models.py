@@ -26,6 +26,9 @@ MAX_STARTS_IN_DAYS = 366
 # What another agent sees instead of a private evidence text.
 HIDDEN_TEXT = "(observed by another agent)"
 
+# Source types that are not the user telling: a record, a guess.
+WEAKER_SOURCES = frozenset({"third_party", "model_inferred"})
+
 Relation = Literal["SUPPORTS", "REFUTES", "BELONGS_TO", "CONTEXT_OF", "OCCURRED_IN"]
 
 

@@ -88,6 +88,13 @@ def only_asks(text: str) -> bool:
     return len(rest.split()) <= 3 and len(CJK_CHAR.findall(rest)) <= 4
 
 
+def self_as_subject(memory: Any, text: str) -> bool:
+    """The speaker is a subject of the text ("me on my 4th coffee", "我也在那上班"), not only the
+    owner of whom it is about ("my friend Kofi works at…", "我老公…")."""
+    kin = memory_lexicon(memory).relative_regex.pattern
+    return bool(re.search(rf"(?<![\w'])(?:i|i'm|i've|i'd|i'll|im|me|myself)(?![\w'])|我(?!的|们|(?:{kin}))", text, re.IGNORECASE))
+
+
 # Evidence whose answer ``statement_reader`` keeps per extractor: the raw evidence a few
 # hundred searches show; past it the kept answers are dropped and kept anew.
 STATEMENTS_KEPT = 4096

@@ -67,6 +67,9 @@ NEWER_NOTE = "newer than what the best belief stands on, and about the same thin
 ABOUT_NOTE = "speaks of whom the question asks about, which no belief does"
 CONTINUES_NOTE = "names what the question asks through (the subject's school, employer...), later: it may say what is asked of it"
 CONTEXT_NOTE = "said in the context asked about, which the best belief is not held in"
+FIGURE_NOTE = "the newest figure stated on what is asked: an older one nearer in words may be out of date"
+ROW_NOTES = {"newer_than_belief": NEWER_NOTE, "about_asked": ABOUT_NOTE, "continues_chain": CONTINUES_NOTE,
+             "in_asked_context": CONTEXT_NOTE, "latest_figure": FIGURE_NOTE}
 
 BANDS = ("high", "medium", "low", "lean_negative", "strong_negative")
 MAX_EVIDENCE = 3  # per side; the newest are the ones that moved the belief last
@@ -152,9 +155,7 @@ def render_evidence(e: dict) -> str:
         attrs.append(f"type={quote(e['source_type'])}")
     attrs.append(f"time={quote(short_time(str(e['timestamp'])))}")
     # set by search on statements the memory could not read (unstructured.py)
-    attrs += [f"note={quote(note)}" for flag, note in (("newer_than_belief", NEWER_NOTE), ("about_asked", ABOUT_NOTE),
-                                                              ("continues_chain", CONTINUES_NOTE), ("in_asked_context", CONTEXT_NOTE))
-              if e.get(flag)]
+    attrs += [f"note={quote(note)}" for flag, note in ROW_NOTES.items() if e.get(flag)]
     return f"<evidence {' '.join(attrs)}>{quote(text)}</evidence>"
 
 

@@ -20,9 +20,10 @@ import numpy as np
 from .asked import asked_subjects, asks_a_day, asks_recent, of_a_known_kind, relatives_asked, speaks_of_relation, speaks_of_unanswered
 from .extract.races import PB_SUFFIX
 from .extract.text import has_cjk, writes_in_lower_case
+from .figures import latest_figure, subject_test
 from .groups import held_in
-from .models import HIDDEN_TEXT
-from .naming import names_every, names_something, names_start_of, only_asks, statement_reader
+from .models import HIDDEN_TEXT, WEAKER_SOURCES
+from .naming import names_every, names_something, names_start_of, only_asks, self_as_subject, statement_reader
 from .relevance import STATEMENT_SLOTS, is_wh_question, memory_lexicon, named_in_question
 from .render import status
 from .threads import asks_through, chain_rows, en_names, named
@@ -95,7 +96,7 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
                       and any(u["text"] != HIDDEN_TEXT for u in not_read))
     speaks = speaks if rows else None  # the user's own unread "I'm stuck here in Kansas City" may answer
     about = {u["id"] for u in not_read if speaks is not None and u["text"] != HIDDEN_TEXT and speaks(u["text"])
-             and (u["id"] not in others or _self_as_subject(memory, u["text"]))}
+             and (u["id"] not in others or self_as_subject(memory, u["text"]))}
     if about:
         rows = [dict(u, about_asked=True) if u["id"] in about else u for u in rows]
     # No belief is about the subject asked (the groups answer for the husband, asked about
@@ -131,6 +132,11 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
         rows = [dict(u, newer_than_belief=True) if u["id"] in newer else u for u in rows]
         first = True
         rows = chain_before_update(rows)
+    # Asked for a figure (how many, how often, 多少), the newest text stating one on it, when
+    # that is not the nearest: "lucky to hit 3,000 steps a day" after "averaging about 6k".
+    unread_ids = {u["id"] for u in not_read} - newer
+    if (figure := latest_figure(query, [u for u in rows if u["id"] in unread_ids], subject_test(memory, query))) is not None:
+        rows = [dict(u, latest_figure=True) if u["id"] == figure else u for u in rows]
     return rows, first
 
 
@@ -145,13 +151,6 @@ def chain_before_update(rows: list[dict]) -> list[dict]:
     return [{k: v for k, v in u.items() if k != "continues_chain"}
             if u.get("continues_chain") and not u.get("newer_than_belief") and str(u["timestamp"]) < since else u
             for u in rows]
-
-
-def _self_as_subject(memory: Any, text: str) -> bool:
-    """The speaker is a subject of the text ("me on my 4th coffee", "我也在那上班"), not only the
-    owner of whom it is about ("my friend Kofi works at…", "我老公…")."""
-    kin = memory_lexicon(memory).relative_regex.pattern
-    return bool(re.search(rf"(?<![\w'])(?:i|i'm|i've|i'd|i'll|im|me|myself)(?![\w'])|我(?!的|们|(?:{kin}))", text, re.IGNORECASE))
 
 
 def _comparable_relevance(group: Any, relevance: dict[str, float]) -> float:
@@ -370,7 +369,6 @@ def _led_by_relative(memory: Any, text: str) -> bool:
 # A trip is no move: "上周去上海出差", "weekend trip to Rome".
 VISIT = re.compile(r"\b(?:trip|visit(?:ed|ing)?|vacation|holiday|travell?(?:ed|ing)?|flight|conference|weekend\s+in)\b"
                    r"|出差|旅游|旅行|度假|去玩|玩了|逛", re.IGNORECASE)
-WEAKER_SOURCES = frozenset({"third_party", "model_inferred"})  # a record or a guess is not the user telling of a move
 
 
 def visible_rows(memory: Any, ids: list[str], relevance: dict[str, float], user_id: str, agent_id: str | None,

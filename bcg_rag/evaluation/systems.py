@@ -212,7 +212,7 @@ def _read_order(rows: list[dict], question: str = "") -> list[dict]:
         own = [u for u in rows
                if u.get("relevance", 0.0) >= best - READ_MARGIN and u.get("source_type") not in WEAKER_SOURCES]
         rows = own + [u for u in rows if not any(u is o for o in own)]
-    for flag in ("continues_chain", "newer_than_belief"):
+    for flag in ("continues_chain", "newer_than_belief", "latest_figure"):
         # marked by search as taking a question asked through an organisation further
         # (threads.py), or as newer than the best belief: the newest of them first
         marked = sorted((u for u in rows if u.get(flag)), key=lambda u: (u["timestamp"], u.get("id", "")), reverse=True)

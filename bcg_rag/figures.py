@@ -1,0 +1,110 @@
+"""Figures: counts, frequencies, times and amounts the extractor did not read.
+
+Asked "how many steps a day does the user get?", a reader of dated quotes takes the newest
+one that states a figure on the thing asked about ("lucky to hit 3,000 steps a day" after
+"doing 11k a day"), not the one whose words are nearest the question ("I'm averaging about
+6k steps a day"): a figure changes; it is restated, seldom taken back. ``latest_figure``
+finds that text among the raw rows search returns, for ``unstructured.py`` to mark.
+"""
+
+from __future__ import annotations
+
+import re
+
+from collections.abc import Callable
+from typing import Any
+
+from .asked import refers_to_user, speaks_of_relation
+from .models import HIDDEN_TEXT, WEAKER_SOURCES
+from .naming import only_asks, self_as_subject
+from .relevance import memory_lexicon
+
+# A question that asks for a figure: how many / much / often / long..., 几, 多少, 多久...
+ASKS_FIGURE = re.compile(
+    r"\bhow\s+(?:many|much|often|frequently|long|far|fast|heavy|old|big)\b"
+    r"|\bwhat(?:'s|\s+is|\s+was)\s+(?:the\s+user's|their|his|her|my)\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:time|pb|personal\s+best|record|weight|rent|salary|price|pace)\b"
+    r"|(?<!星期|礼拜)(?<!周)几(?!乎|号|月|日)|多少|多久|多长时间|多重|多快|多远|多大|频率",
+    re.IGNORECASE)
+
+_EN_NUMBER = (r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty"
+              r"|hundred|thousand|once|twice|dozen|half|couple")
+_ZH_MEASURE = r"个|只|本|次|辆|台|天|周|月|年|岁|公斤|斤|块|元|杯|趟|遍|回|条|双|部|分钟|秒|小时|公里|米|万|千|百"
+# A text that states a figure: digits, a number word, "a book a week", 两只, 一周三次.
+FIGURE = re.compile(
+    rf"\d|\b(?:{_EN_NUMBER})\b|\b(?:a|an|per|every|each)\s+(?:day|week|month|year|night|morning)\b"
+    rf"|\b(?:daily|weekly|monthly)\b|[一二两三四五六七八九十百千万半]+(?:{_ZH_MEASURE})",
+    re.IGNORECASE)
+
+# Relevance below the best figure-stating text that still counts as speaking of the same
+# figure (a cosine; the words shared with the question say what it is about).
+FIGURE_MARGIN = 0.3
+
+_STOP = frozenset({"the", "and", "for", "you", "are", "was", "how", "get", "got", "has", "had", "did", "does", "she",
+                   "his", "her", "him", "who", "why", "now", "any", "all", "its", "our", "out", "use", "can", "not",
+                   "have", "what", "when", "which", "user", "many", "much", "often", "long", "their", "there",
+                   "this", "that", "with", "from", "about", "they", "them", "currently", "still", "these", "total",
+                   "time", "were", "been", "into", "than", "then", "some", "more", "most", "usually"})
+_ZH_STOP = frozenset({"用户", "现在", "目前", "多少", "一共", "总共", "一般", "平时", "大概", "是多", "少钱"})
+
+
+def _words(text: str) -> set[str]:
+    """Content words (three letters or more, a plural's singular) and Chinese character pairs."""
+    text = text.casefold()
+    words = {w[:-1] if w.endswith("s") and len(w) > 4 else w for w in re.findall(r"[a-z][a-z']{2,}", text)}
+    pairs = {a + b for run in re.findall(r"[\u4e00-\u9fff]+", text) for a, b in zip(run, run[1:])}
+    return (words - _STOP) | (pairs - _ZH_STOP)
+
+
+def subject_test(memory: Any, query: str) -> Callable[[str, str], bool]:
+    """Whether a clause (of a text) can state the figure of whom ``query`` asks about: asked
+    about a relative ("how many steps does my dad walk?"), a text naming that relation; asked
+    about the user, a clause where the speaker is a subject or that names no relative and no
+    "he" or "she" ("Dad's down to about 5,000 steps" is not the user's count; "since we got
+    Biscuit I'm doing 11k a day, she needs two walks" is); else any."""
+    if (relation := speaks_of_relation(memory, query)) is not None:
+        return lambda clause, text: relation(text)
+    if not refers_to_user(query):
+        return lambda clause, text: True
+    kin = memory_lexicon(memory).relative_regex
+    return lambda clause, text: (self_as_subject(memory, clause) and not kin.search(clause)
+                                 or not (kin.search(clause) or _THIRD.search(clause)))
+
+
+_THIRD = re.compile(r"\b(?:he|she|he's|she's|his|her)\b|他|她", re.IGNORECASE)
+# (a comma or point between digits is inside a number: "14,000", "5.5")
+_CLAUSE_END = re.compile(r"(?:(?<!\d)[,.]|[,.](?!\d)|[;:!?，。；：！？…])+\s*|\s+(?:but|so|and|while|whereas)\s+", re.IGNORECASE)
+
+
+def states_figure(text: str, asked: set[str], on_subject: Callable[[str, str], bool]) -> bool:
+    """``text`` shares a content word with the question (``asked``) and one of its clauses
+    states a figure about whom it asks (``on_subject``): "Since we got Biscuit I'm doing 11k
+    a day" answers "how many steps a day?" without the word "steps"."""
+    return bool(asked & _words(text)) and any(FIGURE.search(clause) and on_subject(clause, text)
+                                              for clause in _CLAUSE_END.split(text))
+
+
+def latest_figure(query: str, rows: list[dict],
+                  on_subject: Callable[[str, str], bool] = lambda clause, text: True) -> str | None:
+    """The id of the newest raw row stating a figure on what ``query`` asks about, when the
+    question asks for a figure and that row is not already the most relevant one; else None.
+    Candidates state it in a clause (``states_figure``) and are within ``FIGURE_MARGIN`` of the most relevant such row
+    (``relevance`` as search set it). Rows search marked as said in the asked context, or as
+    speaking of whom it asks about, are the only candidates when there are any (they are read
+    first); a record's or a guess's figure is not the user's word."""
+    if not rows or not ASKS_FIGURE.search(query):
+        return None
+    for flag in ("in_asked_context", "about_asked"):
+        if any(u.get(flag) for u in rows):
+            rows = [u for u in rows if u.get(flag)]
+    asked = _words(query)
+    figured = [u for u in rows if u["text"] != HIDDEN_TEXT and not only_asks(u["text"])
+               and u.get("source_type") not in WEAKER_SOURCES
+               and states_figure(u["text"], asked, on_subject)]
+    if not figured:
+        return None
+    best = max(u.get("relevance", 0.0) for u in figured)
+    near = [u for u in figured if u.get("relevance", 0.0) >= best - FIGURE_MARGIN]
+    newest = max(near, key=lambda u: (str(u["timestamp"]), str(u["id"])))
+    nearest = max(rows, key=lambda u: (u.get("relevance", 0.0), str(u["timestamp"])))
+    return None if newest is nearest else newest["id"]
