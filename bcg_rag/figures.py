@@ -10,7 +10,6 @@ finds that text among the raw rows search returns, for ``unstructured.py`` to ma
 from __future__ import annotations
 
 import re
-
 from collections.abc import Callable
 from typing import Any
 

@@ -23,6 +23,7 @@ from .extract.text import has_cjk, writes_in_lower_case
 from .figures import latest_figure, subject_test
 from .groups import held_in
 from .models import HIDDEN_TEXT, WEAKER_SOURCES
+from .partly_read import long_read_for_other_slots, shown_by
 from .naming import names_every, names_something, names_start_of, only_asks, self_as_subject, statement_reader
 from .relevance import STATEMENT_SLOTS, is_wh_question, memory_lexicon, named_in_question
 from .render import status
@@ -35,9 +36,10 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
                         context: str | None = None, reads: Any = None,
                         asked_kind: frozenset[str] = frozenset()) -> tuple[list[dict], bool]:
     """The unstructured rows (newest first) and whether they are to be read first. Rows
-    that no claim was read from and that may update the best group's stated value
+    that no claim was read from (or long messages read for another slot: ``partly_read``)
+    and that may update the best group's stated value
     (``_newer_unread``; ``unread`` is its similarity threshold and relevance margin) are
-    marked ``newer_than_belief``; rows that speak of the subject the question asks about
+    marked ``newer_than_belief``; the newest row stating a figure asked for, ``latest_figure``; rows that speak of the subject the question asks about
     when no group is about it (``asked.speaks_of_unanswered``), ``about_asked``; rows that
     take a question asked through an organisation one step further (``threads.chain_rows``),
     ``continues_chain``; rows said in the question's ``context`` when the best group is not
@@ -53,10 +55,10 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
     speaks = speaks_of_unanswered(memory, user_id, query, [g.best.subject_id for g in groups], reads) if groups else None
     # The best group asserts nothing and is of another kind than the one asked (her ended "Norway
     # trips", asked where Aoife works): it is no "no answer"; its messages are raw text like any other.
-    mute = (_shown(groups[:1]) if groups and groups[0].current is None and groups[0].of_asked_kind is False
+    mute = (shown_by(groups[:1]) if groups and groups[0].current is None and groups[0].of_asked_kind is False
             and of_a_known_kind(groups[0].predicate) else set())
     stands_on, claimed = set(stands_on) - mute, claimed - mute
-    groups_own = (_shown(groups) - mute) | stands_on
+    groups_own = (shown_by(groups) - mute) | stands_on
     others = groups_own if speaks is not None else set()  # shown, yet about someone else than asked
     rows = _unstructured(memory, hits, relevance, set() if speaks is not None else groups_own, user_id, agent_id, reads)
     # The nearest evidence of all is what plain retrieval would answer from. When the
@@ -126,9 +128,14 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
         first = True
     # An update of the best belief answers nothing when that belief is not about whom the
     # question asks (``speaks``): asked "where do i work?", Kofi's new employer is no answer.
-    newer = (_newer_unread(memory, user_id, groups[0], not_read, relevance, *unread, recent=asks_recent(query))
+    # A long message read for another slot ("Dickens the cat remembered me") may still say what
+    # the extractor missed about this one ("I'm back at Larkspur Books"): unread for it.
+    other = (visible_rows(memory, long_read_for_other_slots(groups, relevance, {u["id"] for u in rows}),
+                          relevance, user_id, agent_id, reads) if groups and speaks is None else [])
+    newer = (_newer_unread(memory, user_id, groups[0], not_read + other, relevance, *unread, recent=asks_recent(query))
              if groups and not nearest_first and speaks is None else set())
     if newer:
+        rows = rows + [u for u in other if u["id"] in newer]
         rows = [dict(u, newer_than_belief=True) if u["id"] in newer else u for u in rows]
         first = True
         rows = chain_before_update(rows)
@@ -233,16 +240,6 @@ def _chain_further(memory: Any, user_id: str, query: str, groups: list, rows: li
     starts = [s for s in starts if s["text"] != HIDDEN_TEXT] or [max(rows, key=lambda u: u["relevance"])]
     visible = [u for u in rows if u["text"] != HIDDEN_TEXT]
     return {u["id"] for u in chain_rows(query, starts, visible, values)}
-
-
-def _shown(groups: list) -> set[str]:
-    """The evidence the groups already quote or stand on."""
-    out: set[str] = set()
-    for g in groups:
-        out.update(e["evidence_id"] for e in g.supporters + g.refuters)
-        for a in g.alternatives:
-            out.update(e["evidence_id"] for e in a.get("refuted_by", []) + a.get("supporters", []))
-    return out
 
 
 def _unstructured(memory: Any, hits: list, relevance: dict[str, float], shown: set[str], user_id: str,
