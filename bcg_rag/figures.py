@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from .asked import refers_to_user, speaks_of_relation
+from .asked import refers_to_user, slot_name, speaks_of_relation
 from .models import HIDDEN_TEXT, WEAKER_SOURCES
 from .naming import only_asks, self_as_subject
 from .relevance import memory_lexicon
@@ -25,6 +25,19 @@ ASKS_FIGURE = re.compile(
     r"(?:time|pb|personal\s+best|record|weight|rent|salary|price|pace)\b"
     r"|(?<!星期|礼拜)(?<!周)几(?!乎|号|月|日)|多少|多久|多长时间|多重|多快|多远|多大|频率",
     re.IGNORECASE)
+
+# A question that asks for an age: the one figure an age slot answers.
+ASKS_AGE = re.compile(r"\bhow\s+old\b|\bages?\b|几岁|多大|年龄|岁数|年纪", re.IGNORECASE)
+
+
+def of_figure_asked(query: str, predicate: str, of_kind: bool | None) -> bool | None:
+    """``of_kind`` (``asked.of_asked_kind``), except that an age is not of the kind asked by a
+    question asking for another figure: "how many steps a day does my dad walk?" is not
+    answered by "Dad: age 71", though both are numbers (its quote may say the steps)."""
+    if slot_name(predicate) == "age" and ASKS_FIGURE.search(query) and not ASKS_AGE.search(query):
+        return False
+    return of_kind
+
 
 _EN_NUMBER = (r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty"
               r"|hundred|thousand|once|twice|dozen|half|couple")

@@ -48,6 +48,7 @@ from .asked import NAMED_WINDOW, answer_kind, asked_first, of_asked_kind, slots_
 from .checks import check_agent, check_context, check_count, check_query, require_user
 from .errors import InvalidInputError, MissingUserError
 from .extract.restate import restatement_diff
+from .figures import of_figure_asked
 from .groups import BeliefGroup, SearchResult, add_said_forms, evidence_entries, held_in, make_group
 from .hops import follow_links
 from .ids import normalise_key
@@ -155,7 +156,7 @@ def search(
     kind = answer_kind(query)
     for g in groups:
         g.predicate_fit = round(float(fits[g.predicate]), 6)
-        g.of_asked_kind = of_asked_kind(g.predicate, g.best.value, kind)
+        g.of_asked_kind = of_figure_asked(query, g.predicate, of_asked_kind(g.predicate, g.best.value, kind))
     unread = (float(settings.get("unread_similarity", 0.5)), float(settings.get("unread_relevance_margin", 0.2)),
               float(settings.get("unread_named_similarity", 0.3)))
     # Evidence among the hits whose claims point to a returned belief is that group's, whether

@@ -132,3 +132,15 @@ def test_search_marks_nothing_for_a_day_of_the_week_or_when_the_newest_is_neares
         ("2025-05-01T08:00:00", "每周三和周六去游泳，一次一千米"))
     assert marked(mem.search("用户今年读了几本书？", user_id=USER)) == []  # the newest is the nearest already
     assert marked(mem.search("用户星期几去游泳？", user_id=USER)) == []
+
+
+def test_an_age_is_not_the_figure_asked_and_a_newer_figure_is_read_before_its_quote(mem):
+    say(mem, ("2025-03-01T10:00:00", "My dad is 68 and walks 12,000 steps a day, meanwhile I'm lucky to get 4k"),
+        ("2025-09-14T11:00:00", "Dad had his hip done last month so he's down to about 3,000 steps for now"))
+    result = mem.search("How many steps a day does the user's dad walk?", user_id=USER)
+    assert (result[0].predicate, result[0].current.value, result[0].of_asked_kind) == ("age", "68", False)
+    assert marked(result) == ["Dad had his hip done last month so he's down to about 3,000 steps for now"]
+    assert result.unstructured_first
+    aged = mem.search("How old is the user's dad?", user_id=USER)
+    assert aged[0].current.value == "68" and aged[0].of_asked_kind is not False
+    assert marked(aged) == []
