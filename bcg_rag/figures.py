@@ -120,3 +120,42 @@ def latest_figure(query: str, rows: list[dict],
     newest = max(near, key=lambda u: (str(u["timestamp"]), str(u["id"])))
     nearest = max(rows, key=lambda u: (u.get("relevance", 0.0), str(u["timestamp"])))
     return None if newest is nearest else newest["id"]
+
+
+def asks_figure(query: str) -> bool:
+    """The question asks for a figure (``ASKS_FIGURE``)."""
+    return bool(ASKS_FIGURE.search(query))
+
+
+def figure_evidence(groups: list, relevance: dict[str, float]) -> list[str]:
+    """Evidence (among the hits) that groups other than the best stand on: read for another
+    slot, it may state the figure asked too ("上半年一共读了11本，最喜欢的是《置身事内》" is read for
+    the favourite book)."""
+    own = {e["evidence_id"] for e in groups[0].supporters + groups[0].refuters} if groups else set()
+    return list(dict.fromkeys(e["evidence_id"] for g in groups[1:] for e in g.supporters + g.refuters
+                              if e["evidence_id"] in relevance and e["evidence_id"] not in own))
+
+
+def mark_latest_figure(memory: Any, query: str, rows: list[dict], unread: set[str], groups: list,
+                       relevance: dict[str, float], group_rows: list[dict], asked_fit: float) -> tuple[list[dict], bool]:
+    """``rows`` with the newest text stating the figure asked marked ``latest_figure``
+    (``latest_figure`` over the ``unread`` rows, ``group_rows``, the other groups' evidence, and
+    the best group's quotes, added to the rows when marked), and whether it is to be read before the best
+    group: when that group is read from its quote (a value of another kind than asked, or a
+    predicate below ``asked_fit``: "Dad: age 71", quoted "my dad is 71 and walks 15,000 steps
+    a day"), a newer figure in words comes before the quote."""
+    if not asks_figure(query):
+        return rows, False
+    best = groups[0] if groups else None
+    fit = getattr(best, "predicate_fit", None)
+    by_quote = best is not None and best.current is not None and (best.of_asked_kind is False or fit is not None and fit < asked_fit)
+    quoted = [dict(s, id=s["evidence_id"], relevance=relevance.get(s["evidence_id"], -1.0)) for s in best.supporters] if by_quote else []
+    candidates = [u for u in rows if u["id"] in unread] + group_rows + quoted
+    figure = latest_figure(query, candidates, subject_test(memory, query))
+    if figure is None:
+        return rows, False
+    # the best group's own quote may be the newest figure: then it is read as it would be, and
+    # among the raw texts first, when those are read first ("上半年一共读了11本" before "一季度读完了5本书")
+    listed = {u["id"] for u in rows}
+    rows = rows + [u for u in group_rows + quoted if u["id"] == figure and u["id"] not in listed][:1]
+    return [dict(u, latest_figure=True) if u["id"] == figure else u for u in rows], by_quote and figure not in {q["id"] for q in quoted}

@@ -20,7 +20,7 @@ import numpy as np
 from .asked import asked_subjects, asks_a_day, asks_recent, of_a_known_kind, relatives_asked, speaks_of_relation, speaks_of_unanswered
 from .extract.races import PB_SUFFIX
 from .extract.text import has_cjk, writes_in_lower_case
-from .figures import latest_figure, subject_test
+from .figures import asks_figure, figure_evidence, mark_latest_figure
 from .groups import held_in
 from .models import HIDDEN_TEXT, WEAKER_SOURCES
 from .partly_read import long_read_for_other_slots, shown_by
@@ -139,17 +139,12 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
         rows = [dict(u, newer_than_belief=True) if u["id"] in newer else u for u in rows]
         first = True
         rows = chain_before_update(rows)
-    # Asked for a figure (how many, how often, 多少), the newest text stating one on it, when
-    # that is not the nearest: "lucky to hit 3,000 steps a day" after "averaging about 6k".
-    # A best belief of another kind than asked is read from its quote ("Dad: age 71", quoted "my
-    # dad is 71 and walks 15,000 steps a day"): a newer figure in words is read before it.
-    unread_ids = {u["id"] for u in not_read} - newer
-    quoted = ([dict(s, id=s["evidence_id"], relevance=relevance.get(s["evidence_id"], -1.0)) for s in groups[0].supporters]
-              if groups and groups[0].current is not None and groups[0].of_asked_kind is False else [])
-    figure = latest_figure(query, [u for u in rows if u["id"] in unread_ids] + quoted, subject_test(memory, query))
-    if figure is not None and figure not in {q["id"] for q in quoted}:
-        rows = [dict(u, latest_figure=True) if u["id"] == figure else u for u in rows]
-        first = first or bool(quoted)
+    # Asked for a figure (how many, how often, 多少), the newest text stating one on it (figures.py).
+    group_rows = (visible_rows(memory, [i for i in figure_evidence(groups, relevance) if i not in {u["id"] for u in rows}],
+                               relevance, user_id, agent_id, reads) if asks_figure(query) else [])
+    rows, before_quote = mark_latest_figure(memory, query, rows, {u["id"] for u in not_read} - newer, groups, relevance,
+                                            group_rows, ASKED_FIT)
+    first = first or before_quote
     return rows, first
 
 

