@@ -30,11 +30,14 @@ ASKS_FIGURE = re.compile(
 ASKS_AGE = re.compile(r"\bhow\s+old\b|\bages?\b|几岁|多大|年龄|岁数|年纪", re.IGNORECASE)
 
 
-def of_figure_asked(query: str, predicate: str, of_kind: bool | None) -> bool | None:
-    """``of_kind`` (``asked.of_asked_kind``), except that an age is not of the kind asked by a
-    question asking for another figure: "how many steps a day does my dad walk?" is not
-    answered by "Dad: age 71", though both are numbers (its quote may say the steps)."""
-    if slot_name(predicate) == "age" and ASKS_FIGURE.search(query) and not ASKS_AGE.search(query):
+def of_figure_asked(query: str, predicate: str, value: str, of_kind: bool | None) -> bool | None:
+    """``of_kind`` (``asked.of_asked_kind``), except that a question asking for a figure is not
+    answered by a value that states none ("how many cats does my sister have?" against "sister:
+    has cat"), nor by an age unless it asks one ("how many steps a day does my dad walk?"
+    against "Dad: age 71", though both are numbers): such a slot is read from its quote."""
+    if not ASKS_FIGURE.search(query):
+        return of_kind
+    if not FIGURE.search(value) or slot_name(predicate) == "age" and not ASKS_AGE.search(query):
         return False
     return of_kind
 
@@ -96,10 +99,11 @@ def states_figure(text: str, asked: set[str], on_subject: Callable[[str, str], b
                                               for clause in _CLAUSE_END.split(text))
 
 
-def latest_figure(query: str, rows: list[dict],
-                  on_subject: Callable[[str, str], bool] = lambda clause, text: True) -> str | None:
+def latest_figure(query: str, rows: list[dict], on_subject: Callable[[str, str], bool] = lambda clause, text: True,
+                  skip_nearest: bool = True) -> str | None:
     """The id of the newest raw row stating a figure on what ``query`` asks about, when the
-    question asks for a figure and that row is not already the most relevant one; else None.
+    question asks for a figure and (``skip_nearest``) that row is not already the most relevant
+    one, which a reader of the raw rows takes first anyway; else None.
     Candidates state it in a clause (``states_figure``) and are within ``FIGURE_MARGIN`` of the most relevant such row
     (``relevance`` as search set it). Rows search marked as said in the asked context, or as
     speaking of whom it asks about, are the only candidates when there are any (they are read
@@ -119,7 +123,7 @@ def latest_figure(query: str, rows: list[dict],
     near = [u for u in figured if u.get("relevance", 0.0) >= best - FIGURE_MARGIN]
     newest = max(near, key=lambda u: (str(u["timestamp"]), str(u["id"])))
     nearest = max(rows, key=lambda u: (u.get("relevance", 0.0), str(u["timestamp"])))
-    return None if newest is nearest else newest["id"]
+    return None if newest is nearest and skip_nearest else newest["id"]
 
 
 def asks_figure(query: str) -> bool:
@@ -151,7 +155,7 @@ def mark_latest_figure(memory: Any, query: str, rows: list[dict], unread: set[st
     by_quote = best is not None and best.current is not None and (best.of_asked_kind is False or fit is not None and fit < asked_fit)
     quoted = [dict(s, id=s["evidence_id"], relevance=relevance.get(s["evidence_id"], -1.0)) for s in best.supporters] if by_quote else []
     candidates = [u for u in rows if u["id"] in unread] + group_rows + quoted
-    figure = latest_figure(query, candidates, subject_test(memory, query))
+    figure = latest_figure(query, candidates, subject_test(memory, query), skip_nearest=not by_quote)
     if figure is None:
         return rows, False
     # the best group's own quote may be the newest figure: then it is read as it would be, and

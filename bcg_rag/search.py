@@ -156,7 +156,7 @@ def search(
     kind = answer_kind(query)
     for g in groups:
         g.predicate_fit = round(float(fits[g.predicate]), 6)
-        g.of_asked_kind = of_figure_asked(query, g.predicate, of_asked_kind(g.predicate, g.best.value, kind))
+        g.of_asked_kind = of_figure_asked(query, g.predicate, str(g.best.value), of_asked_kind(g.predicate, g.best.value, kind))
     unread = (float(settings.get("unread_similarity", 0.5)), float(settings.get("unread_relevance_margin", 0.2)),
               float(settings.get("unread_named_similarity", 0.3)))
     # Evidence among the hits whose claims point to a returned belief is that group's, whether

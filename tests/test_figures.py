@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bcg_rag.figures import ASKS_FIGURE, FIGURE, latest_figure, states_figure
+from bcg_rag.figures import ASKS_FIGURE, FIGURE, latest_figure, of_figure_asked, states_figure
 from bcg_rag.render import FIGURE_NOTE, render_evidence
 from claims import USER
 
@@ -158,3 +158,23 @@ def test_a_figure_in_a_message_read_for_another_slot_is_marked_and_listed(make_m
     earlier = mem.search("截至2025年8月，用户今年读了几本书？", user_id=USER, as_of="2025-08-01T00:00:00")
     assert marked(earlier) == ["上半年一共读了14本，最喜欢的是《长安的荔枝》"]  # the best group's own quote, listed too
     assert earlier.unstructured_first
+
+
+@pytest.mark.parametrize("question, predicate, value, expected", [
+    ("How many steps a day does the user's dad walk?", "age", "71", False),
+    ("How old is the user's dad?", "age", "71", None),
+    ("用户的姐姐家现在有几只猫？", "has", "猫", False),  # a figure asked, none stated
+    ("用户的姐姐家现在有几只猫？", "attr:cat_count", "两只", None),
+    ("What pet does the user's sister have?", "has", "cat", None),  # no figure asked: as of_asked_kind said
+])
+def test_a_value_of_the_figure_asked(question, predicate, value, expected):
+    assert of_figure_asked(question, predicate, value, None) is expected
+
+
+def test_a_newer_figure_is_read_before_a_value_that_states_none(mem):
+    say(mem, ("2025-05-14T14:00:00", "我姐家养了四只猫，每次去她家都被围攻"),
+        ("2025-10-03T18:30:00", "我姐把一只猫送给她同事了，她家现在剩三只"))
+    result = mem.search("用户的姐姐家现在有几只猫？", user_id=USER)
+    assert result[0].of_asked_kind is False  # "has 猫" answers no "how many"
+    assert marked(result) == ["我姐把一只猫送给她同事了，她家现在剩三只"]
+    assert result.unstructured_first
