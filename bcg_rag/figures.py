@@ -110,6 +110,7 @@ def latest_figure(query: str, rows: list[dict], on_subject: Callable[[str, str],
     first); a record's or a guess's figure is not the user's word."""
     if not rows or not ASKS_FIGURE.search(query):
         return None
+    given = rows
     for flag in ("in_asked_context", "about_asked"):
         if any(u.get(flag) for u in rows):
             rows = [u for u in rows if u.get(flag)]
@@ -122,7 +123,8 @@ def latest_figure(query: str, rows: list[dict], on_subject: Callable[[str, str],
     best = max(u.get("relevance", 0.0) for u in figured)
     near = [u for u in figured if u.get("relevance", 0.0) >= best - FIGURE_MARGIN]
     newest = max(near, key=lambda u: (str(u["timestamp"]), str(u["id"])))
-    nearest = max(rows, key=lambda u: (u.get("relevance", 0.0), str(u["timestamp"])))
+    # (of all the rows: a reader takes the flagged ones by relevance, whichever flag)
+    nearest = max(given, key=lambda u: (u.get("relevance", 0.0), str(u["timestamp"])))
     return None if newest is nearest and skip_nearest else newest["id"]
 
 
