@@ -15,3 +15,9 @@ def triples(extractor: OfflineExtractor, text: str, **kwargs: Any) -> list[tuple
     kwargs.setdefault("user_id", USER)
     return [(c.subject, c.predicate, c.value, c.stance) + ((c.starts_in_days,) if c.starts_in_days else ())
             for c in extractor.extract(text, **kwargs)]
+
+
+def say_dated(memory: Any, *dated: tuple[str, str]) -> None:
+    """The user's messages, each (timestamp, text), through ``add_message``."""
+    for at, text in dated:
+        memory.add_message(text, user_id=USER, timestamp=at)

