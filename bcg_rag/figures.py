@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .asked import refers_to_user, slot_name, speaks_of_relation
+from .hop_words import words
 from .models import HIDDEN_TEXT, WEAKER_SOURCES
 from .naming import only_asks, self_as_subject
 from .relevance import memory_lexicon
@@ -55,20 +56,16 @@ FIGURE = re.compile(
 # figure (a cosine; the words shared with the question say what it is about).
 FIGURE_MARGIN = 0.3
 
-_STOP = frozenset({"the", "and", "for", "you", "are", "was", "how", "get", "got", "has", "had", "did", "does", "she",
-                   "his", "her", "him", "who", "why", "now", "any", "all", "its", "our", "out", "use", "can", "not",
-                   "have", "what", "when", "which", "user", "many", "much", "often", "long", "their", "there",
-                   "this", "that", "with", "from", "about", "they", "them", "currently", "still", "these", "total",
-                   "time", "were", "been", "into", "than", "then", "some", "more", "most", "usually"})
-_ZH_STOP = frozenset({"用户", "现在", "目前", "多少", "一共", "总共", "一般", "平时", "大概", "是多", "少钱"})
+# Words of a question that say it asks for a figure or about the user, not about what:
+# shared with a message, they say nothing of its topic (``hop_words.words`` stems).
+_ASKING = frozenset({"many", "much", "often", "long", "user", "get", "got", "currently", "still", "usual", "total",
+                     "time", "用户", "现在", "目前", "多少", "一共", "总共", "一般", "平时", "大概", "是多", "少钱"})
 
 
 def _words(text: str) -> set[str]:
-    """Content words (three letters or more, a plural's singular) and Chinese character pairs."""
-    text = text.casefold()
-    words = {w[:-1] if w.endswith("s") and len(w) > 4 else w for w in re.findall(r"[a-z][a-z']{2,}", text)}
-    pairs = {a + b for run in re.findall(r"[\u4e00-\u9fff]+", text) for a, b in zip(run, run[1:])}
-    return (words - _STOP) | (pairs - _ZH_STOP)
+    """The content words and Chinese character pairs of ``text`` (``hop_words.words``) that can
+    say what it is about."""
+    return words(text) - _ASKING
 
 
 def subject_test(memory: Any, query: str) -> Callable[[str, str], bool]:
@@ -104,8 +101,8 @@ def latest_figure(query: str, rows: list[dict], on_subject: Callable[[str, str],
     """The id of the newest raw row stating a figure on what ``query`` asks about, when the
     question asks for a figure and (``skip_nearest``) that row is not already the most relevant
     one, which a reader of the raw rows takes first anyway; else None.
-    Candidates state it in a clause (``states_figure``) and are within ``FIGURE_MARGIN`` of the most relevant such row
-    (``relevance`` as search set it). Rows search marked as said in the asked context, or as
+    Candidates state it in a clause (``states_figure``) and are within ``FIGURE_MARGIN`` of
+    the most relevant such row (``relevance`` as search set it). Rows search marked as said in the asked context, or as
     speaking of whom it asks about, are the only candidates when there are any (they are read
     first); a record's or a guess's figure is not the user's word."""
     if not rows or not ASKS_FIGURE.search(query):
@@ -146,16 +143,18 @@ def mark_latest_figure(memory: Any, query: str, rows: list[dict], unread: set[st
                        relevance: dict[str, float], group_rows: list[dict], asked_fit: float) -> tuple[list[dict], bool]:
     """``rows`` with the newest text stating the figure asked marked ``latest_figure``
     (``latest_figure`` over the ``unread`` rows, ``group_rows``, the other groups' evidence, and
-    the best group's quotes, added to the rows when marked), and whether it is to be read before the best
-    group: when that group is read from its quote (a value of another kind than asked, or a
+    the best group's quotes, added to the rows when marked), and whether it is to be read
+    before the best group: when that group is read from its quote (a value of another kind than asked, or a
     predicate below ``asked_fit``: "Dad: age 71", quoted "my dad is 71 and walks 15,000 steps
     a day"), a newer figure in words comes before the quote."""
     if not asks_figure(query):
         return rows, False
     best = groups[0] if groups else None
     fit = getattr(best, "predicate_fit", None)
-    by_quote = best is not None and best.current is not None and (best.of_asked_kind is False or fit is not None and fit < asked_fit)
-    quoted = [dict(s, id=s["evidence_id"], relevance=relevance.get(s["evidence_id"], -1.0)) for s in best.supporters] if by_quote else []
+    by_quote = (best is not None and best.current is not None
+                and (best.of_asked_kind is False or fit is not None and fit < asked_fit))
+    quoted = ([dict(s, id=s["evidence_id"], relevance=relevance.get(s["evidence_id"], -1.0)) for s in best.supporters]
+              if by_quote else [])
     candidates = [u for u in rows if u["id"] in unread] + group_rows + quoted
     figure = latest_figure(query, candidates, subject_test(memory, query), skip_nearest=not by_quote)
     if figure is None:
@@ -164,4 +163,5 @@ def mark_latest_figure(memory: Any, query: str, rows: list[dict], unread: set[st
     # among the raw texts first, when those are read first ("上半年一共读了11本" before "一季度读完了5本书")
     listed = {u["id"] for u in rows}
     rows = rows + [u for u in group_rows + quoted if u["id"] == figure and u["id"] not in listed][:1]
-    return [dict(u, latest_figure=True) if u["id"] == figure else u for u in rows], by_quote and figure not in {q["id"] for q in quoted}
+    rows = [dict(u, latest_figure=True) if u["id"] == figure else u for u in rows]
+    return rows, by_quote and figure not in {q["id"] for q in quoted}
