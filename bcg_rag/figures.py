@@ -130,15 +130,6 @@ def asks_figure(query: str) -> bool:
     return bool(ASKS_FIGURE.search(query))
 
 
-def figure_evidence(groups: list, relevance: dict[str, float]) -> list[str]:
-    """Evidence (among the hits) that groups other than the best stand on: read for another
-    slot, it may state the figure asked too ("上半年一共读了11本，最喜欢的是《置身事内》" is read for
-    the favourite book)."""
-    own = {e["evidence_id"] for e in groups[0].supporters + groups[0].refuters} if groups else set()
-    return list(dict.fromkeys(e["evidence_id"] for g in groups[1:] for e in g.supporters + g.refuters
-                              if e["evidence_id"] in relevance and e["evidence_id"] not in own))
-
-
 def mark_latest_figure(memory: Any, query: str, rows: list[dict], unread: set[str], groups: list,
                        relevance: dict[str, float], group_rows: list[dict], asked_fit: float) -> tuple[list[dict], bool]:
     """``rows`` with the newest text stating the figure asked marked ``latest_figure``

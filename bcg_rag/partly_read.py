@@ -27,13 +27,21 @@ def shown_by(groups: list) -> set[str]:
     return out
 
 
+def other_groups_evidence(groups: list, relevance: dict[str, float], skip: set[str] = frozenset(),
+                          other_slot: bool = False) -> list[dict]:
+    """The evidence entries (among the hits) that the groups after the best stand on and that
+    the best group does not show, nor ``skip`` lists; with ``other_slot``, only those of groups
+    whose predicate is not the best group's."""
+    if not groups:
+        return []
+    best, skip = groups[0], shown_by(groups[:1]) | set(skip)
+    entries = {e["evidence_id"]: e for g in groups[1:] if not (other_slot and g.predicate == best.predicate)
+               for e in g.supporters + g.refuters if e["evidence_id"] in relevance and e["evidence_id"] not in skip}
+    return list(entries.values())
+
+
 def long_read_for_other_slots(groups: list, relevance: dict[str, float], listed: set[str]) -> list[str]:
     """The long messages (among the hits, not ``listed`` already) that the other groups stand
     on for a slot other than the best group's and that the best group does not show."""
-    if not groups:
-        return []
-    best, skip = groups[0], shown_by(groups[:1]) | listed
-    return list(dict.fromkeys(e["evidence_id"] for g in groups[1:] if g.predicate != best.predicate
-                              for e in g.supporters + g.refuters
-                              if e["evidence_id"] in relevance and e["evidence_id"] not in skip
-                              and len(SENTENCE_END.findall(str(e["text"]))) >= LONG_MESSAGE))
+    return [e["evidence_id"] for e in other_groups_evidence(groups, relevance, listed, other_slot=True)
+            if len(SENTENCE_END.findall(str(e["text"]))) >= LONG_MESSAGE]

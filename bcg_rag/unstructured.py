@@ -20,11 +20,11 @@ import numpy as np
 from .asked import asked_subjects, asks_a_day, asks_recent, of_a_known_kind, relatives_asked, speaks_of_relation, speaks_of_unanswered
 from .extract.races import PB_SUFFIX
 from .extract.text import has_cjk, writes_in_lower_case
-from .figures import asks_figure, figure_evidence, mark_latest_figure
+from .figures import asks_figure, mark_latest_figure
 from .groups import held_in
 from .models import HIDDEN_TEXT, WEAKER_SOURCES
-from .partly_read import long_read_for_other_slots, shown_by
 from .naming import names_every, names_something, names_start_of, only_asks, self_as_subject, statement_reader
+from .partly_read import long_read_for_other_slots, other_groups_evidence, shown_by
 from .relevance import STATEMENT_SLOTS, is_wh_question, memory_lexicon, named_in_question
 from .render import status
 from .threads import asks_through, chain_rows, en_names, named
@@ -39,7 +39,8 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
     that no claim was read from (or long messages read for another slot: ``partly_read``)
     and that may update the best group's stated value
     (``_newer_unread``; ``unread`` is its similarity threshold and relevance margin) are
-    marked ``newer_than_belief``; the newest row stating a figure asked for, ``latest_figure``; rows that speak of the subject the question asks about
+    marked ``newer_than_belief``; the newest row stating a figure asked for, ``latest_figure``;
+    rows that speak of the subject the question asks about
     when no group is about it (``asked.speaks_of_unanswered``), ``about_asked``; rows that
     take a question asked through an organisation one step further (``threads.chain_rows``),
     ``continues_chain``; rows said in the question's ``context`` when the best group is not
@@ -139,9 +140,12 @@ def unstructured_memory(memory: Any, query: str, hits: list, relevance: dict[str
         rows = [dict(u, newer_than_belief=True) if u["id"] in newer else u for u in rows]
         first = True
         rows = chain_before_update(rows)
-    # Asked for a figure (how many, how often, 多少), the newest text stating one on it (figures.py).
-    group_rows = (visible_rows(memory, [i for i in figure_evidence(groups, relevance) if i not in {u["id"] for u in rows}],
-                               relevance, user_id, agent_id, reads) if asks_figure(query) else [])
+    # Asked for a figure (how many, how often, 多少), the newest text stating one on it (figures.py),
+    # also in a message read for another slot ("上半年一共读了11本，最喜欢的是《置身事内》").
+    group_rows = []
+    if asks_figure(query):
+        read_elsewhere = other_groups_evidence(groups, relevance, {u["id"] for u in rows})
+        group_rows = visible_rows(memory, [e["evidence_id"] for e in read_elsewhere], relevance, user_id, agent_id, reads)
     rows, before_quote = mark_latest_figure(memory, query, rows, {u["id"] for u in not_read} - newer, groups, relevance,
                                             group_rows, ASKED_FIT)
     first = first or before_quote
